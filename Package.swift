@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The folder tree is the architecture: VouchDomain is pure (no C, no I/O) and everything
+// else points toward it; the C libraries enter only through the systemLibrary targets.
+let package = Package(
+    name: "Vouch",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "vouchd", targets: ["vouchd"]),
+        .executable(name: "vouch", targets: ["vouch"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "VouchDomain"),
+        .target(name: "VouchJSON"),
+        .target(name: "VouchCrypto", dependencies: ["CCrypto"]),
+        .target(name: "VouchCodec", dependencies: ["VouchDomain", "VouchJSON"]),
+        .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "CSQLite"]),
+        .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD"]),
+        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP"]),
+        .target(name: "VouchClient", dependencies: ["CCurl"]),
+        .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
+
+        .executableTarget(name: "vouchd", dependencies: ["VouchServer"]),
+        .executableTarget(name: "vouch", dependencies: ["VouchCLI"]),
+        .executableTarget(name: "vouch-bench", dependencies: ["VouchServer", "VouchDomain", "VouchJSON", "VouchStore"]),
+
+        .testTarget(name: "VouchDomainTests", dependencies: ["VouchDomain"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),
+        .testTarget(name: "VouchCryptoTests", dependencies: ["VouchCrypto"], exclude: ["standard-webhooks-vectors.json"]),
+        .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain"]),
+        .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore"]),
+        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON"]),
+    ]
+)

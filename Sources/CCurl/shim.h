@@ -1,0 +1,25 @@
+#include <curl/curl.h>
+
+// curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: one typed wrapper per argument type.
+static inline CURLcode vouch_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode vouch_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode vouch_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode vouch_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+typedef size_t (*vouch_curl_write_callback)(char *data, size_t size, size_t count, void *context);
+static inline CURLcode vouch_curl_setopt_write_function(CURL *handle, CURLoption option, vouch_curl_write_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+static inline CURLcode vouch_curl_info_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+static inline CURLcode vouch_curl_info_double(CURL *handle, CURLINFO info, double *value) {
+    return curl_easy_getinfo(handle, info, value);
+}

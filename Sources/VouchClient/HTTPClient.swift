@@ -1,0 +1,117 @@
+import CCurl
+import Foundation
+
+/// A blocking HTTP client over libcurl, one easy handle per client (reused, so connections are kept alive).
+///
+/// Not thread-safe: use one client per thread.
+public final class HTTPClient {
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: [UInt8]
+
+        public var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// Why no HTTP answer came back.
+    public struct TransportError: Error, Sendable, CustomStringConvertible {
+        public var code: Int32
+        public var message: String
+        public var isConnectionFailure: Bool
+
+        public var description: String { message }
+    }
+
+    private let handle: UnsafeMutableRawPointer
+    public var timeoutSeconds: Int
+
+    public init(timeoutSeconds: Int = 30) {
+        HTTPClient.initializeOnce
+        guard let handle = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
+        self.handle = handle
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+    }
+
+    /// "This function must be called at least once within a program before the program calls any other function in libcurl",
+    /// and it is not thread-safe, so it runs once, lazily, under Swift's global initialisation lock.
+    private static let initializeOnce: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    public func send(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws(TransportError) -> Response {
+        curl_easy_reset(handle)
+        let collector = ResponseCollector()
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+        for (name, value) in headers {
+            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        }
+        // Without this, curl adds "Expect: 100-continue" to larger bodies and waits for the server's go-ahead.
+        headerList = curl_slist_append(headerList, "Expect:")
+        vouch_curl_setopt_string(handle, CURLOPT_URL, url)
+        vouch_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        vouch_curl_setopt_long(handle, CURLOPT_TIMEOUT, timeoutSeconds)
+        vouch_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 10)
+        vouch_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+        vouch_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
+        if let body {
+            vouch_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
+            body.withUnsafeBytes { bytes in
+                _ = vouch_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            }
+        } else if method == "HEAD" {
+            vouch_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
+        }
+        vouch_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        vouch_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, ResponseCollector.bodyCallback)
+        vouch_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        vouch_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, ResponseCollector.headerCallback)
+        vouch_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        let result = withExtendedLifetime(collector) { curl_easy_perform(handle) }
+        guard result == CURLE_OK else {
+            let message = String(cString: curl_easy_strerror(result))
+            let connectionFailure = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING]
+                .contains(result)
+            throw TransportError(code: Int32(result.rawValue), message: message, isConnectionFailure: connectionFailure)
+        }
+        var status: Int = 0
+        vouch_curl_info_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return Response(status: status, headers: collector.headers, body: collector.body)
+    }
+}
+
+/// Gathers a response's headers and body from libcurl's callbacks.
+private final class ResponseCollector {
+    var body: [UInt8] = []
+    var headers: [String: String] = [:]
+
+    static let bodyCallback: vouch_curl_write_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            collector.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+        }
+        return length
+    }
+
+    static let headerCallback: vouch_curl_write_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) }
+        if line.hasPrefix("HTTP/") {
+            collector.headers = [:]
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            collector.headers[name] = value
+        }
+        return length
+    }
+}

@@ -1,0 +1,6 @@
+import VouchDomain
+import VouchJSON
+
+extension FieldError {
+    public var jsonValue: JSONValue { .object(["field": .string(field), "message": .string(message)]) }
+}

@@ -1,0 +1,35 @@
+import VouchDomain
+import VouchJSON
+
+extension FixDraft {
+    /// The fields a client may send when creating or patching a fix.
+    public static let writableFields = ["key", "title", "description", "ui_area", "platforms", "wcag", "expected_announcement"]
+    /// Fields the server maintains; sending them is refused by name rather than silently ignored.
+    public static let readOnlyFields = ["state", "revision", "author", "paused_from", "rollout_percentage", "allowed_actions", "created_at", "updated_at"]
+
+    /// Reads a JSON object into a draft, checking each member's type; unknown members are errors.
+    ///
+    /// The draft is returned with the problems found, so the caller can report them together with the
+    /// validator's, in one answer.
+    public static func read(_ json: JSONValue) -> (draft: FixDraft, errors: [FieldError]) {
+        guard case .object(let object) = json else {
+            return (FixDraft(), [FieldError(field: "(body)", message: "must be a JSON object, got \(json.typeName)")])
+        }
+        var draft = FixDraft()
+        var reader = JSONFieldReader(object: object)
+        draft.key = reader.string("key")
+        draft.title = reader.string("title")
+        draft.description = reader.nullableString("description")
+        draft.uiArea = reader.string("ui_area")
+        draft.platforms = reader.stringList("platforms")
+        draft.wcag = reader.stringList("wcag")
+        draft.expectedAnnouncement = reader.nullableString("expected_announcement")
+        reader.refuse(FixDraft.readOnlyFields, because: "is read-only; the server sets it")
+        do {
+            try reader.finish()
+            return (draft, [])
+        } catch {
+            return (draft, error.errors)
+        }
+    }
+}

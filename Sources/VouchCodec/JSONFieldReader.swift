@@ -1,0 +1,92 @@
+import VouchDomain
+import VouchJSON
+
+/// Reads typed members out of a request object, collecting one `FieldError` per bad member.
+///
+/// Members never read are reported by `finish()` as unknown, so a typo is an error, not a silent no-op.
+public struct JSONFieldReader {
+    public private(set) var errors: [FieldError] = []
+    private let object: JSONObject
+    private let prefix: String
+    private var known: Set<String> = []
+    private var refused: Set<String> = []
+
+    public init(object: JSONObject, prefix: String = "") {
+        self.object = object
+        self.prefix = prefix
+    }
+
+    private func name(_ field: String) -> String { prefix + field }
+
+    public mutating func value(_ field: String) -> JSONValue? {
+        known.insert(field)
+        return object[field]
+    }
+
+    public mutating func string(_ field: String) -> String? {
+        guard let value = value(field) else { return nil }
+        guard case .string(let text) = value else {
+            errors.append(FieldError(field: name(field), message: "must be a string, got \(value.typeName)"))
+            return nil
+        }
+        return text
+    }
+
+    /// A string that may be explicitly null (to clear it): `.some(nil)` for null, nil when absent.
+    public mutating func nullableString(_ field: String) -> String?? {
+        guard let value = value(field) else { return nil }
+        switch value {
+        case .null: return .some(nil)
+        case .string(let text): return .some(text)
+        default:
+            errors.append(FieldError(field: name(field), message: "must be a string or null, got \(value.typeName)"))
+            return nil
+        }
+    }
+
+    public mutating func bool(_ field: String) -> Bool? {
+        guard let value = value(field) else { return nil }
+        guard case .bool(let flag) = value else {
+            errors.append(FieldError(field: name(field), message: "must be true or false, got \(value.typeName)"))
+            return nil
+        }
+        return flag
+    }
+
+    public mutating func stringList(_ field: String) -> [String]? {
+        guard let value = value(field) else { return nil }
+        guard case .array(let elements) = value else {
+            errors.append(FieldError(field: name(field), message: "must be an array of strings, got \(value.typeName)"))
+            return nil
+        }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let text) = element else {
+                errors.append(FieldError(field: "\(name(field))[\(index)]", message: "must be a string, got \(element.typeName)"))
+                continue
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    /// Marks fields that exist but may not be sent here.
+    public mutating func refuse(_ fields: [String], because reason: String) {
+        for field in fields where object[field] != nil {
+            refused.insert(field)
+            errors.append(FieldError(field: name(field), message: reason))
+        }
+    }
+
+    public mutating func addError(_ error: FieldError) { errors.append(error) }
+
+    /// Throws every problem found, including members that no reader asked for.
+    public func finish() throws(ValidationFailure) {
+        var all = errors
+        for key in object.keys where !known.contains(key) && !refused.contains(key) {
+            let allowed = known.sorted().joined(separator: ", ")
+            all.append(FieldError(field: name(key), message: "is not a known field; allowed: \(allowed)"))
+        }
+        if !all.isEmpty { throw ValidationFailure(all) }
+    }
+}

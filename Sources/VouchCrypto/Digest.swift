@@ -1,0 +1,44 @@
+import CCrypto
+import Foundation
+
+/// SHA-256 and HMAC-SHA256 through OpenSSL's libcrypto.
+public enum Digest {
+    public static func sha256<Bytes: ContiguousBytes>(_ data: Bytes) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        data.withUnsafeBytes { input in
+            output.withUnsafeMutableBufferPointer { out in
+                _ = SHA256(input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, out.baseAddress)
+            }
+        }
+        return output
+    }
+
+    public static func sha256(_ text: String) -> [UInt8] { sha256(Array(text.utf8)) }
+
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        key.withUnsafeBufferPointer { keyBytes in
+            message.withUnsafeBufferPointer { messageBytes in
+                output.withUnsafeMutableBufferPointer { out in
+                    // "HMAC() returns a pointer to the authentication code or NULL if an error occurred."
+                    let result = HMAC(EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
+                                      messageBytes.baseAddress, messageBytes.count, out.baseAddress, &length)
+                    precondition(result != nil, "OpenSSL HMAC failed")
+                }
+            }
+        }
+        return Array(output.prefix(Int(length)))
+    }
+
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// One recorded mutation: who did what to which fix, with the state before and after.
+public struct AuditEvent: Sendable, Equatable {
+    public var id: Int64
+    public var at: Date
+    public var principal: String
+    /// Dotted verb such as `fix.create`, `fix.start`, `fix.targets`, `token.revoke`.
+    public var action: String
+    public var fixKey: String?
+    /// What else the event concerns (a token id), when not a fix.
+    public var subject: String?
+    /// Why, in the principal's words (a revise note, a rollback reason).
+    public var note: String?
+    /// JSON text of the state before and after; nil where there was none.
+    public var before: String?
+    public var after: String?
+
+    public init(id: Int64 = 0, at: Date, principal: String, action: String, fixKey: String? = nil, subject: String? = nil, note: String? = nil,
+                before: String? = nil, after: String? = nil) {
+        self.id = id
+        self.at = at
+        self.principal = principal
+        self.action = action
+        self.fixKey = fixKey
+        self.subject = subject
+        self.note = note
+        self.before = before
+        self.after = after
+    }
+}

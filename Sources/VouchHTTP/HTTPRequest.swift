@@ -1,0 +1,32 @@
+import Foundation
+
+/// One HTTP request as handlers see it: the body is complete and within the size limit.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The path without the query string, percent-decoded by libmicrohttpd.
+    public var path: String
+    public var query: [String: String]
+    /// Header values by lowercased name; only the headers Vouch reads are collected.
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The media type of the body without parameters, lowercased (`application/json`).
+    public var mediaType: String? {
+        guard let contentType = header("content-type") else { return nil }
+        let base = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType
+        return base.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// The request headers Vouch looks at; others are never copied out of libmicrohttpd.
+    public static let collectedHeaders = ["authorization", "x-api-key", "content-type", "if-none-match", "idempotency-key", "x-request-id"]
+}

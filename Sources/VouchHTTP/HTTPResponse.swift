@@ -1,0 +1,31 @@
+import VouchJSON
+
+/// One HTTP response: status, headers and the exact body bytes.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func json(_ value: JSONValue, status: Int = 200, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [(name: "Content-Type", value: "application/json")] + headers, body: JSONWriter.bytes(value))
+    }
+
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(status: status, headers: [(name: "Content-Type", value: contentType)], body: Array(text.utf8))
+    }
+
+    /// A response with no body, such as 204, 304 or OFREP's 401/403.
+    public static func empty(_ status: Int, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers)
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}

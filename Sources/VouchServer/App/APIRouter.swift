@@ -1,0 +1,51 @@
+import VouchDomain
+import VouchHTTP
+
+/// The `/v1` router: every route names the permission it needs, checked before its handler runs.
+struct APIRouter {
+    typealias Handler = @Sendable (HTTPRequest, RequestContext) throws -> HTTPResponse
+
+    private(set) var router = Router()
+    let authenticate: @Sendable (HTTPRequest) -> Principal?
+
+    /// Adds a route that requires a valid token whose role grants `permission`.
+    /// - Parameter allow: a finer check for roles that only reach part of a resource (a tester's own fixes).
+    mutating func add(_ method: String, _ pattern: String, _ permission: Permission, _ handler: @escaping Handler) {
+        let authenticate = self.authenticate
+        router.add(method, pattern) { request, parameters in
+            guard let principal = authenticate(request) else {
+                throw Problem(status: 401, detail: "this route needs a token: send 'Authorization: Bearer <token>' or 'X-API-Key: <token>'",
+                              headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])
+            }
+            guard principal.allows(permission) else {
+                throw Problem(status: 403, detail: "the role \(principal.role.rawValue) may not do this; it needs a role that can \(permission.phrase)")
+            }
+            let context = RequestContext(principal: principal, parameters: parameters, requestID: request.header("x-request-id") ?? "")
+            return try handler(request, context)
+        }
+    }
+
+    /// Adds a route anyone may call (health, metrics, the OpenAPI document).
+    /// OFREP routes use this too: they check tokens themselves, because OFREP's 401 and 403 have no body.
+    mutating func addPublic(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
+        router.add(method, pattern, handler)
+    }
+}
+
+extension Permission {
+    /// Words for a 403 answer.
+    var phrase: String {
+        switch self {
+        case .evaluateFlags: "evaluate flags"
+        case .readAll: "read fixes, testers and the audit log (admin, release_manager or maintainer)"
+        case .editFixes: "create and change fixes (admin or maintainer)"
+        case .manageTesters: "manage testers and enrollments (admin or maintainer)"
+        case .decideRelease: "pause, resume, roll back and promote fixes (admin or release_manager)"
+        case .approve: "approve or reject fixes (admin or release_manager)"
+        case .manageTokens: "manage tokens (admin)"
+        case .manageWebhooks: "manage webhooks (admin)"
+        case .readEnrolledFixes: "read the fixes a tester is enrolled in"
+        case .submitOwnFeedback: "submit feedback"
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import VouchCrypto
+import VouchDomain
+import VouchStore
+
+/// The first admin token, made once when the database has no token at all.
+enum AdminBootstrap {
+    static let fileName = "admin.token"
+
+    /// Creates the token and writes it to `<stateDirectory>/admin.token` with mode 0600.
+    /// - Returns: the file's path when a token was made, nil when tokens already existed.
+    static func run(application: VouchApplication, stateDirectory: String) throws -> String? {
+        guard try application.store.tokenCount() == 0 else { return nil }
+        let secret = TokenDirectory.makeSecret()
+        let path = (stateDirectory as NSString).appendingPathComponent(fileName)
+        // The file is written before the token exists, so a crash in between leaves no usable token nobody knows.
+        try writePrivately(secret + "\n", to: path)
+        let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: "admin", role: .admin, secretSHA256: Digest.sha256(secret),
+                                 createdBy: "vouchd", createdAt: Date())
+        try application.store.createToken(record)
+        application.tokens.add(record)
+        return path
+    }
+
+    static func writePrivately(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw DaemonError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        // An existing file keeps its old mode through O_CREAT, so set it explicitly.
+        fchmod(descriptor, 0o600)
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(descriptor) == 0 else { throw DaemonError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    }
+}
+
+/// A start-up or command failure, said in words for the operator.
+public struct DaemonError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,31 @@
+import VouchDomain
+import VouchHTTP
+import VouchJSON
+import VouchStore
+
+/// The one place errors become HTTP answers (STYLE.md rule 5).
+enum ErrorResponses {
+    static func problem(for error: any Error) -> Problem? {
+        switch error {
+        case let problem as Problem:
+            return problem
+        case let failure as ValidationFailure:
+            let count = failure.errors.count
+            return Problem(status: 422, detail: count == 1 ? "1 field is not valid: \(failure.errors[0])" : "\(count) fields are not valid",
+                           errors: failure.errors.map { Problem.FieldIssue(field: $0.field, message: $0.message) })
+        case let fieldError as FieldError:
+            return Problem(status: 422, detail: "1 field is not valid: \(fieldError)",
+                           errors: [Problem.FieldIssue(field: fieldError.field, message: fieldError.message)])
+        case let refused as TransitionRefused:
+            return Problem(status: 409, detail: refused.description)
+        case let parseError as JSONParseError:
+            return Problem(status: 400, detail: "the body is not valid JSON: \(parseError)")
+        case StoreError.notFound(let kind, let id):
+            return Problem(status: 404, detail: "no \(kind) '\(id)'")
+        case StoreError.alreadyExists(let kind, let id):
+            return Problem(status: 409, detail: "a \(kind) '\(id)' already exists")
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import VouchDomain
+import VouchHTTP
+
+/// What a handler knows about the request beyond its bytes: who sent it and the route's parameters.
+public struct RequestContext: Sendable {
+    public var principal: Principal
+    public var parameters: RouteParameters
+    public var requestID: String
+}

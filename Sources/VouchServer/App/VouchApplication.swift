@@ -1,0 +1,69 @@
+import Foundation
+import VouchDomain
+import VouchHTTP
+import VouchStore
+
+/// The whole HTTP application over a store, built the same way by `vouchd` and by the tests.
+public final class VouchApplication: Sendable {
+    public let store: any Store
+    public let snapshots: SnapshotHolder
+    public let tokens: TokenDirectory
+    public let metrics: Metrics
+    public let logger: Logger
+    private let router: Router
+
+    /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
+    public init(store: any Store, logger: Logger = Logger(), clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.store = store
+        self.logger = logger
+        snapshots = SnapshotHolder(EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: try store.flagRules().map { ($0.key, $0) })))
+        tokens = TokenDirectory()
+        tokens.load(try store.activeTokens())
+        metrics = Metrics()
+        let directory = tokens
+        var router = APIRouter(authenticate: { request in
+            VouchApplication.presentedSecret(in: request).flatMap(directory.principal(forSecret:))
+        })
+        HealthController(store: store, snapshots: snapshots, metrics: metrics).register(in: &router)
+        OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate).register(in: &router)
+        FixController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
+        TargetController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
+        TokenController(store: store, directory: tokens, clock: clock).register(in: &router)
+        AuditController(store: store).register(in: &router)
+        self.router = router.router
+    }
+
+    /// Every route as `METHOD /path/{param}`, for the OpenAPI coverage test.
+    public var routePatterns: [String] { router.patterns }
+
+    /// Answers one request; every error becomes an RFC 9457 problem here and nowhere else.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try router.route(request)
+        } catch {
+            if let problem = ErrorResponses.problem(for: error) {
+                response = problem.response
+            } else {
+                // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
+                logger.error("request failed", [("http.method", request.method), ("http.path", request.path), ("error", String(describing: error))])
+                response = Problem(status: 500, detail: "the server failed to answer; the error is in its log").response
+            }
+        }
+        metrics.recordResponse(status: response.status)
+        if logger.level <= .debug {
+            logger.debug("request", [("http.method", request.method), ("http.path", request.path), ("http.status", String(response.status))])
+        }
+        return response
+    }
+
+    /// The token from `Authorization: Bearer …` or `X-API-Key`.
+    static func presentedSecret(in request: HTTPRequest) -> String? {
+        if let authorization = request.header("authorization") {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingCharacters(in: .whitespaces) }
+            return nil
+        }
+        return request.header("x-api-key")
+    }
+}

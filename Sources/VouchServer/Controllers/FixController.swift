@@ -1,0 +1,97 @@
+import Foundation
+import VouchCodec
+import VouchDomain
+import VouchHTTP
+import VouchJSON
+import VouchStore
+
+/// `/v1/fixes`: create, list, show, patch, and the lifecycle actions.
+struct FixController {
+    let store: any Store
+    let snapshots: SnapshotHolder
+    let clock: @Sendable () -> Date
+
+    /// The actions this release serves; `promote` and `retry-promotion` arrive with promotion criteria and webhooks.
+    static let servedActions: [FixAction] = [.start, .revise, .pause, .resume, .abandon, .rollback]
+
+    func register(in router: inout APIRouter) {
+        router.add("POST", "/v1/fixes", .editFixes, create)
+        router.add("GET", "/v1/fixes", .readAll, list)
+        router.add("GET", "/v1/fixes/{key}", .readAll, show)
+        router.add("PATCH", "/v1/fixes/{key}", .editFixes, patch)
+        router.add("POST", "/v1/fixes/{key}/{action}", .evaluateFlags, act)
+    }
+
+    func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let (draft, readErrors) = FixDraft.read(try RequestBody.json(request))
+        let fix = try FixValidator.makeFix(from: draft, author: context.principal.name, at: clock(), priorErrors: readErrors)
+        let created = try store.createFix(fix, by: context.principal.name)
+        snapshots.update(FlagRule(key: created.key.rawValue, state: created.state, revision: created.revision))
+        return .json(created.jsonValue, status: 201, headers: [(name: "Location", value: "/v1/fixes/\(created.key.rawValue)")])
+    }
+
+    func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let limit = try Paging.limit(from: request.query["limit"])
+        var state: FixState?
+        if let text = request.query["state"] {
+            guard let parsed = FixState(rawValue: text) else {
+                throw FieldError(field: "state", message: "'\(text)' is not a state; allowed: \(FixState.allowedList)")
+            }
+            state = parsed
+        }
+        let fixes = try store.fixes(state: state, after: Cursor.decode(request.query["cursor"]), limit: limit + 1)
+        let page = Cursor.page(fixes, limit: limit) { $0.key.rawValue }
+        return .json(.object(["fixes": .array(page.items.map(\.jsonValue)), "next_cursor": .optional(page.next)]))
+    }
+
+    func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let key = context.parameters["key"]
+        guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
+        return .json(fix.jsonValue)
+    }
+
+    func patch(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let (draft, readErrors) = FixDraft.read(try RequestBody.json(request))
+        let time = clock()
+        // Refuse a bad body before touching the store, so a missing fix and a bad field are told apart.
+        if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
+        let change = try store.updateFix(context.parameters["key"], action: "fix.update", by: context.principal.name, note: nil) { fix in
+            try FixValidator.applyPatch(draft, to: fix, at: time)
+        }
+        return .json(change.after.jsonValue)
+    }
+
+    func act(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let name = context.parameters["action"]
+        guard let action = FixAction(rawValue: name), FixController.servedActions.contains(action) else {
+            let allowed = FixController.servedActions.map(\.rawValue).joined(separator: ", ")
+            throw Problem(status: 404, detail: "'\(name)' is not a fix action this server performs; allowed: \(allowed)")
+        }
+        guard context.principal.allows(action.requiredPermission) else {
+            throw Problem(status: 403, detail: "the role \(context.principal.role.rawValue) may not \(action.rawValue) a fix; it needs a role that can \(action.requiredPermission.phrase)")
+        }
+        let note = try FixController.note(for: action, in: RequestBody.object(request, emptyAllowed: true))
+        let time = clock()
+        let change = try store.updateFix(context.parameters["key"], action: "fix.\(action.rawValue)", by: context.principal.name, note: note) { fix in
+            try fix.applying(action, at: time)
+        }
+        snapshots.update(change.rule)
+        return .json(change.after.jsonValue)
+    }
+
+    /// `revise` takes `{"note"}` and `rollback` `{"reason"}`; the other actions take an empty body or `{}`.
+    static func note(for action: FixAction, in body: JSONObject) throws -> String? {
+        var reader = JSONFieldReader(object: body)
+        var note: String?
+        switch action {
+        case .revise: note = reader.string("note")
+        case .rollback: note = reader.string("reason")
+        default: break
+        }
+        if let text = note, text.count > 1_000 {
+            reader.addError(FieldError(field: action == .revise ? "note" : "reason", message: "must be at most 1000 characters, got \(text.count)"))
+        }
+        try reader.finish()
+        return note
+    }
+}

@@ -1,0 +1,103 @@
+import VouchDomain
+import VouchHTTP
+import VouchJSON
+
+/// The OpenFeature Remote Evaluation Protocol: single and bulk evaluation from the in-memory snapshot.
+///
+/// Errors follow OFREP, not RFC 9457: 400/404 carry `{key, errorCode, errorDetails}`, 401 and 403 have no body.
+struct OFREPController {
+    let snapshots: SnapshotHolder
+    let metrics: Metrics
+    let authenticate: @Sendable (HTTPRequest) -> Principal?
+
+    func register(in router: inout APIRouter) {
+        router.addPublic("POST", "/ofrep/v1/evaluate/flags/{key}") { request, parameters in
+            self.evaluateOne(request, key: parameters["key"])
+        }
+        router.addPublic("POST", "/ofrep/v1/evaluate/flags") { request, _ in
+            self.evaluateAll(request)
+        }
+    }
+
+    func evaluateOne(_ request: HTTPRequest, key: String) -> HTTPResponse {
+        if let refusal = refuseUnauthorized(request) { return refusal }
+        let targetingKey: String?
+        switch OFREPController.targetingKey(in: request) {
+        case .success(let key): targetingKey = key
+        case .failure(let failure): return failure.response(key: key)
+        }
+        guard let outcome = snapshots.snapshot.evaluate(flag: key, targetingKey: targetingKey) else {
+            return OFREPFailure(status: 404, code: "FLAG_NOT_FOUND", details: "no fix has the flag key '\(key)'").response(key: key)
+        }
+        metrics.recordEvaluations(1)
+        if let failure = outcome.failure {
+            return OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: key)
+        }
+        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json")], body: OFREPEncoder.success(outcome))
+    }
+
+    func evaluateAll(_ request: HTTPRequest) -> HTTPResponse {
+        if let refusal = refuseUnauthorized(request) { return refusal }
+        let targetingKey: String?
+        switch OFREPController.targetingKey(in: request) {
+        case .success(let key): targetingKey = key
+        case .failure(let failure): return failure.response(key: nil)
+        }
+        let outcomes = snapshots.snapshot.evaluateAll(targetingKey: targetingKey)
+        metrics.recordEvaluations(outcomes.count)
+        let body = OFREPEncoder.bulk(outcomes)
+        let etag = "\"" + ETag.fingerprint(body) + "\""
+        if let match = request.header("if-none-match"), ETag.matches(match, etag) {
+            return .empty(304, headers: [(name: "ETag", value: etag)])
+        }
+        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), (name: "ETag", value: etag)], body: body)
+    }
+
+    private func refuseUnauthorized(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let principal = authenticate(request) else {
+            return .empty(401, headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])
+        }
+        return principal.allows(.evaluateFlags) ? nil : .empty(403)
+    }
+
+    /// Reads `context.targetingKey`; an empty body counts as an empty context.
+    static func targetingKey(in request: HTTPRequest) -> Result<String?, OFREPFailure> {
+        guard !request.body.isEmpty else { return .success(nil) }
+        if let mediaType = request.mediaType, mediaType != "application/json", !mediaType.hasSuffix("+json") {
+            return .failure(OFREPFailure(status: 415, code: "PARSE_ERROR", details: "the body's Content-Type is '\(mediaType)'; send application/json"))
+        }
+        let body: JSONValue
+        do {
+            body = try JSONParser.parse(request.body)
+        } catch {
+            return .failure(OFREPFailure(status: 400, code: "PARSE_ERROR", details: "the body is not valid JSON: \(error)"))
+        }
+        guard case .object(let object) = body else {
+            return .failure(OFREPFailure(status: 400, code: "PARSE_ERROR", details: "the body must be a JSON object with a 'context' object"))
+        }
+        guard let context = object["context"], !context.isNull else { return .success(nil) }
+        guard case .object(let members) = context else {
+            return .failure(OFREPFailure(status: 400, code: "INVALID_CONTEXT", details: "'context' must be an object, got \(context.typeName)"))
+        }
+        guard let targetingKey = members["targetingKey"], !targetingKey.isNull else { return .success(nil) }
+        guard case .string(let key) = targetingKey else {
+            return .failure(OFREPFailure(status: 400, code: "INVALID_CONTEXT", details: "'context.targetingKey' must be a string, got \(targetingKey.typeName)"))
+        }
+        return .success(key)
+    }
+}
+
+/// An OFREP error answer.
+struct OFREPFailure: Error {
+    var status: Int
+    var code: String
+    var details: String
+
+    func response(key: String?) -> HTTPResponse {
+        var object = JSONObject()
+        if let key { object["key"] = .string(key) }
+        object["errorCode"] = .string(code)
+        object["errorDetails"] = .string(details)
+        return .json(.object(object), status: status)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import VouchCodec
+import VouchCrypto
+import VouchDomain
+import VouchHTTP
+import VouchJSON
+import VouchStore
+
+/// `/v1/tokens`: create (the secret is shown once), list, revoke.
+struct TokenController {
+    let store: any Store
+    let directory: TokenDirectory
+    let clock: @Sendable () -> Date
+
+    func register(in router: inout APIRouter) {
+        router.add("POST", "/v1/tokens", .manageTokens, create)
+        router.add("GET", "/v1/tokens", .manageTokens, list)
+        router.add("DELETE", "/v1/tokens/{id}", .manageTokens, revoke)
+    }
+
+    func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        var reader = JSONFieldReader(object: try RequestBody.object(request))
+        let name = reader.string("name")
+        let roleName = reader.string("role")
+        let tester = reader.nullableString("tester") ?? nil
+        if let name {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.count > 100 || trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                reader.addError(FieldError(field: "name", message: "must be 1 to 100 characters without control characters: who or what uses the token"))
+            }
+        } else {
+            reader.addError(FieldError(field: "name", message: "is required: who or what uses the token, such as 'ios-app' or 'Ana (release manager)'"))
+        }
+        var role: Role?
+        if let roleName {
+            role = Role(rawValue: roleName)
+            if role == nil { reader.addError(FieldError(field: "role", message: "'\(roleName)' is not a role; allowed: \(Role.allowedList)")) }
+        } else {
+            reader.addError(FieldError(field: "role", message: "is required; allowed: \(Role.allowedList)"))
+        }
+        if role == .tester {
+            // Testers (and so tester-bound tokens) are not part of this release's store yet.
+            reader.addError(FieldError(field: "tester", message: tester == nil
+                ? "a tester token must name its tester (t_…); testers cannot be enrolled in this version yet"
+                : "no tester '\(tester!)': testers cannot be enrolled in this version yet"))
+        } else if tester != nil {
+            reader.addError(FieldError(field: "tester", message: "only tokens with the role tester are bound to a tester"))
+        }
+        try reader.finish()
+        let secret = TokenDirectory.makeSecret()
+        let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: name!.trimmingCharacters(in: .whitespaces), role: role!,
+                                 testerID: nil, secretSHA256: Digest.sha256(secret), createdBy: context.principal.name, createdAt: clock())
+        try store.createToken(record)
+        directory.add(record)
+        var body = TokenController.json(record)
+        body["token"] = .string(secret)
+        return .json(.object(body), status: 201)
+    }
+
+    func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let limit = try Paging.limit(from: request.query["limit"])
+        let tokens = try store.tokens(after: Cursor.decode(request.query["cursor"]), limit: limit + 1)
+        let page = Cursor.page(tokens, limit: limit) { $0.id }
+        return .json(.object(["tokens": .array(page.items.map { .object(TokenController.json($0)) }), "next_cursor": .optional(page.next)]))
+    }
+
+    func revoke(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let token = try store.revokeToken(context.parameters["id"], by: context.principal.name, at: clock())
+        directory.remove(tokenID: token.id)
+        return .json(.object(TokenController.json(token)))
+    }
+
+    /// A token as the API shows it: never the secret or its hash.
+    static func json(_ token: TokenRecord) -> JSONObject {
+        [
+            "id": .string(token.id), "name": .string(token.name), "role": .string(token.role.rawValue), "tester": .optional(token.testerID),
+            "created_by": .string(token.createdBy), "created_at": .string(Timestamp.string(token.createdAt)),
+            "revoked_at": .optional(token.revokedAt.map(Timestamp.string)),
+        ]
+    }
+}

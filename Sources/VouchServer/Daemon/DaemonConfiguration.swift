@@ -1,0 +1,99 @@
+import Foundation
+import VouchStore
+
+/// vouchd's settings: built-in defaults, then the config file, then `VOUCHD_*` variables, then flags.
+public struct DaemonConfiguration: Sendable {
+    /// Every key with its default and the check its value must pass; an unknown key stops the start.
+    static let keys: [(key: String, defaultValue: String, check: ConfigValueCheck)] = [
+        ("listen", "127.0.0.1:8750", .listenAddress),
+        ("state_dir", "/var/lib/vouch", .path),
+        ("log.level", "info", .oneOf(["debug", "info", "warning", "error"])),
+        ("http.max_body_bytes", "65536", .integer(1_024...16_777_216)),
+        ("http.threads", "0", .integer(0...256)),
+        ("sqlite.synchronous", "full", .oneOf(["full", "normal"])),
+        ("criteria.min_testers_passed", "2", .integer(0...1_000)),
+        ("criteria.required_assistive_tech", "ios:voiceover,android:talkback", .assistiveTechList),
+        ("criteria.max_blocking", "0", .integer(0...1_000)),
+        ("criteria.min_pass_ratio", "0.8", .ratio),
+        ("criteria.min_soak", "24h", .duration),
+        ("criteria.approvals_required", "1", .integer(0...100)),
+        ("approvals.expire_after", "7d", .duration),
+        ("webhooks.retry_schedule", "5s,5m,30m,2h,5h,10h,14h,20h,24h", .durationList),
+        ("webhooks.timeout", "15s", .duration),
+        ("webhooks.allow_private_networks", "false", .boolean),
+        ("rollout.phased_steps", "1,2,5,10,20,50,100", .percentageList),
+        ("rollout.phased_interval", "24h", .duration),
+    ]
+
+    public private(set) var values: [String: String]
+    /// Where each value came from (`default`, `file:LINE`, `environment`, `flag`), for `check-config`.
+    public private(set) var sources: [String: String]
+
+    public init() {
+        values = Dictionary(uniqueKeysWithValues: DaemonConfiguration.keys.map { ($0.key, $0.defaultValue) })
+        sources = values.mapValues { _ in "default" }
+    }
+
+    /// Reads `key = value` lines; `#` starts a comment.
+    public mutating func apply(fileContents: String, path: String) throws {
+        for (index, rawLine) in fileContents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            let where_ = "\(path) line \(index + 1)"
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                throw DaemonError("\(where_): expected 'key = value', got '\(trimmed)'")
+            }
+            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+            let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            try set(key, value, source: "file \(path):\(index + 1)", location: where_)
+        }
+    }
+
+    /// `webhooks.retry_schedule` is overridden by `VOUCHD_WEBHOOKS_RETRY_SCHEDULE`, and so on.
+    public mutating func apply(environment: [String: String]) throws {
+        for (key, _, _) in DaemonConfiguration.keys {
+            let variable = DaemonConfiguration.environmentName(for: key)
+            if let value = environment[variable] {
+                try set(key, value, source: "environment \(variable)", location: "environment variable \(variable)")
+            }
+        }
+    }
+
+    public mutating func set(_ key: String, _ value: String, source: String, location: String) throws {
+        guard let entry = DaemonConfiguration.keys.first(where: { $0.key == key }) else {
+            let known = DaemonConfiguration.keys.map(\.key).joined(separator: ", ")
+            throw DaemonError("\(location): unknown key '\(key)'; known keys: \(known)")
+        }
+        if let problem = entry.check.problem(with: value) {
+            throw DaemonError("\(location): \(key) = '\(value)' is not valid: \(problem)")
+        }
+        values[key] = value
+        sources[key] = source
+    }
+
+    public static func environmentName(for key: String) -> String {
+        "VOUCHD_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
+    }
+
+    public subscript(key: String) -> String { values[key] ?? "" }
+
+    public var stateDirectory: String { self["state_dir"] }
+    public var maxBodyBytes: Int { Int(self["http.max_body_bytes"]) ?? 65_536 }
+    public var synchronous: Database.Synchronous { self["sqlite.synchronous"] == "normal" ? .normal : .full }
+    public var logLevel: Logger.Level { Logger.Level(name: self["log.level"]) ?? .info }
+
+    /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).
+    public var listen: (host: String, port: UInt16) {
+        let text = self["listen"]
+        guard let colon = text.lastIndex(of: ":") else { return (text, 8750) }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, UInt16(text[text.index(after: colon)...]) ?? 8750)
+    }
+
+    /// Every key and its effective value, one per line, for `vouchd check-config`.
+    public var report: String {
+        DaemonConfiguration.keys.map { "\($0.key) = \(values[$0.key] ?? "")    # from \(sources[$0.key] ?? "default")" }.joined(separator: "\n")
+    }
+}

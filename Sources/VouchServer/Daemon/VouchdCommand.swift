@@ -1,0 +1,190 @@
+import Dispatch
+import Foundation
+import VouchHTTP
+import VouchStore
+
+/// `vouchd`: parses its arguments and runs the daemon or one of its maintenance commands.
+public enum VouchdCommand {
+    public static let version = "0.1.0"
+
+    static let usage = """
+        vouchd: serves accessibility fixes behind per-user flags over OFREP, with their testers, feedback and approvals.
+
+        Usage:
+          vouchd [--state-dir DIR] [--listen HOST:PORT] [--config FILE] [--log-level LEVEL]
+          vouchd check-config [--state-dir DIR] [--listen HOST:PORT] [--config FILE]
+          vouchd backup --state-dir DIR --to FILE
+          vouchd --help | --version
+
+        Options:
+          --state-dir DIR      where the database and admin.token live (state_dir; default /var/lib/vouch)
+          --listen HOST:PORT   address to serve on (listen; default 127.0.0.1:8750; port 0 picks a free port)
+          --config FILE        key = value settings; VOUCHD_* variables override the file, flags override both
+          --log-level LEVEL    debug, info, warning or error (log.level)
+
+        On first start with an empty database, vouchd writes an admin token to DIR/admin.token (mode 0600).
+        SIGTERM or SIGINT stops it gracefully.
+        """
+
+    /// Runs vouchd and returns the process exit code.
+    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        var arguments = Array(arguments.dropFirst())
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            return 0
+        }
+        if arguments.contains("--version") {
+            print("vouchd \(version)")
+            return 0
+        }
+        var subcommand = "serve"
+        if let first = arguments.first, !first.hasPrefix("-") {
+            subcommand = first
+            arguments.removeFirst()
+        }
+        do {
+            switch subcommand {
+            case "serve":
+                let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--listen", "--config", "--log-level"])
+                return try serve(configuration: options.configuration(environment: environment))
+            case "check-config":
+                let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--listen", "--config", "--log-level"])
+                print(try options.configuration(environment: environment).report)
+                return 0
+            case "backup":
+                let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--to", "--config"])
+                guard let destination = options.values["--to"] else { throw UsageError("backup needs --to FILE") }
+                let configuration = try options.configuration(environment: environment)
+                try backup(configuration: configuration, to: destination)
+                print("Backup written: \(destination)")
+                return 0
+            default:
+                throw UsageError("unknown command '\(subcommand)'; commands: check-config, backup (or none, to serve)")
+            }
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data("Error: \(error.message)\nUsage: vouchd [--state-dir DIR] [--listen HOST:PORT] [--config FILE]\nSee 'vouchd --help'.\n".utf8))
+            return 64
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    static func databasePath(in stateDirectory: String) -> String {
+        (stateDirectory as NSString).appendingPathComponent("vouch.sqlite3")
+    }
+
+    static func prepareStateDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw DaemonError("the state directory \(path) is a file, not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DaemonError("cannot create the state directory \(path): \(error.localizedDescription)")
+        }
+    }
+
+    static func serve(configuration: DaemonConfiguration) throws -> Int32 {
+        let logger = Logger(level: configuration.logLevel)
+        let stateDirectory = configuration.stateDirectory
+        try prepareStateDirectory(stateDirectory)
+        let store = try SQLiteStore(path: databasePath(in: stateDirectory), synchronous: configuration.synchronous)
+        let application = try VouchApplication(store: store, logger: logger)
+        if let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: stateDirectory) {
+            logger.info("admin token created", [("path", tokenPath)])
+        }
+        let (host, port) = configuration.listen
+        let threads = Int(configuration["http.threads"]) ?? 0
+        let server = HTTPServer(
+            configuration: .init(host: host, port: port, threadCount: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount,
+                                 maxBodyBytes: configuration.maxBodyBytes),
+            handler: application.handle)
+        let signals = SignalWaiter()
+        let boundPort = try server.start()
+        logger.info("listening", [("http.host", host), ("http.port", String(boundPort)), ("state_dir", stateDirectory)])
+        let notifier = SystemdNotifier()
+        notifier.notify("READY=1\nSTATUS=serving on \(host):\(boundPort)")
+        let watchdog = startWatchdog(notifier)
+        signals.wait()
+        logger.info("stopping")
+        notifier.notify("STOPPING=1")
+        watchdog?.cancel()
+        server.quiesce()
+        server.stop()
+        logger.info("stopped")
+        return 0
+    }
+
+    private static func startWatchdog(_ notifier: SystemdNotifier) -> (any DispatchSourceTimer)? {
+        guard let interval = SystemdNotifier.watchdogInterval() else { return nil }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "vouchd.watchdog"))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { notifier.notify("WATCHDOG=1") }
+        timer.resume()
+        return timer
+    }
+
+    static func backup(configuration: DaemonConfiguration, to destination: String) throws {
+        let path = databasePath(in: configuration.stateDirectory)
+        guard FileManager.default.fileExists(atPath: path) else { throw DaemonError("no database at \(path)") }
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw DaemonError("\(destination) already exists; choose a new file so no earlier backup is overwritten")
+        }
+        let database = try Database(path: path, synchronous: configuration.synchronous)
+        try Migrator().migrate(database)
+        try database.backup(to: destination)
+    }
+}
+
+/// A mistake in how vouchd was called (exit 64).
+struct UsageError: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// `--name value` and `--name=value` options of vouchd.
+struct DaemonOptions {
+    var values: [String: String] = [:]
+
+    init(arguments: [String], allowed: [String]) throws {
+        var index = 0
+        while index < arguments.count {
+            var name = arguments[index]
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard allowed.contains(name) else {
+                throw UsageError("unknown option '\(name)'; allowed: \(allowed.joined(separator: ", "))")
+            }
+            if value == nil {
+                index += 1
+                guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                value = arguments[index]
+            }
+            values[name] = value
+            index += 1
+        }
+    }
+
+    func configuration(environment: [String: String]) throws -> DaemonConfiguration {
+        var configuration = DaemonConfiguration()
+        if let path = values["--config"] {
+            guard let contents = FileManager.default.contents(atPath: path) else { throw DaemonError("cannot read the config file \(path)") }
+            try configuration.apply(fileContents: String(decoding: contents, as: UTF8.self), path: path)
+        }
+        try configuration.apply(environment: environment)
+        let flags = [("--state-dir", "state_dir"), ("--listen", "listen"), ("--log-level", "log.level")]
+        for (flag, key) in flags {
+            if let value = values[flag] { try configuration.set(key, value, source: "flag \(flag)", location: "option \(flag)") }
+        }
+        return configuration
+    }
+}

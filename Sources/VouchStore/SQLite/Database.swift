@@ -1,0 +1,84 @@
+import CSQLite
+import Synchronization
+
+/// The SQLite database file: one serialized writer connection and a pool of readers.
+///
+/// WAL lets readers run beside the writer; `synchronous=FULL` makes every commit durable before
+/// the caller answers 2xx.
+public final class Database: Sendable {
+    public enum Synchronous: String, Sendable, CaseIterable {
+        case full = "FULL"
+        case normal = "NORMAL"
+    }
+
+    public let path: String
+    private let writer: Mutex<SQLiteConnection>
+    private let readers: Mutex<[SQLiteConnection]>
+    private let maxIdleReaders: Int
+
+    public init(path: String, synchronous: Synchronous = .full, maxIdleReaders: Int = 8) throws(SQLiteError) {
+        self.path = path
+        let connection = try SQLiteConnection(path: path)
+        try Database.configure(connection)
+        // WAL is a property of the file, so setting it once on the writer covers the readers.
+        try connection.query("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
+        writer = Mutex(connection)
+        readers = Mutex([])
+        self.maxIdleReaders = maxIdleReaders
+    }
+
+    private static func configure(_ connection: SQLiteConnection) throws(SQLiteError) {
+        // "sets a busy handler that sleeps for a specified amount of time when a table is locked".
+        sqlite3_busy_timeout(connection.handle, 5_000)
+        try connection.execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the single writer; commits before returning.
+    public func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withLock { connection in
+            try connection.transaction(immediate: true, body)
+        }
+    }
+
+    /// Runs `body` without an explicit transaction on the writer (schema work that manages its own transactions).
+    public func withWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withLock { connection in try body(connection) }
+    }
+
+    /// Runs `body` in a read transaction on a pooled reader, so it sees one consistent state.
+    public func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        return try connection.transaction(immediate: false, body)
+    }
+
+    private func checkOutReader() throws(SQLiteError) -> SQLiteConnection {
+        if let idle = readers.withLock({ $0.popLast() }) { return idle }
+        let connection = try SQLiteConnection(path: path)
+        try Database.configure(connection)
+        try connection.execute("PRAGMA query_only = ON")
+        return connection
+    }
+
+    private func checkIn(_ connection: SQLiteConnection) {
+        readers.withLock { idle in
+            if idle.count < maxIdleReaders { idle.append(connection) }
+        }
+    }
+
+    /// Copies the live database to `destination` with SQLite's online backup API.
+    public func backup(to destination: String) throws(SQLiteError) {
+        let target = try SQLiteConnection(path: destination)
+        try writer.withLock { (source: inout SQLiteConnection) throws(SQLiteError) in
+            guard let backup = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
+                throw target.error(sqlite3_errcode(target.handle), sql: nil)
+            }
+            let stepStatus = sqlite3_backup_step(backup, -1)
+            let finishStatus = sqlite3_backup_finish(backup)
+            guard stepStatus == SQLITE_DONE, finishStatus == SQLITE_OK else {
+                throw target.error(finishStatus == SQLITE_OK ? stepStatus : finishStatus, sql: nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CSQLite
+
+/// One SQLite connection, closed when the object goes away.
+///
+/// `@unchecked Sendable`: a connection is only ever used by one thread at a time, guaranteed by
+/// `Database`'s writer mutex and reader pool mutex, which hand a connection to a single caller.
+public final class SQLiteConnection: @unchecked Sendable {
+    let handle: OpaquePointer
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        var connection: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        guard status == SQLITE_OK, let connection else {
+            // "Whether or not an error occurs when it is opened, resources associated with the database connection
+            // handle should be released by passing it to sqlite3_close() when it is no longer required."
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(connection)
+            throw SQLiteError(code: status, message: "\(message): \(path)", sql: nil)
+        }
+        handle = connection
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    func error(_ status: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs one or more statements that take no parameters and return nothing of interest.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error(status, sql: sql) }
+    }
+
+    /// Runs one statement with parameters and returns its rows; prepared statements are cached per SQL text.
+    @discardableResult
+    public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+        let statement: SQLiteStatement
+        if let cached = statementCache[sql] {
+            statement = cached
+        } else {
+            statement = try SQLiteStatement(connection: self, sql: sql)
+            statementCache[sql] = statement
+        }
+        try statement.bind(values)
+        return try statement.rows()
+    }
+
+    /// The first column of the first row, as an integer.
+    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int? {
+        try query(sql, values).first?.optionalInt(0)
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws (the first error wins).
+    public func transaction<T>(immediate: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body(self)
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

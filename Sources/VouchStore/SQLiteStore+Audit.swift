@@ -1,0 +1,22 @@
+import Foundation
+import VouchDomain
+
+extension SQLiteStore {
+    public func auditEvents(fix key: String?, after id: Int64?, limit: Int) throws -> [AuditEvent] {
+        try database.read { connection in
+            var sql = "SELECT id, at_ms, principal, action, fix_key, subject, note, before_json, after_json FROM audit_events WHERE id > ?"
+            var values: [SQLiteValue] = [.integer(id ?? 0)]
+            if let key {
+                sql += " AND fix_key = ?"
+                values.append(.text(key))
+            }
+            sql += " ORDER BY id LIMIT ?"
+            values.append(.int(limit))
+            return try connection.query(sql, values).map { row in
+                AuditEvent(id: row.int64(0), at: StoreClock.date(row.int64(1)), principal: row.string(2), action: row.string(3),
+                           fixKey: row.optionalString(4), subject: row.optionalString(5), note: row.optionalString(6),
+                           before: row.optionalString(7), after: row.optionalString(8))
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import VouchCodec
+import VouchDomain
+import VouchJSON
+
+extension SQLiteStore {
+    static let fixColumns = """
+        key, title, description, ui_area, platforms, wcag, expected_announcement, author, revision, state,
+        paused_from, rollout_percentage, created_at_ms, updated_at_ms
+        """
+
+    public func createFix(_ fix: Fix, by principal: String) throws -> Fix {
+        try database.write { connection in
+            if try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(fix.key.rawValue)]) != nil {
+                throw StoreError.alreadyExists(kind: "fix", id: fix.key.rawValue)
+            }
+            try connection.query(
+                "INSERT INTO fixes (\(SQLiteStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                SQLiteStore.values(of: fix))
+            try audit(connection, AuditEvent(at: fix.createdAt, principal: principal, action: "fix.create", fixKey: fix.key.rawValue,
+                                             after: JSONWriter.string(fix.jsonValue)))
+            return fix
+        }
+    }
+
+    public func fix(_ key: String) throws -> Fix? {
+        try database.read { try SQLiteStore.fix(key, on: $0) }
+    }
+
+    public func fixes(state: FixState?, after key: String?, limit: Int) throws -> [Fix] {
+        try database.read { connection in
+            var sql = "SELECT \(SQLiteStore.fixColumns) FROM fixes WHERE key > ?"
+            var values: [SQLiteValue] = [.text(key ?? "")]
+            if let state {
+                sql += " AND state = ?"
+                values.append(.text(state.rawValue))
+            }
+            sql += " ORDER BY key LIMIT ?"
+            values.append(.int(limit))
+            return try connection.query(sql, values).map(SQLiteStore.fix(from:))
+        }
+    }
+
+    public func updateFix(_ key: String, action: String, by principal: String, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange {
+        try database.write { connection in
+            guard let before = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+            let after = try change(before)
+            if after != before {
+                var values = SQLiteStore.values(of: after)
+                values.append(values.removeFirst())
+                try connection.query(
+                    """
+                    UPDATE fixes SET title = ?, description = ?, ui_area = ?, platforms = ?, wcag = ?, expected_announcement = ?,
+                        author = ?, revision = ?, state = ?, paused_from = ?, rollout_percentage = ?, created_at_ms = ?, updated_at_ms = ?
+                    WHERE key = ?
+                    """, values)
+            }
+            try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: action, fixKey: key, note: note,
+                                             before: JSONWriter.string(before.jsonValue), after: JSONWriter.string(after.jsonValue)))
+            return FixChange(before: before, after: after, rule: try SQLiteStore.rule(for: after, on: connection))
+        }
+    }
+
+    public func flagRules() throws -> [FlagRule] {
+        try database.read { connection in
+            var targets: [String: Set<String>] = [:]
+            for row in try connection.query("SELECT fix_key, targeting_key FROM fix_targets") {
+                targets[row.string(0), default: []].insert(row.string(1))
+            }
+            return try connection.query("SELECT key, state, revision, rollout_percentage FROM fixes").map { row in
+                let key = row.string(0)
+                return FlagRule(key: key, state: FixState(rawValue: row.string(1)) ?? .paused, revision: row.int(2),
+                                targetedKeys: targets[key] ?? [], rolloutPercentage: row.optionalInt(3) ?? 0)
+            }
+        }
+    }
+
+    static func rule(for fix: Fix, on connection: SQLiteConnection) throws -> FlagRule {
+        let targets = try connection.query("SELECT targeting_key FROM fix_targets WHERE fix_key = ?", [.text(fix.key.rawValue)])
+        return FlagRule(key: fix.key.rawValue, state: fix.state, revision: fix.revision,
+                        targetedKeys: Set(targets.map { $0.string(0) }), rolloutPercentage: fix.rolloutPercentage ?? 0)
+    }
+
+    static func fix(_ key: String, on connection: SQLiteConnection) throws -> Fix? {
+        try connection.query("SELECT \(fixColumns) FROM fixes WHERE key = ?", [.text(key)]).first.map(fix(from:))
+    }
+
+    static func values(of fix: Fix) -> [SQLiteValue] {
+        [
+            .text(fix.key.rawValue), .text(fix.title), .optional(fix.description), .text(fix.uiArea),
+            .text(fix.platforms.map(\.rawValue).joined(separator: ",")), .text(fix.wcag.joined(separator: ",")),
+            .optional(fix.expectedAnnouncement), .text(fix.author), .int(fix.revision), .text(fix.state.rawValue),
+            .optional(fix.pausedFrom?.rawValue), .optional(fix.rolloutPercentage),
+            .integer(StoreClock.milliseconds(fix.createdAt)), .integer(StoreClock.milliseconds(fix.updatedAt)),
+        ]
+    }
+
+    static func fix(from row: SQLiteRow) throws -> Fix {
+        func list(_ text: String) -> [String] { text.isEmpty ? [] : text.split(separator: ",").map(String.init) }
+        // Rows were validated on the way in; a value the binary does not know means a damaged or foreign file.
+        guard let key = try? FixKey(validating: row.string(0)), let state = FixState(rawValue: row.string(9)) else {
+            throw SQLiteError(code: 11, message: "fix row '\(row.string(0))' has an unknown key or state", sql: nil)
+        }
+        return Fix(
+            key: key, title: row.string(1), description: row.optionalString(2), uiArea: row.string(3),
+            platforms: list(row.string(4)).compactMap(Platform.init(rawValue:)), wcag: list(row.string(5)),
+            expectedAnnouncement: row.optionalString(6), author: row.string(7), revision: row.int(8), state: state,
+            pausedFrom: row.optionalString(10).flatMap(FixState.init(rawValue:)), rolloutPercentage: row.optionalInt(11),
+            createdAt: StoreClock.date(row.int64(12)), updatedAt: StoreClock.date(row.int64(13)))
+    }
+}

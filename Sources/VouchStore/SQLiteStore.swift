@@ -1,0 +1,24 @@
+import Foundation
+import VouchDomain
+
+/// The `Store` over one SQLite file in the state directory.
+public final class SQLiteStore: Store {
+    public let database: Database
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    public init(path: String, synchronous: Database.Synchronous = .full) throws {
+        database = try Database(path: path, synchronous: synchronous)
+        try Migrator().migrate(database)
+    }
+
+    /// Writes one audit event on the writer connection of the current transaction.
+    func audit(_ connection: SQLiteConnection, _ event: AuditEvent) throws {
+        try connection.query(
+            """
+            INSERT INTO audit_events (at_ms, principal, action, fix_key, subject, note, before_json, after_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.integer(StoreClock.milliseconds(event.at)), .text(event.principal), .text(event.action),
+             .optional(event.fixKey), .optional(event.subject), .optional(event.note), .optional(event.before), .optional(event.after)])
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+import VouchDomain
+
+/// One row of Fixtures/bucketing-vectors.tsv.
+struct BucketingVector: Sendable, CustomTestStringConvertible {
+    struct BadRow: Error { var row: [String] }
+
+    var group: String
+    var targetingKey: String
+    /// Nil where the fixture gives `-` (only the bucket is published).
+    var hash: UInt32?
+    var bucket: Int
+
+    var testDescription: String { "\(group):\(targetingKey)" }
+
+    static func all() throws -> [BucketingVector] {
+        try Fixture.rows("bucketing-vectors.tsv").map { row in
+            guard row.count == 4, let bucket = Int(row[3]) else { throw BadRow(row: row) }
+            let hash: UInt32?
+            if row[2] == "-" {
+                hash = nil
+            } else {
+                guard let value = UInt32(row[2]) else { throw BadRow(row: row) }
+                hash = value
+            }
+            return BucketingVector(group: row[0], targetingKey: row[1], hash: hash, bucket: bucket)
+        }
+    }
+}
+
+@Suite struct BucketingTests {
+    @Test func fixtureHasVectors() throws {
+        let vectors = try BucketingVector.all()
+        #expect(vectors.count >= 5)
+        #expect(vectors.contains { $0.group == "gr1" && $0.targetingKey == "123" && $0.bucket == 73 })
+    }
+
+    @Test(arguments: try BucketingVector.all())
+    func matchesVector(vector: BucketingVector) {
+        if let hash = vector.hash {
+            #expect(Murmur3.hash32(Array("\(vector.group):\(vector.targetingKey)".utf8)) == hash)
+        }
+        #expect(Bucketing.bucket(group: vector.group, targetingKey: vector.targetingKey) == vector.bucket)
+        #expect(Bucketing.isIncluded(group: vector.group, targetingKey: vector.targetingKey, percentage: vector.bucket))
+        #expect(!Bucketing.isIncluded(group: vector.group, targetingKey: vector.targetingKey, percentage: vector.bucket - 1))
+    }
+
+    @Test(arguments: ["tv-channel-selector-labels", "gr1"])
+    func onceInStaysInAsPercentageGrows(group: String) {
+        for user in 0..<200 {
+            let key = "user-\(user)"
+            #expect(!Bucketing.isIncluded(group: group, targetingKey: key, percentage: 0))
+            #expect(Bucketing.isIncluded(group: group, targetingKey: key, percentage: 100))
+            for percentage in 0..<100 where Bucketing.isIncluded(group: group, targetingKey: key, percentage: percentage) {
+                #expect(Bucketing.isIncluded(group: group, targetingKey: key, percentage: percentage + 1), "\(key) left at \(percentage + 1) %")
+            }
+        }
+    }
+
+    @Test func bucketsAreInRangeAndSpread() {
+        let buckets = (0..<2_000).map { Bucketing.bucket(group: "settings-screen-labels", targetingKey: "user-\($0)") }
+        #expect(buckets.allSatisfy { (1...100).contains($0) })
+        let inAtHalf = buckets.filter { $0 <= 50 }.count
+        #expect((800...1_200).contains(inAtHalf))
+    }
+
+    @Test func groupChangesTheBucketing() {
+        let keys = (0..<50).map { "user-\($0)" }
+        let first = keys.map { Bucketing.bucket(group: "fix-a", targetingKey: $0) }
+        let second = keys.map { Bucketing.bucket(group: "fix-b", targetingKey: $0) }
+        #expect(first != second)
+    }
+}
