@@ -13,7 +13,10 @@ public final class VouchApplication: Sendable {
     private let router: Router
 
     /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
-    public init(store: any Store, logger: Logger = Logger(), clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
+    ///   shows exactly what a later read returns.
+    public init(store: any Store, logger: Logger = Logger(),
+                clock: @escaping @Sendable () -> Date = { StoreClock.date(StoreClock.nowMilliseconds()) }) throws {
         self.store = store
         self.logger = logger
         snapshots = SnapshotHolder(EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: try store.flagRules().map { ($0.key, $0) })))

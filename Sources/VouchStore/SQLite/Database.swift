@@ -35,6 +35,7 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the single writer; commits before returning.
+    @discardableResult
     public func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try writer.withLock { connection in
             try connection.transaction(immediate: true, body)

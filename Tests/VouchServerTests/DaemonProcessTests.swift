@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+import Testing
+import VouchClient
+import VouchJSON
+
+/// The real `vouchd` binary: first start, graceful stop, and durability across SIGKILL.
+@Suite(.serialized) struct DaemonProcessTests {
+    func makeDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "vouchd-process-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func firstStartWritesAPrivateAdminTokenThatIsNeverLogged() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory)
+        let token = daemon.adminToken
+        #expect(token.hasPrefix("vch_"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/admin.token")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let client = HTTPClient()
+        let answer = try client.send(method: "GET", url: "http://127.0.0.1:\(daemon.port)/v1/fixes", headers: [("Authorization", "Bearer \(token)")])
+        #expect(answer.status == 200)
+        #expect(daemon.stop(signal: SIGTERM) == 0)
+        #expect(!daemon.logText.contains(token))
+        #expect(daemon.logText.contains("admin.token"))
+        // A second start keeps the token: no new one is made while tokens exist.
+        let again = try DaemonProcess(stateDirectory: directory)
+        #expect(again.adminToken == token)
+        #expect(!again.logText.contains("admin token created"))
+        #expect(again.stop(signal: SIGINT) == 0)
+    }
+
+    @Test func refusesToStartOnADatabaseFromANewerBinary() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory)
+        daemon.stop()
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO schema_migrations VALUES (999,'future',0)\"); c.commit()", directory + "/vouch.sqlite3"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        #expect(throws: DaemonProcess.DaemonStartFailure.self) { try DaemonProcess(stateDirectory: directory) }
+    }
+
+    @Test func everyAcknowledgedWriteSurvivesSIGKILL() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory)
+        let token = daemon.adminToken
+        let base = "http://127.0.0.1:\(daemon.port)"
+        let pid = daemon.process.processIdentifier
+        let acknowledged = Mutex<[String]>([])
+        let stopAt = Date().addingTimeInterval(1.5)
+        // Four writers create fixes until the daemon is killed under them.
+        DispatchQueue.concurrentPerform(iterations: 5) { worker in
+            if worker == 4 {
+                Thread.sleep(forTimeInterval: 0.7)
+                kill(pid, SIGKILL)
+                return
+            }
+            let client = HTTPClient(timeoutSeconds: 2)
+            var index = 0
+            while Date() < stopAt {
+                let key = "fix-\(worker)-\(index)"
+                index += 1
+                let body = #"{"key":"\#(key)","title":"T","ui_area":"Area","platforms":["ios"]}"#
+                guard let answer = try? client.send(method: "POST", url: base + "/v1/fixes",
+                                                    headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+                                                    body: Array(body.utf8)) else { break }
+                if answer.status == 201 { acknowledged.withLock { $0.append(key) } }
+            }
+        }
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationReason == .uncaughtSignal)
+        let keys = acknowledged.withLock { $0 }
+        #expect(keys.count > 10, "too few writes before the kill to prove anything")
+        let restarted = try DaemonProcess(stateDirectory: directory)
+        defer { restarted.stop() }
+        let client = HTTPClient()
+        var stored: Set<String> = []
+        var cursor: String?
+        repeat {
+            let url = "http://127.0.0.1:\(restarted.port)/v1/fixes?limit=500" + (cursor.map { "&cursor=\($0)" } ?? "")
+            let page = try JSONParser.parse(try client.send(method: "GET", url: url, headers: [("Authorization", "Bearer \(token)")]).body)
+            stored.formUnion(page["fixes"]?.arrayValue?.compactMap { $0["key"]?.stringValue } ?? [])
+            cursor = page["next_cursor"]?.stringValue
+        } while cursor != nil
+        let lost = Set(keys).subtracting(stored)
+        #expect(lost.isEmpty, "acknowledged but lost after SIGKILL: \(lost.sorted().prefix(10))")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import VouchClient
+import VouchHTTP
+import VouchJSON
+@testable import VouchServer
+import VouchStore
+
+/// A vouchd application over a fresh database in its own temporary directory, served on port 0.
+final class LiveServer {
+    let directory: String
+    let store: SQLiteStore
+    let application: VouchApplication
+    let server: HTTPServer
+    let port: UInt16
+    let adminToken: String
+    let client = HTTPClient(timeoutSeconds: 10)
+
+    init(maxBodyBytes: Int = 64 * 1024) throws {
+        directory = NSTemporaryDirectory() + "vouch-server-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        store = try SQLiteStore(path: directory + "/vouch.sqlite3")
+        application = try VouchApplication(store: store, logger: Logger(level: .error, sink: { _ in }))
+        let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: directory)
+        adminToken = try String(contentsOfFile: tokenPath ?? "", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 2, maxBodyBytes: maxBodyBytes), handler: application.handle)
+        port = try server.start()
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+
+        var json: JSONValue { (try? JSONParser.parse(body)) ?? .null }
+        var text: String { String(decoding: body, as: UTF8.self) }
+        /// The fields named in a problem document's `errors`.
+        var errorFields: [String] { json["errors"]?.arrayValue?.compactMap { $0["field"]?.stringValue } ?? [] }
+    }
+
+    @discardableResult
+    func call(_ method: String, _ path: String, token: String?? = .none, json: String? = nil, contentType: String = "application/json",
+              headers extra: [(String, String)] = []) throws -> Answer {
+        var headers = extra
+        let bearer: String? = token ?? adminToken
+        if let bearer { headers.append(("Authorization", "Bearer \(bearer)")) }
+        if json != nil { headers.append(("Content-Type", contentType)) }
+        let response = try client.send(method: method, url: "http://127.0.0.1:\(port)\(path)", headers: headers, body: json.map { Array($0.utf8) })
+        return Answer(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    /// Makes a token with the given role and returns its secret.
+    func token(role: String, name: String? = nil) throws -> String {
+        let answer = try call("POST", "/v1/tokens", json: #"{"name":"\#(name ?? role)","role":"\#(role)"}"#)
+        guard answer.status == 201, let secret = answer.json["token"]?.stringValue else {
+            throw DaemonError("token creation failed: \(answer.status) \(answer.text)")
+        }
+        return secret
+    }
+
+    static let channelSelectorFix = #"""
+        {"key":"tv-channel-selector-labels","title":"Label channel logos","ui_area":"TV channel selector","platforms":["ios"],
+         "wcag":["1.1.1","4.1.2"],"expected_announcement":"NHK, button, selected"}
+        """#
+
+    func createChannelSelectorFix() throws {
+        let answer = try call("POST", "/v1/fixes", json: LiveServer.channelSelectorFix)
+        guard answer.status == 201 else { throw DaemonError("fix creation failed: \(answer.status) \(answer.text)") }
+    }
+
+    func evaluate(_ key: String, targetingKey: String?, token: String? = nil) throws -> Answer {
+        let context = targetingKey.map { #"{"context":{"targetingKey":"\#($0)"}}"# } ?? #"{"context":{}}"#
+        return try call("POST", "/ofrep/v1/evaluate/flags/\(key)", token: .some(token ?? adminToken), json: context)
+    }
+}
