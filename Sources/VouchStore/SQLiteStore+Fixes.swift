@@ -61,10 +61,19 @@ extension SQLiteStore {
         }
     }
 
+    /// Direct targets and the keys of active testers enrolled in the fix.
+    static let targetedKeysSQL = """
+        SELECT fix_key, targeting_key FROM fix_targets
+        UNION
+        SELECT e.fix_key, k.targeting_key FROM enrollments e
+            JOIN testers t ON t.id = e.tester_id AND t.status = 'active'
+            JOIN tester_keys k ON k.tester_id = e.tester_id
+        """
+
     public func flagRules() throws -> [FlagRule] {
         try database.read { connection in
             var targets: [String: Set<String>] = [:]
-            for row in try connection.query("SELECT fix_key, targeting_key FROM fix_targets") {
+            for row in try connection.query(SQLiteStore.targetedKeysSQL) {
                 targets[row.string(0), default: []].insert(row.string(1))
             }
             return try connection.query("SELECT key, state, revision, rollout_percentage FROM fixes").map { row in
@@ -76,9 +85,22 @@ extension SQLiteStore {
     }
 
     static func rule(for fix: Fix, on connection: SQLiteConnection) throws -> FlagRule {
-        let targets = try connection.query("SELECT targeting_key FROM fix_targets WHERE fix_key = ?", [.text(fix.key.rawValue)])
+        let targets = try connection.query(
+            """
+            SELECT targeting_key FROM fix_targets WHERE fix_key = ?1
+            UNION
+            SELECT k.targeting_key FROM enrollments e
+                JOIN testers t ON t.id = e.tester_id AND t.status = 'active'
+                JOIN tester_keys k ON k.tester_id = e.tester_id
+            WHERE e.fix_key = ?1
+            """, [.text(fix.key.rawValue)])
         return FlagRule(key: fix.key.rawValue, state: fix.state, revision: fix.revision,
                         targetedKeys: Set(targets.map { $0.string(0) }), rolloutPercentage: fix.rolloutPercentage ?? 0)
+    }
+
+    /// The rules of several fixes, read inside the caller's transaction.
+    static func rules(for keys: [String], on connection: SQLiteConnection) throws -> [FlagRule] {
+        try keys.compactMap { key in try fix(key, on: connection).map { try rule(for: $0, on: connection) } }
     }
 
     static func fix(_ key: String, on connection: SQLiteConnection) throws -> Fix? {

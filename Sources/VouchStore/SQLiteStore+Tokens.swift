@@ -7,6 +7,12 @@ extension SQLiteStore {
 
     public func createToken(_ token: TokenRecord) throws {
         try database.write { connection in
+            if let testerID = token.testerID {
+                let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(testerID)]).first?.string(0)
+                guard status == "active" else {
+                    throw ValidationFailure([FieldError(field: "tester", message: status == nil ? "no tester '\(testerID)'" : "tester '\(testerID)' has withdrawn")])
+                }
+            }
             try connection.query(
                 "INSERT INTO tokens (\(SQLiteStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(token.id), .text(token.name), .text(token.role.rawValue), .optional(token.testerID), .blob(token.secretSHA256),

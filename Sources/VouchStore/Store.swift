@@ -25,6 +25,29 @@ public protocol Store: Sendable {
     func tokenCount() throws -> Int
 
     func auditEvents(fix key: String?, after id: Int64?, limit: Int) throws -> [AuditEvent]
+
+    func createTester(_ tester: Tester, by principal: String) throws -> Tester
+    func tester(_ id: String) throws -> Tester?
+    func testers(after id: String?, limit: Int) throws -> [Tester]
+    /// Applies `change` inside the write transaction; returns the rules of the fixes the tester is enrolled in.
+    func updateTester(_ id: String, by principal: String, _ change: (Tester) throws -> Tester) throws -> TesterChange
+    /// Erases the tester's personal data, keys, enrollments and comments in one transaction, and revokes their tokens.
+    func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: String, at time: Date) throws -> Withdrawal
+    /// Everything stored about one tester (GDPR Art. 15).
+    func exportTester(_ id: String) throws -> TesterExport
+    /// The fix keys a tester is enrolled in.
+    func enrolledFixes(of testerID: String) throws -> [String]
+
+    func enrollments(of key: String) throws -> [Enrollment]
+    func enroll(_ testerIDs: [String], in key: String, by principal: String, at time: Date) throws -> EnrollmentChange
+    func unenroll(_ testerIDs: [String], from key: String, by principal: String, at time: Date) throws -> EnrollmentChange
+
+    /// Stores a submission's records in one transaction after checking, inside it, that the fix still takes feedback
+    /// at the records' revision and every tester is active and enrolled.
+    func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?) throws -> FeedbackSubmission
+    func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback]
+    /// The latest feedback per tester on one revision, and how many records that revision has.
+    func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence
 }
 
 /// A fix before and after a change, and the evaluation rule to swap into the snapshot.
@@ -46,4 +69,83 @@ public struct TargetChange: Sendable {
 public enum StoreError: Error, Sendable, Equatable {
     case notFound(kind: String, id: String)
     case alreadyExists(kind: String, id: String)
+}
+
+/// A tester before and after a change, and the rules of the fixes the change touches.
+public struct TesterChange: Sendable {
+    public var before: Tester
+    public var after: Tester
+    public var rules: [FlagRule]
+}
+
+/// What a withdrawal did.
+public struct Withdrawal: Sendable {
+    public var tester: Tester
+    public var rules: [FlagRule]
+    public var revokedTokenIDs: [String]
+    public var feedbackUnlinked: Int
+    public var feedbackDeleted: Int
+}
+
+/// One tester enrolled in one fix.
+public struct Enrollment: Sendable, Equatable {
+    public var testerID: String
+    public var enrolledBy: String
+    public var enrolledAt: Date
+}
+
+/// The enrollments of a fix after a change, and its rule for the snapshot.
+public struct EnrollmentChange: Sendable {
+    public var enrollments: [Enrollment]
+    public var added: [String]
+    public var removed: [String]
+    public var rule: FlagRule
+}
+
+/// An `Idempotency-Key` as a principal sent it, with the fingerprint of the request it came with.
+public struct IdempotencyClaim: Sendable {
+    public var principal: String
+    public var key: String
+    public var requestSHA256: [UInt8]
+
+    public init(principal: String, key: String, requestSHA256: [UInt8]) {
+        self.principal = principal
+        self.key = key
+        self.requestSHA256 = requestSHA256
+    }
+}
+
+/// The records of a submission, and whether they were stored now or by an earlier request with the same key.
+public struct FeedbackSubmission: Sendable {
+    public var records: [Feedback]
+    public var replayed: Bool
+}
+
+/// A feedback record with its position in the log, for paging.
+public struct StoredFeedback: Sendable {
+    public var seq: Int64
+    public var feedback: Feedback
+}
+
+/// What a fix's evidence is made of on one revision.
+public struct FeedbackEvidence: Sendable {
+    public var latest: [Feedback]
+    public var recordCount: Int
+}
+
+/// Why a submission or enrollment was refused by state, worded for the client (409).
+public struct StoreConflict: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Everything Vouch stores about one tester.
+public struct TesterExport: Sendable {
+    public var tester: Tester
+    public var enrollments: [(fixKey: String, enrolledBy: String, enrolledAt: Date)]
+    public var feedback: [Feedback]
+    public var tokens: [TokenRecord]
 }

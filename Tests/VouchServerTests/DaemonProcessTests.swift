@@ -93,4 +93,61 @@ import VouchJSON
         let lost = Set(keys).subtracting(stored)
         #expect(lost.isEmpty, "acknowledged but lost after SIGKILL: \(lost.sorted().prefix(10))")
     }
+
+    @Test func everyAcknowledgedFeedbackSurvivesSIGKILL() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory)
+        let token = daemon.adminToken
+        let base = "http://127.0.0.1:\(daemon.port)"
+        let setup = HTTPClient()
+        let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
+        func post(_ path: String, _ body: String) throws -> JSONValue {
+            try JSONParser.parse(try setup.send(method: "POST", url: base + path, headers: headers, body: Array(body.utf8)).body)
+        }
+        _ = try post("/v1/fixes", #"{"key":"tv-channel-selector-labels","title":"T","ui_area":"TV channel selector","platforms":["ios"]}"#)
+        _ = try post("/v1/fixes/tv-channel-selector-labels/start", "{}")
+        var testers: [String] = []
+        for index in 0..<8 {
+            let tester = try post("/v1/testers", #"{"name":"Tester \#(index)","assistive_tech":["voiceover:ios"],"targeting_keys":["k\#(index)"],"consent":"v1"}"#)
+            testers.append(tester["id"]?.stringValue ?? "")
+        }
+        _ = try post("/v1/fixes/tv-channel-selector-labels/enrollments", #"{"testers":\#(JSONWriter.string(.strings(testers)))}"#)
+        let pid = daemon.process.processIdentifier
+        let acknowledged = Mutex<[String]>([])
+        let stopAt = Date().addingTimeInterval(1.5)
+        let enrolled = testers
+        DispatchQueue.concurrentPerform(iterations: 9) { worker in
+            if worker == 8 {
+                Thread.sleep(forTimeInterval: 0.7)
+                kill(pid, SIGKILL)
+                return
+            }
+            let client = HTTPClient(timeoutSeconds: 2)
+            let body = FeedbackRoutesTests.passing(enrolled[worker])
+            while Date() < stopAt {
+                guard let answer = try? client.send(method: "POST", url: base + "/v1/fixes/tv-channel-selector-labels/feedback",
+                                                    headers: headers, body: Array(body.utf8)) else { break }
+                if answer.status == 201, let id = (try? JSONParser.parse(answer.body))?["id"]?.stringValue {
+                    acknowledged.withLock { $0.append(id) }
+                }
+            }
+        }
+        daemon.process.waitUntilExit()
+        let ids = acknowledged.withLock { $0 }
+        #expect(ids.count > 10, "too few writes before the kill to prove anything")
+        let restarted = try DaemonProcess(stateDirectory: directory)
+        defer { restarted.stop() }
+        let client = HTTPClient()
+        var stored: Set<String> = []
+        var cursor: String?
+        repeat {
+            let url = "http://127.0.0.1:\(restarted.port)/v1/fixes/tv-channel-selector-labels/feedback?limit=500" + (cursor.map { "&cursor=\($0)" } ?? "")
+            let page = try JSONParser.parse(try client.send(method: "GET", url: url, headers: [("Authorization", "Bearer \(token)")]).body)
+            stored.formUnion(page["feedback"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
+            cursor = page["next_cursor"]?.stringValue
+        } while cursor != nil
+        let lost = Set(ids).subtracting(stored)
+        #expect(lost.isEmpty, "acknowledged but lost after SIGKILL: \(lost.sorted().prefix(10))")
+    }
 }

@@ -11,13 +11,20 @@ struct APIRouter {
     /// Adds a route that requires a valid token whose role grants `permission`.
     /// - Parameter allow: a finer check for roles that only reach part of a resource (a tester's own fixes).
     mutating func add(_ method: String, _ pattern: String, _ permission: Permission, _ handler: @escaping Handler) {
+        add(method, pattern, anyOf: [permission], handler)
+    }
+
+    /// Adds a route open to any of several permissions; the handler narrows what a lesser one sees
+    /// (a tester token reads only the fixes its tester is enrolled in).
+    mutating func add(_ method: String, _ pattern: String, anyOf permissions: [Permission], _ handler: @escaping Handler) {
         let authenticate = self.authenticate
+        let permission = permissions[0]
         router.add(method, pattern) { request, parameters in
             guard let principal = authenticate(request) else {
                 throw Problem(status: 401, detail: "this route needs a token: send 'Authorization: Bearer <token>' or 'X-API-Key: <token>'",
                               headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])
             }
-            guard principal.allows(permission) else {
+            guard permissions.contains(where: principal.allows) else {
                 throw Problem(status: 403, detail: "the role \(principal.role.rawValue) may not do this; it needs a role that can \(permission.phrase)")
             }
             let context = RequestContext(principal: principal, parameters: parameters, requestID: request.header("x-request-id") ?? "")

@@ -20,6 +20,8 @@ enum ErrorResponses {
             return Problem(status: 409, detail: refused.description)
         case let parseError as JSONParseError:
             return Problem(status: 400, detail: "the body is not valid JSON: \(parseError)")
+        case let conflict as StoreConflict:
+            return Problem(status: 409, detail: conflict.description)
         case StoreError.notFound(let kind, let id):
             return Problem(status: 404, detail: "no \(kind) '\(id)'")
         case StoreError.alreadyExists(let kind, let id):

@@ -33,6 +33,9 @@ public final class VouchApplication: Sendable {
         TargetController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
         TokenController(store: store, directory: tokens, clock: clock).register(in: &router)
         AuditController(store: store).register(in: &router)
+        TesterController(store: store, snapshots: snapshots, tokens: tokens, clock: clock).register(in: &router)
+        EnrollmentController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
+        FeedbackController(store: store, clock: clock).register(in: &router)
         self.router = router.router
     }
 

@@ -16,8 +16,8 @@ struct FixController {
 
     func register(in router: inout APIRouter) {
         router.add("POST", "/v1/fixes", .editFixes, create)
-        router.add("GET", "/v1/fixes", .readAll, list)
-        router.add("GET", "/v1/fixes/{key}", .readAll, show)
+        router.add("GET", "/v1/fixes", anyOf: [.readAll, .readEnrolledFixes], list)
+        router.add("GET", "/v1/fixes/{key}", anyOf: [.readAll, .readEnrolledFixes], show)
         router.add("PATCH", "/v1/fixes/{key}", .editFixes, patch)
         router.add("POST", "/v1/fixes/{key}/{action}", .evaluateFlags, act)
     }
@@ -39,13 +39,20 @@ struct FixController {
             }
             state = parsed
         }
-        let fixes = try store.fixes(state: state, after: Cursor.decode(request.query["cursor"]), limit: limit + 1)
+        let after = try Cursor.decode(request.query["cursor"])
+        var fixes = try store.fixes(state: state, after: after, limit: limit + 1)
+        if context.principal.role == .tester {
+            // A tester sees only the fixes they are enrolled in; a tester has few, so filtering here is cheap.
+            let enrolled = try store.enrolledFixes(of: context.principal.testerID ?? "").filter { $0 > (after ?? "") }
+            fixes = try enrolled.compactMap { try store.fix($0) }.filter { state == nil || $0.state == state }
+        }
         let page = Cursor.page(fixes, limit: limit) { $0.key.rawValue }
         return .json(.object(["fixes": .array(page.items.map(\.jsonValue)), "next_cursor": .optional(page.next)]))
     }
 
     func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let key = context.parameters["key"]
+        try TesterScope(store: store).requireFixAccess(context.principal, fixKey: key)
         guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
         return .json(fix.jsonValue)
     }

@@ -38,18 +38,15 @@ struct TokenController {
         } else {
             reader.addError(FieldError(field: "role", message: "is required; allowed: \(Role.allowedList)"))
         }
-        if role == .tester {
-            // Testers (and so tester-bound tokens) are not part of this release's store yet.
-            reader.addError(FieldError(field: "tester", message: tester == nil
-                ? "a tester token must name its tester (t_…); testers cannot be enrolled in this version yet"
-                : "no tester '\(tester!)': testers cannot be enrolled in this version yet"))
-        } else if tester != nil {
+        if role == .tester, tester == nil {
+            reader.addError(FieldError(field: "tester", message: "a tester token must name its tester (t_…)"))
+        } else if role != .tester, tester != nil {
             reader.addError(FieldError(field: "tester", message: "only tokens with the role tester are bound to a tester"))
         }
         try reader.finish()
         let secret = TokenDirectory.makeSecret()
         let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: name!.trimmingCharacters(in: .whitespaces), role: role!,
-                                 testerID: nil, secretSHA256: Digest.sha256(secret), createdBy: context.principal.name, createdAt: clock())
+                                 testerID: tester, secretSHA256: Digest.sha256(secret), createdBy: context.principal.name, createdAt: clock())
         try store.createToken(record)
         directory.add(record)
         var body = TokenController.json(record)

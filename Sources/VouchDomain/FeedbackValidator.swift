@@ -1,0 +1,75 @@
+import Foundation
+
+/// Checks a feedback submission field by field and reports every problem at once.
+public enum FeedbackValidator {
+    public static let maxShortText = 64
+    public static let maxHeard = 1_000
+    public static let maxComment = 4_000
+
+    /// Validates the record's own fields; the caller checks the fix's state, the tester's enrollment and the token's scope.
+    /// - Parameter fieldPrefix: prefixes field names, such as `[2].` for the third record of a file.
+    public static func makeFeedback(from draft: FeedbackDraft, id: String, fix: Fix, channel: FeedbackChannel, recordedBy: String, at time: Date,
+                                    fieldPrefix: String = "", priorErrors: [FieldError] = []) throws(ValidationFailure) -> Feedback {
+        var errors = priorErrors
+        func field(_ name: String) -> String { fieldPrefix + name }
+        func required<T>(_ value: String?, _ name: String, _ parse: (String) -> T?, allowed: String) -> T? {
+            guard let value else {
+                errors.append(FieldError(field: field(name), message: "is required; allowed: \(allowed)"))
+                return nil
+            }
+            guard let parsed = parse(value) else {
+                errors.append(FieldError(field: field(name), message: "'\(value)' is not allowed; allowed: \(allowed)"))
+                return nil
+            }
+            return parsed
+        }
+        func optionalEnum<T>(_ value: String?, _ name: String, _ parse: (String) -> T?, allowed: String) -> T? {
+            guard let value else { return nil }
+            guard let parsed = parse(value) else {
+                errors.append(FieldError(field: field(name), message: "'\(value)' is not allowed; allowed: \(allowed)"))
+                return nil
+            }
+            return parsed
+        }
+        func text(_ value: String?, _ name: String, limit: Int, required: Bool) -> String? {
+            guard let value else {
+                if required { errors.append(FieldError(field: field(name), message: "is required: free text of at most \(limit) characters")) }
+                return nil
+            }
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if required && trimmed.isEmpty { errors.append(FieldError(field: field(name), message: "must not be empty")) }
+            if trimmed.count > limit { errors.append(FieldError(field: field(name), message: "must be at most \(limit) characters, got \(trimmed.count)")) }
+            return trimmed.isEmpty ? nil : trimmed
+        }
+
+        let tester = text(draft.tester, "tester", limit: 64, required: true)
+        let platform = required(draft.platform, "platform", Platform.init(rawValue:), allowed: Platform.allowedList)
+        let osVersion = text(draft.osVersion, "os_version", limit: maxShortText, required: true)
+        let device = text(draft.device, "device", limit: maxShortText, required: false)
+        let appBuild = text(draft.appBuild, "app_build", limit: maxShortText, required: true)
+        let technology = required(draft.assistiveTech, "assistive_tech", AssistiveTechnology.init(rawValue:), allowed: AssistiveTechnology.allowedList)
+        let atVersion = text(draft.atVersion, "at_version", limit: maxShortText, required: false)
+        let verdict = required(draft.verdict, "verdict", Verdict.init(rawValue:), allowed: Verdict.allowedList)
+        let outcome = required(draft.taskOutcome, "task_outcome", TaskOutcome.init(rawValue:), allowed: TaskOutcome.allowedList)
+        let severity = required(draft.severity, "severity", Severity.init(rawValue:), allowed: Severity.allowedList)
+        let name = optionalEnum(draft.nameAnnounced, "name_announced", Announcement.init(rawValue:), allowed: Announcement.allowedList)
+        let role = optionalEnum(draft.roleAnnounced, "role_announced", Announcement.init(rawValue:), allowed: Announcement.allowedList)
+        let state = optionalEnum(draft.stateAnnounced, "state_announced", Announcement.init(rawValue:), allowed: Announcement.allowedList)
+        let focus = optionalEnum(draft.focusOrder, "focus_order", Announcement.init(rawValue:), allowed: Announcement.allowedList)
+        let givenChannel = optionalEnum(draft.channel, "channel", FeedbackChannel.init(rawValue:), allowed: FeedbackChannel.allowedList)
+        let heard = text(draft.heard, "heard", limit: maxHeard, required: false)
+        let comment = text(draft.comment, "comment", limit: maxComment, required: false)
+        if let wcag = draft.wcag { errors += WCAGCatalog.validate(wcag, field: field("wcag")) }
+        if verdict == .failed, let severity, severity < .moderate {
+            errors.append(FieldError(field: field("severity"), message: "a failed verdict needs severity moderate, serious or critical, got \(severity.rawValue)"))
+        }
+        guard errors.isEmpty, let tester, let platform, let osVersion, let appBuild, let technology, let verdict, let outcome, let severity else {
+            throw ValidationFailure(errors)
+        }
+        return Feedback(id: id, fixKey: fix.key.rawValue, revision: fix.revision, testerID: tester, platform: platform, osVersion: osVersion,
+                        device: device, appBuild: appBuild, assistiveTech: technology, atVersion: atVersion, verdict: verdict, taskOutcome: outcome,
+                        severity: severity, nameAnnounced: name, roleAnnounced: role, stateAnnounced: state, focusOrder: focus, heard: heard,
+                        regression: draft.regression ?? false, wcag: WCAGCatalog.normalized(draft.wcag ?? []), comment: comment,
+                        channel: givenChannel ?? channel, recordedBy: recordedBy, recordedAt: time)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import VouchCodec
+import VouchCrypto
+import VouchDomain
+import VouchHTTP
+import VouchJSON
+import VouchStore
+
+/// `/v1/testers`: enrollment with consent, changes, withdrawal with erasure, and the tester's own export.
+struct TesterController {
+    let store: any Store
+    let snapshots: SnapshotHolder
+    let tokens: TokenDirectory
+    let clock: @Sendable () -> Date
+
+    func register(in router: inout APIRouter) {
+        router.add("POST", "/v1/testers", .manageTesters, create)
+        router.add("GET", "/v1/testers", .manageTesters, list)
+        router.add("GET", "/v1/testers/{id}", anyOf: [.manageTesters, .readEnrolledFixes], show)
+        router.add("PATCH", "/v1/testers/{id}", .manageTesters, patch)
+        router.add("POST", "/v1/testers/{id}/withdraw", anyOf: [.manageTesters, .readEnrolledFixes], withdraw)
+        router.add("GET", "/v1/testers/{id}/export", anyOf: [.manageTesters, .readEnrolledFixes], export)
+    }
+
+    static func makeID() -> String { "t_" + SecureRandom.alphanumeric(count: 12) }
+
+    func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let (draft, readErrors) = TesterDraft.read(try RequestBody.json(request))
+        let tester = try TesterValidator.makeTester(from: draft, id: TesterController.makeID(), recordedBy: context.principal.name, at: clock(),
+                                                    priorErrors: readErrors)
+        let created = try store.createTester(tester, by: context.principal.name)
+        return .json(created.jsonValue, status: 201, headers: [(name: "Location", value: "/v1/testers/\(created.id)")])
+    }
+
+    func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let limit = try Paging.limit(from: request.query["limit"])
+        let testers = try store.testers(after: Cursor.decode(request.query["cursor"]), limit: limit + 1)
+        let page = Cursor.page(testers, limit: limit) { $0.id }
+        return .json(.object(["testers": .array(page.items.map(\.jsonValue)), "next_cursor": .optional(page.next)]))
+    }
+
+    func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let id = context.parameters["id"]
+        try TesterScope(store: store).requireTesterAccess(context.principal, testerID: id)
+        guard let tester = try store.tester(id) else { throw StoreError.notFound(kind: "tester", id: id) }
+        return .json(tester.jsonValue)
+    }
+
+    func patch(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let (draft, readErrors) = TesterDraft.read(try RequestBody.json(request))
+        if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
+        let time = clock()
+        let change = try store.updateTester(context.parameters["id"], by: context.principal.name) { tester in
+            try TesterValidator.applyPatch(draft, to: tester, recordedBy: context.principal.name, at: time)
+        }
+        change.rules.forEach(snapshots.update)
+        return .json(change.after.jsonValue)
+    }
+
+    func withdraw(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let id = context.parameters["id"]
+        try TesterScope(store: store).requireTesterAccess(context.principal, testerID: id)
+        var reader = JSONFieldReader(object: try RequestBody.object(request, emptyAllowed: true))
+        let purge = reader.bool("purge_feedback") ?? false
+        try reader.finish()
+        let withdrawal = try store.withdrawTester(id, purgeFeedback: purge, by: context.principal.name, at: clock())
+        // The flag goes off for the tester's keys at once, and their tokens stop working.
+        withdrawal.rules.forEach(snapshots.update)
+        withdrawal.revokedTokenIDs.forEach { tokens.remove(tokenID: $0) }
+        return .json(.object([
+            "tester": withdrawal.tester.jsonValue, "feedback_unlinked": .int(withdrawal.feedbackUnlinked),
+            "feedback_deleted": .int(withdrawal.feedbackDeleted), "tokens_revoked": .int(withdrawal.revokedTokenIDs.count),
+        ]))
+    }
+
+    func export(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let id = context.parameters["id"]
+        try TesterScope(store: store).requireTesterAccess(context.principal, testerID: id)
+        let export = try store.exportTester(id)
+        return .json(.object([
+            "tester": export.tester.jsonValue,
+            "enrollments": .array(export.enrollments.map {
+                .object(["fix": .string($0.fixKey), "enrolled_by": .string($0.enrolledBy), "enrolled_at": .string(Timestamp.string($0.enrolledAt))])
+            }),
+            "feedback": .array(export.feedback.map(\.jsonValue)),
+            "tokens": .array(export.tokens.map { .object(TokenController.json($0)) }),
+            "exported_at": .string(Timestamp.string(clock())),
+        ]), headers: [(name: "Content-Disposition", value: "attachment; filename=\"vouch-tester-\(id).json\"")])
+    }
+}

@@ -1,0 +1,75 @@
+import Synchronization
+
+/// One caller's work waiting to be committed together with others'.
+///
+/// `@unchecked Sendable`: `run` and `result` are only touched while holding `Database`'s writer mutex:
+/// the leader runs the job under it, and the caller reads the result after taking it itself.
+final class GroupCommitJob: @unchecked Sendable {
+    private let body: (SQLiteConnection) throws -> any Sendable
+    private var outcome: Result<any Sendable, any Error>?
+
+    init(_ body: @escaping (SQLiteConnection) throws -> any Sendable) {
+        self.body = body
+    }
+
+    var isDone: Bool { outcome != nil }
+
+    func run(on connection: SQLiteConnection) {
+        outcome = Result { try body(connection) }
+    }
+
+    func fail(_ error: any Error) {
+        outcome = .failure(error)
+    }
+
+    func result() throws -> any Sendable {
+        guard let outcome else { throw SQLiteError(code: 1, message: "group commit job was never run", sql: nil) }
+        return try outcome.get()
+    }
+}
+
+extension Database {
+    /// Runs `body` in a transaction shared with other callers waiting at the same moment: one fsync for many writes.
+    ///
+    /// Each body runs inside its own savepoint, so one body's error rolls back only its own changes; the caller sees
+    /// its own result or error. If the shared COMMIT fails, every body in the group fails with that error.
+    public func groupWrite<T: Sendable>(_ body: @escaping (SQLiteConnection) throws -> T) throws -> T {
+        let job = GroupCommitJob { try body($0) }
+        pendingJobs.withLock { $0.append(job) }
+        try withWriter { connection in
+            // Another caller's commit may already have carried this job.
+            if job.isDone { return }
+            let batch = pendingJobs.withLock { jobs in
+                let taken = jobs
+                jobs.removeAll()
+                return taken
+            }
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch {
+                batch.forEach { $0.fail(error) }
+                return
+            }
+            for member in batch {
+                do {
+                    try connection.execute("SAVEPOINT group_member")
+                    member.run(on: connection)
+                    if case .failure = Result(catching: { try member.result() }) {
+                        try connection.execute("ROLLBACK TO group_member")
+                    }
+                    try connection.execute("RELEASE group_member")
+                } catch {
+                    member.fail(error)
+                }
+            }
+            do {
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                batch.forEach { $0.fail(error) }
+            }
+        }
+        guard let result = try job.result() as? T else { throw SQLiteError(code: 1, message: "group commit result of the wrong type", sql: nil) }
+        return result
+    }
+}

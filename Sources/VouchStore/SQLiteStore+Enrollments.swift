@@ -1,0 +1,61 @@
+import Foundation
+import VouchDomain
+import VouchJSON
+
+extension SQLiteStore {
+    public func enrollments(of key: String) throws -> [Enrollment] {
+        try database.read { connection in
+            guard try SQLiteStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
+            return try SQLiteStore.enrollments(of: key, on: connection)
+        }
+    }
+
+    public func enroll(_ testerIDs: [String], in key: String, by principal: String, at time: Date) throws -> EnrollmentChange {
+        try database.write { connection in
+            guard let fix = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+            var errors: [FieldError] = []
+            for (index, id) in testerIDs.enumerated() {
+                guard let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(id)]).first?.string(0) else {
+                    errors.append(FieldError(field: "testers[\(index)]", message: "no tester '\(id)'"))
+                    continue
+                }
+                if status != "active" { errors.append(FieldError(field: "testers[\(index)]", message: "tester '\(id)' has withdrawn and cannot be enrolled")) }
+            }
+            if !errors.isEmpty { throw ValidationFailure(errors) }
+            var added: [String] = []
+            for id in testerIDs {
+                try connection.query("INSERT OR IGNORE INTO enrollments (fix_key, tester_id, enrolled_by, enrolled_at_ms) VALUES (?, ?, ?, ?)",
+                                     [.text(key), .text(id), .text(principal), .integer(StoreClock.milliseconds(time))])
+                if connection.changes > 0 { added.append(id) }
+            }
+            if !added.isEmpty {
+                try audit(connection, AuditEvent(at: time, principal: principal, action: "fix.enroll", fixKey: key,
+                                                 after: JSONWriter.string(.object(["enrolled": .strings(added)]))))
+            }
+            return EnrollmentChange(enrollments: try SQLiteStore.enrollments(of: key, on: connection), added: added, removed: [],
+                                    rule: try SQLiteStore.rule(for: fix, on: connection))
+        }
+    }
+
+    public func unenroll(_ testerIDs: [String], from key: String, by principal: String, at time: Date) throws -> EnrollmentChange {
+        try database.write { connection in
+            guard let fix = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+            var removed: [String] = []
+            for id in testerIDs {
+                try connection.query("DELETE FROM enrollments WHERE fix_key = ? AND tester_id = ?", [.text(key), .text(id)])
+                if connection.changes > 0 { removed.append(id) }
+            }
+            if !removed.isEmpty {
+                try audit(connection, AuditEvent(at: time, principal: principal, action: "fix.unenroll", fixKey: key,
+                                                 after: JSONWriter.string(.object(["unenrolled": .strings(removed)]))))
+            }
+            return EnrollmentChange(enrollments: try SQLiteStore.enrollments(of: key, on: connection), added: [], removed: removed,
+                                    rule: try SQLiteStore.rule(for: fix, on: connection))
+        }
+    }
+
+    static func enrollments(of key: String, on connection: SQLiteConnection) throws -> [Enrollment] {
+        try connection.query("SELECT tester_id, enrolled_by, enrolled_at_ms FROM enrollments WHERE fix_key = ? ORDER BY tester_id", [.text(key)])
+            .map { Enrollment(testerID: $0.string(0), enrolledBy: $0.string(1), enrolledAt: StoreClock.date($0.int64(2))) }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import VouchDomain
+import VouchJSON
+
+extension SQLiteStore {
+    static let feedbackColumns = """
+        seq, id, fix_key, revision, tester_id, platform, os_version, device, app_build, assistive_tech, at_version, verdict, task_outcome,
+        severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment, channel, recorded_by, recorded_at_ms
+        """
+
+    public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?) throws -> FeedbackSubmission {
+        // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
+        try database.groupWrite { connection in try SQLiteStore.submit(records, idempotency: idempotency, on: connection, store: self) }
+    }
+
+    static func submit(_ records: [Feedback], idempotency: IdempotencyClaim?, on connection: SQLiteConnection, store: SQLiteStore) throws -> FeedbackSubmission {
+        if let claim = idempotency, let earlier = try connection.query(
+            "SELECT request_sha256, feedback_ids FROM idempotency_records WHERE principal = ? AND key = ?", [.text(claim.principal), .text(claim.key)]).first {
+            guard earlier.blob(0) == claim.requestSHA256 else {
+                throw StoreConflict("the Idempotency-Key '\(claim.key)' was already used for a different submission; use a new key for new feedback")
+            }
+            let ids = earlier.string(1).split(separator: ",").map(String.init)
+            let stored = try ids.compactMap { try feedback(id: $0, on: connection) }
+            return FeedbackSubmission(records: stored, replayed: true)
+        }
+        for (index, record) in records.enumerated() {
+            let prefix = records.count > 1 ? "[\(index)]." : ""
+            guard let fix = try fix(record.fixKey, on: connection) else { throw StoreError.notFound(kind: "fix", id: record.fixKey) }
+            guard Feedback.acceptingStates.contains(fix.state) else {
+                let states = Feedback.acceptingStates.map(\.rawValue).joined(separator: ", ")
+                throw StoreConflict("fix \(fix.key) is \(fix.state.rawValue) and takes no feedback; it takes feedback while \(states)")
+            }
+            guard fix.revision == record.revision else {
+                throw StoreConflict("fix \(fix.key) moved to revision \(fix.revision) while this feedback was being recorded; submit it again")
+            }
+            guard let testerID = record.testerID else { throw ValidationFailure([FieldError(field: prefix + "tester", message: "is required")]) }
+            guard let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(testerID)]).first?.string(0) else {
+                throw ValidationFailure([FieldError(field: prefix + "tester", message: "no tester '\(testerID)'")])
+            }
+            guard status == "active" else { throw StoreConflict("tester \(testerID) has withdrawn; their feedback can no longer be taken") }
+            guard try connection.scalar("SELECT 1 FROM enrollments WHERE fix_key = ? AND tester_id = ?", [.text(fix.key.rawValue), .text(testerID)]) != nil else {
+                throw StoreConflict("tester \(testerID) is not enrolled in fix \(fix.key); enroll them first (vouch enroll \(fix.key) \(testerID))")
+            }
+            try connection.query("UPDATE feedback SET is_latest = 0 WHERE fix_key = ? AND revision = ? AND tester_id = ? AND is_latest = 1",
+                                 [.text(record.fixKey), .int(record.revision), .text(testerID)])
+            try connection.query(
+                """
+                INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
+                    verdict, task_outcome, severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment,
+                    channel, recorded_by, recorded_at_ms)
+                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(record.id), .text(record.fixKey), .int(record.revision), .text(testerID), .text(record.platform.rawValue), .text(record.osVersion),
+                 .optional(record.device), .text(record.appBuild), .text(record.assistiveTech.rawValue), .optional(record.atVersion),
+                 .text(record.verdict.rawValue), .text(record.taskOutcome.rawValue), .text(record.severity.rawValue),
+                 .optional(record.nameAnnounced?.rawValue), .optional(record.roleAnnounced?.rawValue), .optional(record.stateAnnounced?.rawValue),
+                 .optional(record.focusOrder?.rawValue), .optional(record.heard), .int(record.regression ? 1 : 0), .text(record.wcag.joined(separator: ",")),
+                 .optional(record.comment), .text(record.channel.rawValue), .text(record.recordedBy), .integer(StoreClock.milliseconds(record.recordedAt))])
+            // The audit keeps the evidence, not the person: no comment, no assistive technology.
+            let details: JSONValue = .object([
+                "id": .string(record.id), "tester": .string(testerID), "revision": .int(record.revision), "verdict": .string(record.verdict.rawValue),
+                "severity": .string(record.severity.rawValue), "regression": .bool(record.regression), "channel": .string(record.channel.rawValue),
+            ])
+            try store.audit(connection, AuditEvent(at: record.recordedAt, principal: record.recordedBy, action: "feedback.create",
+                                                   fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details)))
+        }
+        if let claim = idempotency {
+            try connection.query(
+                "INSERT INTO idempotency_records (principal, key, request_sha256, feedback_ids, created_at_ms) VALUES (?, ?, ?, ?, ?)",
+                [.text(claim.principal), .text(claim.key), .blob(claim.requestSHA256), .text(records.map(\.id).joined(separator: ",")),
+                 .integer(StoreClock.nowMilliseconds())])
+        }
+        return FeedbackSubmission(records: records, replayed: false)
+    }
+
+    public func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback] {
+        try database.read { connection in
+            guard try SQLiteStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
+            var sql = "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND seq > ?"
+            var values: [SQLiteValue] = [.text(key), .integer(seq ?? 0)]
+            if let tester {
+                sql += " AND tester_id = ?"
+                values.append(.text(tester))
+            }
+            if let revision {
+                sql += " AND revision = ?"
+                values.append(.int(revision))
+            }
+            sql += " ORDER BY seq LIMIT ?"
+            values.append(.int(limit))
+            return try connection.query(sql, values).map { StoredFeedback(seq: $0.int64(0), feedback: try SQLiteStore.feedback(from: $0)) }
+        }
+    }
+
+    public func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence {
+        try database.read { connection in
+            let latest = try connection.query(
+                "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY seq",
+                [.text(key), .int(revision)]).map(SQLiteStore.feedback(from:))
+            let count = try connection.scalar("SELECT COUNT(*) FROM feedback WHERE fix_key = ? AND revision = ?", [.text(key), .int(revision)]) ?? 0
+            return FeedbackEvidence(latest: latest, recordCount: count)
+        }
+    }
+
+    /// Every feedback record a tester gave, for their export.
+    func feedback(ofTester testerID: String, on connection: SQLiteConnection) throws -> [Feedback] {
+        try connection.query("SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE tester_id = ? ORDER BY seq", [.text(testerID)])
+            .map(SQLiteStore.feedback(from:))
+    }
+
+    static func feedback(id: String, on connection: SQLiteConnection) throws -> Feedback? {
+        try connection.query("SELECT \(feedbackColumns) FROM feedback WHERE id = ?", [.text(id)]).first.map(feedback(from:))
+    }
+
+    static func feedback(from row: SQLiteRow) throws -> Feedback {
+        func announcement(_ column: Int) -> Announcement? { row.optionalString(column).flatMap(Announcement.init(rawValue:)) }
+        guard let platform = Platform(rawValue: row.string(5)), let technology = AssistiveTechnology(rawValue: row.string(9)),
+              let verdict = Verdict(rawValue: row.string(11)), let outcome = TaskOutcome(rawValue: row.string(12)),
+              let severity = Severity(rawValue: row.string(13)), let channel = FeedbackChannel(rawValue: row.string(22)) else {
+            throw SQLiteError(code: 11, message: "feedback row '\(row.string(1))' has a value this vouchd does not know", sql: nil)
+        }
+        let wcag = row.string(20)
+        return Feedback(
+            id: row.string(1), fixKey: row.string(2), revision: row.int(3), testerID: row.optionalString(4), platform: platform,
+            osVersion: row.string(6), device: row.optionalString(7), appBuild: row.string(8), assistiveTech: technology, atVersion: row.optionalString(10),
+            verdict: verdict, taskOutcome: outcome, severity: severity, nameAnnounced: announcement(14), roleAnnounced: announcement(15),
+            stateAnnounced: announcement(16), focusOrder: announcement(17), heard: row.optionalString(18), regression: row.int(19) != 0,
+            wcag: wcag.isEmpty ? [] : wcag.split(separator: ",").map(String.init), comment: row.optionalString(21), channel: channel,
+            recordedBy: row.string(23), recordedAt: StoreClock.date(row.int64(24)))
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import VouchDomain
+import VouchJSON
+
+extension SQLiteStore {
+    public func createTester(_ tester: Tester, by principal: String) throws -> Tester {
+        try database.write { connection in
+            try connection.query(
+                """
+                INSERT INTO testers (id, status, consent_version, consent_given_at_ms, consent_recorded_by, created_at_ms, updated_at_ms)
+                VALUES (?, 'active', ?, ?, ?, ?, ?)
+                """,
+                [.text(tester.id), .text(tester.consent.version), .integer(StoreClock.milliseconds(tester.consent.givenAt)), .text(tester.consent.recordedBy),
+                 .integer(StoreClock.milliseconds(tester.createdAt)), .integer(StoreClock.milliseconds(tester.updatedAt))])
+            try SQLiteStore.writePersonalData(of: tester, on: connection)
+            try audit(connection, AuditEvent(at: tester.createdAt, principal: principal, action: "tester.create", subject: tester.id,
+                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: tester))))
+            return tester
+        }
+    }
+
+    public func tester(_ id: String) throws -> Tester? {
+        try database.read { try SQLiteStore.tester(id, on: $0) }
+    }
+
+    public func testers(after id: String?, limit: Int) throws -> [Tester] {
+        try database.read { connection in
+            try connection.query("SELECT id FROM testers WHERE id > ? ORDER BY id LIMIT ?", [.text(id ?? ""), .int(limit)])
+                .compactMap { try SQLiteStore.tester($0.string(0), on: connection) }
+        }
+    }
+
+    public func updateTester(_ id: String, by principal: String, _ change: (Tester) throws -> Tester) throws -> TesterChange {
+        try database.write { connection in
+            guard let before = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            let after = try change(before)
+            if after != before {
+                try connection.query(
+                    "UPDATE testers SET consent_version = ?, consent_given_at_ms = ?, consent_recorded_by = ?, updated_at_ms = ? WHERE id = ?",
+                    [.text(after.consent.version), .integer(StoreClock.milliseconds(after.consent.givenAt)), .text(after.consent.recordedBy),
+                     .integer(StoreClock.milliseconds(after.updatedAt)), .text(id)])
+                try SQLiteStore.erasePersonalData(of: id, on: connection)
+                try SQLiteStore.writePersonalData(of: after, on: connection)
+                try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: "tester.update", subject: id,
+                                                 before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
+                                                 after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+            }
+            let fixes = try SQLiteStore.enrolledFixes(of: id, on: connection)
+            return TesterChange(before: before, after: after, rules: try SQLiteStore.rules(for: fixes, on: connection))
+        }
+    }
+
+    public func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: String, at time: Date) throws -> Withdrawal {
+        let withdrawal = try database.write { connection -> Withdrawal in
+            guard let before = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            let fixes = try SQLiteStore.enrolledFixes(of: id, on: connection)
+            try SQLiteStore.erasePersonalData(of: id, on: connection)
+            try connection.query("DELETE FROM enrollments WHERE tester_id = ?", [.text(id)])
+            var deleted = 0
+            var unlinked = 0
+            if purgeFeedback {
+                try connection.query("DELETE FROM feedback WHERE tester_id = ?", [.text(id)])
+                deleted = connection.changes
+            } else {
+                // The verdicts stay so past decisions remain explainable; the free text and the link to the person go.
+                try connection.query("UPDATE feedback SET tester_id = NULL, comment = NULL WHERE tester_id = ?", [.text(id)])
+                unlinked = connection.changes
+            }
+            let tokens = try connection.query("SELECT id FROM tokens WHERE tester_id = ? AND revoked_at_ms IS NULL", [.text(id)]).map { $0.string(0) }
+            try connection.query("UPDATE tokens SET revoked_at_ms = ? WHERE tester_id = ? AND revoked_at_ms IS NULL",
+                                 [.integer(StoreClock.milliseconds(time)), .text(id)])
+            try connection.query("UPDATE testers SET status = 'withdrawn', withdrawn_at_ms = ?, updated_at_ms = ? WHERE id = ?",
+                                 [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
+            guard let after = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            let details: JSONValue = .object([
+                "purge_feedback": .bool(purgeFeedback), "feedback_unlinked": .int(unlinked), "feedback_deleted": .int(deleted),
+                "tokens_revoked": .strings(tokens), "enrollments_removed": .strings(fixes),
+            ])
+            try audit(connection, AuditEvent(at: time, principal: principal, action: "tester.withdraw", subject: id,
+                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before)), after: JSONWriter.string(details)))
+            return Withdrawal(tester: after, rules: try SQLiteStore.rules(for: fixes, on: connection), revokedTokenIDs: tokens,
+                              feedbackUnlinked: unlinked, feedbackDeleted: deleted)
+        }
+        // Erasure must reach the file itself: old WAL frames still hold the erased rows until a checkpoint.
+        try database.checkpointAndTruncate()
+        return withdrawal
+    }
+
+    public func exportTester(_ id: String) throws -> TesterExport {
+        try database.read { connection in
+            guard let tester = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            let enrollments = try connection.query(
+                "SELECT fix_key, enrolled_by, enrolled_at_ms FROM enrollments WHERE tester_id = ? ORDER BY fix_key", [.text(id)]
+            ).map { (fixKey: $0.string(0), enrolledBy: $0.string(1), enrolledAt: StoreClock.date($0.int64(2))) }
+            let tokens = try connection.query(
+                "SELECT id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms FROM tokens WHERE tester_id = ? ORDER BY id",
+                [.text(id)]).map(SQLiteStore.token(from:))
+            return TesterExport(tester: tester, enrollments: enrollments, feedback: try feedback(ofTester: id, on: connection), tokens: tokens)
+        }
+    }
+
+    public func enrolledFixes(of testerID: String) throws -> [String] {
+        try database.read { try SQLiteStore.enrolledFixes(of: testerID, on: $0) }
+    }
+
+    static func enrolledFixes(of testerID: String, on connection: SQLiteConnection) throws -> [String] {
+        try connection.query("SELECT fix_key FROM enrollments WHERE tester_id = ? ORDER BY fix_key", [.text(testerID)]).map { $0.string(0) }
+    }
+
+    static func tester(_ id: String, on connection: SQLiteConnection) throws -> Tester? {
+        guard let row = try connection.query(
+            """
+            SELECT t.id, t.status, t.consent_version, t.consent_given_at_ms, t.consent_recorded_by, t.created_at_ms, t.updated_at_ms,
+                   t.withdrawn_at_ms, i.name, i.contact
+            FROM testers t LEFT JOIN tester_identities i ON i.tester_id = t.id WHERE t.id = ?
+            """, [.text(id)]).first else { return nil }
+        let profiles = try connection.query(
+            "SELECT technology, platform, version FROM tester_assistive_tech WHERE tester_id = ? ORDER BY position", [.text(id)]
+        ).compactMap { row -> AssistiveTechProfile? in
+            guard let technology = AssistiveTechnology(rawValue: row.string(0)), let platform = Platform(rawValue: row.string(1)) else { return nil }
+            return AssistiveTechProfile(technology: technology, platform: platform, version: row.optionalString(2))
+        }
+        let keys = try connection.query("SELECT targeting_key FROM tester_keys WHERE tester_id = ? ORDER BY targeting_key", [.text(id)]).map { $0.string(0) }
+        return Tester(
+            id: row.string(0), name: row.optionalString(8), contact: row.optionalString(9), assistiveTech: profiles, targetingKeys: keys,
+            consent: Consent(version: row.string(2), givenAt: StoreClock.date(row.int64(3)), recordedBy: row.string(4)),
+            status: Tester.Status(rawValue: row.string(1)) ?? .withdrawn, createdAt: StoreClock.date(row.int64(5)),
+            updatedAt: StoreClock.date(row.int64(6)), withdrawnAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) })
+    }
+
+    static func writePersonalData(of tester: Tester, on connection: SQLiteConnection) throws {
+        if let name = tester.name {
+            try connection.query("INSERT INTO tester_identities (tester_id, name, contact) VALUES (?, ?, ?)",
+                                 [.text(tester.id), .text(name), .optional(tester.contact)])
+        }
+        for (position, profile) in tester.assistiveTech.enumerated() {
+            try connection.query("INSERT INTO tester_assistive_tech (tester_id, position, technology, platform, version) VALUES (?, ?, ?, ?, ?)",
+                                 [.text(tester.id), .int(position), .text(profile.technology.rawValue), .text(profile.platform.rawValue), .optional(profile.version)])
+        }
+        for key in tester.targetingKeys {
+            try connection.query("INSERT OR IGNORE INTO tester_keys (tester_id, targeting_key) VALUES (?, ?)", [.text(tester.id), .text(key)])
+        }
+    }
+
+    static func erasePersonalData(of id: String, on connection: SQLiteConnection) throws {
+        for table in ["tester_identities", "tester_assistive_tech", "tester_keys"] {
+            try connection.query("DELETE FROM \(table) WHERE tester_id = ?", [.text(id)])
+        }
+    }
+
+    /// What the audit log keeps of a tester: the pseudonym and the consent record, never name, contact,
+    /// assistive technologies or keys.
+    static func auditDescription(of tester: Tester) -> JSONValue {
+        .object([
+            "id": .string(tester.id), "status": .string(tester.status.rawValue), "consent_version": .string(tester.consent.version),
+            "assistive_tech_count": .int(tester.assistiveTech.count), "targeting_key_count": .int(tester.targetingKeys.count),
+        ])
+    }
+}
