@@ -22,7 +22,8 @@ let package = Package(
         .target(name: "VouchCodec", dependencies: ["VouchDomain", "VouchJSON"]),
         .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "CSQLite"]),
         .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD"]),
-        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP"]),
+        .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
+        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
         .target(name: "VouchClient", dependencies: ["CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
 
@@ -33,8 +34,9 @@ let package = Package(
         .testTarget(name: "VouchDomainTests", dependencies: ["VouchDomain"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),
         .testTarget(name: "VouchCryptoTests", dependencies: ["VouchCrypto"], exclude: ["standard-webhooks-vectors.json"]),
+        .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore"], exclude: ["standard-webhooks-vectors.json"]),
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain"]),
-        .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore"]),
+        .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON"]),
     ]
 )

@@ -18,18 +18,23 @@ public final class HTTPClient {
         public var code: Int32
         public var message: String
         public var isConnectionFailure: Bool
+        public var isTimeout: Bool = false
 
         public var description: String { message }
     }
 
     private let handle: UnsafeMutableRawPointer
-    public var timeoutSeconds: Int
+    public var timeoutSeconds: Int {
+        get { timeoutMilliseconds / 1_000 }
+        set { timeoutMilliseconds = newValue * 1_000 }
+    }
+    public var timeoutMilliseconds: Int
 
     public init(timeoutSeconds: Int = 30) {
         HTTPClient.initializeOnce
         guard let handle = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
         self.handle = handle
-        self.timeoutSeconds = timeoutSeconds
+        self.timeoutMilliseconds = timeoutSeconds * 1_000
     }
 
     deinit {
@@ -42,8 +47,18 @@ public final class HTTPClient {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
-    public func send(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) throws(TransportError) -> Response {
+    /// Sends one request and waits for the whole answer.
+    /// - Parameter pinnedAddress: `host:port:address` to connect to without resolving again (curl's CURLOPT_RESOLVE),
+    ///   so an address checked before sending is the one used.
+    public func send(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
+                     pinnedAddress: String? = nil) throws(TransportError) -> Response {
         curl_easy_reset(handle)
+        var resolveList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(resolveList) }
+        if let pinnedAddress {
+            resolveList = curl_slist_append(nil, pinnedAddress)
+            vouch_curl_setopt_slist(handle, CURLOPT_RESOLVE, resolveList)
+        }
         let collector = ResponseCollector()
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
@@ -54,8 +69,8 @@ public final class HTTPClient {
         headerList = curl_slist_append(headerList, "Expect:")
         vouch_curl_setopt_string(handle, CURLOPT_URL, url)
         vouch_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        vouch_curl_setopt_long(handle, CURLOPT_TIMEOUT, timeoutSeconds)
-        vouch_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 10)
+        vouch_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
+        vouch_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMilliseconds, 10_000))
         vouch_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         vouch_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
         if let body {
@@ -77,7 +92,8 @@ public final class HTTPClient {
             let message = String(cString: curl_easy_strerror(result))
             let connectionFailure = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING]
                 .contains(result)
-            throw TransportError(code: Int32(result.rawValue), message: message, isConnectionFailure: connectionFailure)
+            throw TransportError(code: Int32(result.rawValue), message: message, isConnectionFailure: connectionFailure,
+                                 isTimeout: result == CURLE_OPERATION_TIMEDOUT)
         }
         var status: Int = 0
         vouch_curl_info_long(handle, CURLINFO_RESPONSE_CODE, &status)

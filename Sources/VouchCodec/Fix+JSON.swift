@@ -19,6 +19,12 @@ extension Fix {
         object["paused_from"] = .optional(pausedFrom?.rawValue)
         object["rollout_percentage"] = rolloutPercentage.map(JSONValue.int) ?? .null
         object["allowed_actions"] = .strings(Lifecycle.allowedActions(from: state, pausedFrom: pausedFrom).filter(\.isCommand).map(\.rawValue))
+        object["testing_since"] = .optional(testingSince.map(Timestamp.string))
+        object["criteria"] = criteria.jsonValue
+        object["rollout"] = rollout.map { plan in
+            .object(["steps": .array(plan.steps.map(JSONValue.int)), "interval": .string(DurationText.string(plan.intervalSeconds)),
+                     "next_step_at": .optional(nextRolloutStepAt.map(Timestamp.string))])
+        } ?? .null
         object["created_at"] = .string(Timestamp.string(createdAt))
         object["updated_at"] = .string(Timestamp.string(updatedAt))
         return .object(object)

@@ -5,7 +5,7 @@ extension FixDraft {
     /// The fields a client may send when creating or patching a fix.
     public static let writableFields = ["key", "title", "description", "ui_area", "platforms", "wcag", "expected_announcement"]
     /// Fields the server maintains; sending them is refused by name rather than silently ignored.
-    public static let readOnlyFields = ["state", "revision", "author", "paused_from", "rollout_percentage", "allowed_actions", "created_at", "updated_at"]
+    public static let readOnlyFields = ["state", "revision", "author", "paused_from", "rollout_percentage", "allowed_actions", "created_at", "updated_at", "testing_since", "criteria", "rollout"]
 
     /// Reads a JSON object into a draft, checking each member's type; unknown members are errors.
     ///

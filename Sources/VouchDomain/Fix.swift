@@ -21,6 +21,16 @@ public struct Fix: Sendable, Equatable {
     public var rolloutPercentage: Int?
     public var createdAt: Date
     public var updatedAt: Date
+    /// When the current revision entered testing, for the soak criterion; nil outside testing.
+    public var testingSince: Date?
+    /// The fix's own criteria; empty keeps the configured defaults.
+    public var criteria: CriteriaOverrides = CriteriaOverrides()
+    /// Phased rollout profile; nil releases to everyone at once.
+    public var rollout: RolloutPlan?
+    /// When a phased rollout takes its next step.
+    public var nextRolloutStepAt: Date?
+    /// The `fix.promoted` event whose required deliveries decide the promotion.
+    public var promotionEventID: String?
 
     public init(
         key: FixKey, title: String, description: String? = nil, uiArea: String, platforms: [Platform],
@@ -51,6 +61,27 @@ public struct Fix: Sendable, Equatable {
         next.state = transition.to
         next.pausedFrom = transition.to == .paused ? transition.pausedFrom : nil
         if transition.bumpsRevision { next.revision += 1 }
+        // Soak counts time in testing on the current revision: it starts on entering testing and on a new revision.
+        if transition.to.isTargetedOnly && (!state.isTargetedOnly && state != .paused || transition.bumpsRevision) {
+            next.testingSince = time
+        }
+        if transition.to == .rolledBack || transition.to == .abandoned || transition.to == .draft {
+            next.testingSince = nil
+        }
+        switch transition.to {
+        case .releasing:
+            next.rolloutPercentage = rollout?.steps.first ?? 100
+            next.nextRolloutStepAt = rollout.map { time.addingTimeInterval(Double($0.intervalSeconds)) }
+        case .released:
+            next.rolloutPercentage = nil
+            next.nextRolloutStepAt = nil
+        case .rolledBack, .abandoned:
+            next.rolloutPercentage = nil
+            next.nextRolloutStepAt = nil
+            next.promotionEventID = nil
+        default:
+            break
+        }
         next.updatedAt = time
         return next
     }

@@ -21,6 +21,12 @@ public struct TransitionRefused: Error, Sendable, Equatable, CustomStringConvert
     public var action: FixAction
     public var allowedActions: [FixAction]
 
+    public init(state: FixState, action: FixAction, allowedActions: [FixAction]) {
+        self.state = state
+        self.action = action
+        self.allowedActions = allowedActions
+    }
+
     public var description: String {
         let allowed = allowedActions.filter(\.isCommand).map(\.rawValue)
         let allowedText = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")

@@ -39,7 +39,7 @@ extension HTTPServer {
         }
         if state.bodyTooLarge { return queue(tooLarge(), on: connection) }
         var headers: [String: String] = [:]
-        for name in HTTPRequest.collectedHeaders {
+        for name in configuration.collectedHeaders {
             if let value = header(connection, name) { headers[name] = value }
         }
         let request = HTTPRequest(method: String(cString: method), path: String(cString: url), query: queryArguments(connection),

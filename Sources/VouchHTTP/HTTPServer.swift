@@ -12,9 +12,13 @@ public final class HTTPServer: Sendable {
         public var maxBodyBytes: Int
         public var connectionTimeoutSeconds: Int
         public var connectionLimit: Int
+        /// Request headers copied into `HTTPRequest.headers`; each costs a lookup per request.
+        public var collectedHeaders: [String]
 
         public init(host: String = "127.0.0.1", port: UInt16 = 8750, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maxBodyBytes: Int = 64 * 1024, connectionTimeoutSeconds: Int = 60, connectionLimit: Int = 4096) {
+                    maxBodyBytes: Int = 64 * 1024, connectionTimeoutSeconds: Int = 60, connectionLimit: Int = 4096,
+                    collectedHeaders: [String] = HTTPRequest.collectedHeaders) {
+            self.collectedHeaders = collectedHeaders
             self.host = host
             self.port = port
             self.threadCount = max(1, threadCount)

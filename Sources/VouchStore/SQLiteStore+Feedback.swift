@@ -8,12 +8,16 @@ extension SQLiteStore {
         severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment, channel, recorded_by, recorded_at_ms
         """
 
-    public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?) throws -> FeedbackSubmission {
+    public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?,
+                               emitting: @escaping @Sendable ([Feedback], FeedbackEvidence, Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
         // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
-        try database.groupWrite { connection in try SQLiteStore.submit(records, idempotency: idempotency, on: connection, store: self) }
+        try database.groupWrite { connection in
+            try SQLiteStore.submit(records, idempotency: idempotency, emitting: emitting, on: connection, store: self)
+        }
     }
 
-    static func submit(_ records: [Feedback], idempotency: IdempotencyClaim?, on connection: SQLiteConnection, store: SQLiteStore) throws -> FeedbackSubmission {
+    static func submit(_ records: [Feedback], idempotency: IdempotencyClaim?, emitting: ([Feedback], FeedbackEvidence, Fix) -> [WebhookEvent],
+                       on connection: SQLiteConnection, store: SQLiteStore) throws -> FeedbackSubmission {
         if let claim = idempotency, let earlier = try connection.query(
             "SELECT request_sha256, feedback_ids FROM idempotency_records WHERE principal = ? AND key = ?", [.text(claim.principal), .text(claim.key)]).first {
             guard earlier.blob(0) == claim.requestSHA256 else {
@@ -64,6 +68,10 @@ extension SQLiteStore {
             try store.audit(connection, AuditEvent(at: record.recordedAt, principal: record.recordedBy, action: "feedback.create",
                                                    fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details)))
         }
+        if let first = records.first, let fix = try fix(first.fixKey, on: connection) {
+            let evidence = try evidence(of: fix.key.rawValue, revision: fix.revision, on: connection)
+            _ = try enqueue(emitting(records, evidence, fix), onlyTo: nil, on: connection)
+        }
         if let claim = idempotency {
             try connection.query(
                 "INSERT INTO idempotency_records (principal, key, request_sha256, feedback_ids, created_at_ms) VALUES (?, ?, ?, ?, ?)",
@@ -93,7 +101,19 @@ extension SQLiteStore {
     }
 
     public func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence {
+        try database.read { try SQLiteStore.evidence(of: key, revision: revision, on: $0) }
+    }
+
+    public func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)] {
         try database.read { connection in
+            try connection.query("SELECT id, recorded_at_ms FROM feedback WHERE fix_key = ? AND revision = ? AND verdict = 'failed' ORDER BY seq",
+                                 [.text(key), .int(revision)]).map { (id: $0.string(0), recordedAt: StoreClock.date($0.int64(1))) }
+        }
+    }
+
+    static func evidence(of key: String, revision: Int, on connection: SQLiteConnection) throws -> FeedbackEvidence {
+        // Latest per tester through the partial index; the count reads only the (fix, revision) range.
+        do {
             let latest = try connection.query(
                 "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY seq",
                 [.text(key), .int(revision)]).map(SQLiteStore.feedback(from:))

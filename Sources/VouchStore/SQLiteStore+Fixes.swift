@@ -6,19 +6,21 @@ import VouchJSON
 extension SQLiteStore {
     static let fixColumns = """
         key, title, description, ui_area, platforms, wcag, expected_announcement, author, revision, state,
-        paused_from, rollout_percentage, created_at_ms, updated_at_ms
+        paused_from, rollout_percentage, created_at_ms, updated_at_ms, testing_since_ms, criteria_json, rollout_steps, rollout_interval_s,
+        rollout_next_step_at_ms, promotion_event_id
         """
 
-    public func createFix(_ fix: Fix, by principal: String) throws -> Fix {
+    public func createFix(_ fix: Fix, by principal: String, emitting events: [WebhookEvent]) throws -> Fix {
         try database.write { connection in
             if try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(fix.key.rawValue)]) != nil {
                 throw StoreError.alreadyExists(kind: "fix", id: fix.key.rawValue)
             }
             try connection.query(
-                "INSERT INTO fixes (\(SQLiteStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO fixes (\(SQLiteStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 SQLiteStore.values(of: fix))
             try audit(connection, AuditEvent(at: fix.createdAt, principal: principal, action: "fix.create", fixKey: fix.key.rawValue,
                                              after: JSONWriter.string(fix.jsonValue)))
+            _ = try SQLiteStore.enqueue(events, onlyTo: nil, on: connection)
             return fix
         }
     }
@@ -41,7 +43,8 @@ extension SQLiteStore {
         }
     }
 
-    public func updateFix(_ key: String, action: String, by principal: String, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange {
+    public func updateFix(_ key: String, action: String, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+                          _ change: (Fix) throws -> Fix) throws -> FixChange {
         try database.write { connection in
             guard let before = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
             let after = try change(before)
@@ -51,12 +54,15 @@ extension SQLiteStore {
                 try connection.query(
                     """
                     UPDATE fixes SET title = ?, description = ?, ui_area = ?, platforms = ?, wcag = ?, expected_announcement = ?,
-                        author = ?, revision = ?, state = ?, paused_from = ?, rollout_percentage = ?, created_at_ms = ?, updated_at_ms = ?
+                        author = ?, revision = ?, state = ?, paused_from = ?, rollout_percentage = ?, created_at_ms = ?, updated_at_ms = ?,
+                        testing_since_ms = ?, criteria_json = ?, rollout_steps = ?, rollout_interval_s = ?, rollout_next_step_at_ms = ?,
+                        promotion_event_id = ?
                     WHERE key = ?
                     """, values)
             }
             try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: action, fixKey: key, note: note,
                                              before: JSONWriter.string(before.jsonValue), after: JSONWriter.string(after.jsonValue)))
+            _ = try SQLiteStore.enqueue(emitting(before, after), onlyTo: nil, on: connection)
             return FixChange(before: before, after: after, rule: try SQLiteStore.rule(for: after, on: connection))
         }
     }
@@ -69,6 +75,14 @@ extension SQLiteStore {
             JOIN testers t ON t.id = e.tester_id AND t.status = 'active'
             JOIN tester_keys k ON k.tester_id = e.tester_id
         """
+
+    public func fixes(in states: [FixState]) throws -> [Fix] {
+        try database.read { connection in
+            let placeholders = states.map { _ in "?" }.joined(separator: ", ")
+            return try connection.query("SELECT \(SQLiteStore.fixColumns) FROM fixes WHERE state IN (\(placeholders)) ORDER BY key",
+                                        states.map { .text($0.rawValue) }).map(SQLiteStore.fix(from:))
+        }
+    }
 
     public func flagRules() throws -> [FlagRule] {
         try database.read { connection in
@@ -114,6 +128,10 @@ extension SQLiteStore {
             .optional(fix.expectedAnnouncement), .text(fix.author), .int(fix.revision), .text(fix.state.rawValue),
             .optional(fix.pausedFrom?.rawValue), .optional(fix.rolloutPercentage),
             .integer(StoreClock.milliseconds(fix.createdAt)), .integer(StoreClock.milliseconds(fix.updatedAt)),
+            fix.testingSince.map { .integer(StoreClock.milliseconds($0)) } ?? .null,
+            fix.criteria.isEmpty ? .null : .text(JSONWriter.string(fix.criteria.jsonValue)),
+            .optional(fix.rollout.map { $0.steps.map(String.init).joined(separator: ",") }), .optional(fix.rollout?.intervalSeconds),
+            fix.nextRolloutStepAt.map { .integer(StoreClock.milliseconds($0)) } ?? .null, .optional(fix.promotionEventID),
         ]
     }
 
@@ -123,11 +141,21 @@ extension SQLiteStore {
         guard let key = try? FixKey(validating: row.string(0)), let state = FixState(rawValue: row.string(9)) else {
             throw SQLiteError(code: 11, message: "fix row '\(row.string(0))' has an unknown key or state", sql: nil)
         }
-        return Fix(
+        var fix = Fix(
             key: key, title: row.string(1), description: row.optionalString(2), uiArea: row.string(3),
             platforms: list(row.string(4)).compactMap(Platform.init(rawValue:)), wcag: list(row.string(5)),
             expectedAnnouncement: row.optionalString(6), author: row.string(7), revision: row.int(8), state: state,
             pausedFrom: row.optionalString(10).flatMap(FixState.init(rawValue:)), rolloutPercentage: row.optionalInt(11),
             createdAt: StoreClock.date(row.int64(12)), updatedAt: StoreClock.date(row.int64(13)))
+        fix.testingSince = row.optionalInt(14).map { StoreClock.date(Int64($0)) }
+        if let text = row.optionalString(15), let json = try? JSONParser.parse(text) {
+            fix.criteria = CriteriaOverrides.read(json).overrides
+        }
+        if let steps = row.optionalString(16), let interval = row.optionalInt(17) {
+            fix.rollout = RolloutPlan(steps: steps.split(separator: ",").compactMap { Int($0) }, intervalSeconds: interval)
+        }
+        fix.nextRolloutStepAt = row.optionalInt(18).map { StoreClock.date(Int64($0)) }
+        fix.promotionEventID = row.optionalString(19)
+        return fix
     }
 }

@@ -5,12 +5,14 @@ import VouchDomain
 ///
 /// Every mutation writes its audit event in the same transaction and has committed durably when the call returns.
 public protocol Store: Sendable {
-    func createFix(_ fix: Fix, by principal: String) throws -> Fix
+    func createFix(_ fix: Fix, by principal: String, emitting events: [WebhookEvent]) throws -> Fix
     func fix(_ key: String) throws -> Fix?
     /// Fixes ordered by key, after the given key, at most `limit`.
     func fixes(state: FixState?, after key: String?, limit: Int) throws -> [Fix]
-    /// Reads the fix, applies `change` inside the write transaction, stores and audits the result.
-    func updateFix(_ key: String, action: String, by principal: String, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange
+    /// Reads the fix, applies `change` inside the write transaction, stores and audits the result, and puts the
+    /// events `emitting` returns in the outbox in the same transaction.
+    func updateFix(_ key: String, action: String, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+                   _ change: (Fix) throws -> Fix) throws -> FixChange
 
     func targets(of key: String) throws -> [String]
     func changeTargets(of key: String, adding: [String], removing: [String], by principal: String, at time: Date) throws -> TargetChange
@@ -44,10 +46,81 @@ public protocol Store: Sendable {
 
     /// Stores a submission's records in one transaction after checking, inside it, that the fix still takes feedback
     /// at the records' revision and every tester is active and enrolled.
-    func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?) throws -> FeedbackSubmission
+    func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?,
+                        emitting: @escaping @Sendable ([Feedback], FeedbackEvidence, Fix) -> [WebhookEvent]) throws -> FeedbackSubmission
     func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback]
     /// The latest feedback per tester on one revision, and how many records that revision has.
     func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence
+    /// Every failing feedback on one revision, for voiding approvals given before it.
+    func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)]
+
+    /// Records a decision; one per principal and revision.
+    func recordApproval(_ approval: Approval, emitting events: [WebhookEvent]) throws
+    func approvals(of key: String) throws -> [Approval]
+    /// Fixes in a state the promotion timer looks at (testing, promoting, releasing…).
+    func fixes(in states: [FixState]) throws -> [Fix]
+
+    func createEndpoint(_ endpoint: WebhookEndpoint) throws
+    func endpoints(after id: String?, limit: Int) throws -> [WebhookEndpoint]
+    func endpoint(_ id: String) throws -> WebhookEndpoint?
+    func updateEndpoint(_ id: String, by principal: String, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint
+    func deleteEndpoint(_ id: String, by principal: String, at time: Date) throws
+    /// Puts events in the outbox outside any fix change (a test event).
+    func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?) throws -> [String]
+
+    /// Pending deliveries due at `now`, oldest first, excluding ids already being sent.
+    func dueDeliveries(at now: Date, excluding: Set<String>, limit: Int) throws -> [DeliveryJob]
+    /// When the next pending delivery is due, if any.
+    func nextDeliveryDue() throws -> Date?
+    /// Records one attempt and its decision in one transaction.
+    func recordAttempt(_ attempt: DeliveryAttempt) throws -> WebhookDelivery
+    func deliveries(endpoint: String?, status: WebhookDelivery.Status?, after id: String?, limit: Int) throws -> [WebhookDelivery]
+    func deliveries(ofEvent eventID: String) throws -> [WebhookDelivery]
+    /// Puts a dead delivery back in the queue with a fresh set of attempts.
+    func redeliver(_ id: String, by principal: String, at time: Date) throws -> WebhookDelivery
+}
+
+extension Store {
+    public func updateFix(_ key: String, action: String, by principal: String, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange {
+        try updateFix(key, action: action, by: principal, note: note, emitting: { _, _ in [] }, change)
+    }
+
+    public func createFix(_ fix: Fix, by principal: String) throws -> Fix {
+        try createFix(fix, by: principal, emitting: [])
+    }
+
+    public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?) throws -> FeedbackSubmission {
+        try submitFeedback(records, idempotency: idempotency, emitting: { _, _, _ in [] })
+    }
+}
+
+/// A delivery ready to send: where, what, and with which secret.
+public struct DeliveryJob: Sendable {
+    public var delivery: WebhookDelivery
+    public var url: String
+    public var secret: String
+    public var body: [UInt8]
+}
+
+/// The outcome of one attempt, as the worker reports it.
+public struct DeliveryAttempt: Sendable {
+    public var deliveryID: String
+    public var number: Int
+    public var at: Date
+    public var statusCode: Int?
+    public var error: String?
+    public var durationMilliseconds: Int
+    public var decision: DeliveryDecision
+
+    public init(deliveryID: String, number: Int, at: Date, statusCode: Int?, error: String?, durationMilliseconds: Int, decision: DeliveryDecision) {
+        self.deliveryID = deliveryID
+        self.number = number
+        self.at = at
+        self.statusCode = statusCode
+        self.error = error
+        self.durationMilliseconds = durationMilliseconds
+        self.decision = decision
+    }
 }
 
 /// A fix before and after a change, and the evaluation rule to swap into the snapshot.

@@ -11,9 +11,12 @@ final class DaemonProcess {
     private(set) var port: UInt16 = 0
     private let log = LogBuffer()
 
-    init(stateDirectory: String, extraArguments: [String] = []) throws {
+    init(stateDirectory: String, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
         self.stateDirectory = stateDirectory
         process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.arguments = ["--state-dir", stateDirectory, "--listen", "127.0.0.1:0"] + extraArguments
         let errors = Pipe()
         process.standardError = errors

@@ -150,4 +150,30 @@ import VouchJSON
         let lost = Set(ids).subtracting(stored)
         #expect(lost.isEmpty, "acknowledged but lost after SIGKILL: \(lost.sorted().prefix(10))")
     }
+
+    @Test func aDeliveryWaitingForItsRetryResumesAfterARestart() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let receiver = try WebhookReceiver { index in index == 0 ? .init(status: 500) : .init(status: 200) }
+        let environment = ["VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "2s,2s"]
+        let daemon = try DaemonProcess(stateDirectory: directory, environment: environment)
+        let token = daemon.adminToken
+        let client = HTTPClient()
+        let headers = [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")]
+        let created = try client.send(method: "POST", url: "http://127.0.0.1:\(daemon.port)/v1/webhooks", headers: headers,
+                                      body: Array(#"{"url":"\#(receiver.url)","events":["fix.created"]}"#.utf8))
+        #expect(created.status == 201)
+        _ = try client.send(method: "POST", url: "http://127.0.0.1:\(daemon.port)/v1/fixes", headers: headers,
+                            body: Array(#"{"key":"k","title":"T","ui_area":"A","platforms":["ios"]}"#.utf8))
+        #expect(receiver.wait(for: 1).count == 1)
+        // Stopped while the delivery waits for its retry; nothing is sent while vouchd is down.
+        #expect(daemon.stop() == 0)
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(receiver.requests.count == 1)
+        let restarted = try DaemonProcess(stateDirectory: directory, environment: environment)
+        defer { restarted.stop() }
+        let requests = receiver.wait(for: 2, seconds: 10)
+        #expect(requests.count == 2)
+        #expect(requests.count == 2 && requests[0].id == requests[1].id)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VouchClient
+import VouchDomain
 import VouchHTTP
 import VouchJSON
 @testable import VouchServer
@@ -15,19 +16,30 @@ final class LiveServer {
     let adminToken: String
     let client = HTTPClient(timeoutSeconds: 10)
 
-    init(maxBodyBytes: Int = 64 * 1024) throws {
+    /// Test settings: loopback receivers allowed, retries in fractions of a second, no soak, one passing tester.
+    static func testSettings(criteria: CriteriaSettings = CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0),
+                             retryDelays: [Int] = [0, 1], timeoutMilliseconds: Int = 2_000) -> ApplicationSettings {
+        ApplicationSettings(criteria: criteria,
+                            delivery: .init(schedule: DeliverySchedule(retryDelays: retryDelays, jitterFraction: 0), timeoutMilliseconds: timeoutMilliseconds,
+                                            allowPrivateNetworks: true, threadCount: 2, maxIdleMilliseconds: 100),
+                            maxTimerSleepMilliseconds: 200)
+    }
+
+    init(maxBodyBytes: Int = 64 * 1024, settings: ApplicationSettings = LiveServer.testSettings()) throws {
         directory = NSTemporaryDirectory() + "vouch-server-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory + "/vouch.sqlite3")
-        application = try VouchApplication(store: store, logger: Logger(level: .error, sink: { _ in }))
+        application = try VouchApplication(store: store, logger: Logger(level: .error, sink: { _ in }), settings: settings)
         let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: directory)
         adminToken = try String(contentsOfFile: tokenPath ?? "", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 2, maxBodyBytes: maxBodyBytes), handler: application.handle)
         port = try server.start()
+        application.startServices()
     }
 
     deinit {
         server.stop()
+        application.stopServices()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

@@ -11,10 +11,10 @@ enum ErrorResponses {
             return problem
         case let failure as ValidationFailure:
             let count = failure.errors.count
-            return Problem(status: 422, detail: count == 1 ? "1 field is not valid: \(failure.errors[0])" : "\(count) fields are not valid",
+            return Problem(status: 422, detail: count == 1 ? "1 field is not valid" : "\(count) fields are not valid",
                            errors: failure.errors.map { Problem.FieldIssue(field: $0.field, message: $0.message) })
         case let fieldError as FieldError:
-            return Problem(status: 422, detail: "1 field is not valid: \(fieldError)",
+            return Problem(status: 422, detail: "1 field is not valid",
                            errors: [Problem.FieldIssue(field: fieldError.field, message: fieldError.message)])
         case let refused as TransitionRefused:
             return Problem(status: 409, detail: refused.description)

@@ -2,6 +2,7 @@ import Foundation
 import VouchDomain
 import VouchHTTP
 import VouchStore
+import VouchWebhooks
 
 /// The whole HTTP application over a store, built the same way by `vouchd` and by the tests.
 public final class VouchApplication: Sendable {
@@ -10,12 +11,14 @@ public final class VouchApplication: Sendable {
     public let tokens: TokenDirectory
     public let metrics: Metrics
     public let logger: Logger
+    public let promotion: PromotionService
+    public let deliveries: DeliveryWorker
     private let router: Router
 
     /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
     /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
     ///   shows exactly what a later read returns.
-    public init(store: any Store, logger: Logger = Logger(),
+    public init(store: any Store, logger: Logger = Logger(), settings: ApplicationSettings = ApplicationSettings(),
                 clock: @escaping @Sendable () -> Date = { StoreClock.date(StoreClock.nowMilliseconds()) }) throws {
         self.store = store
         self.logger = logger
@@ -23,20 +26,43 @@ public final class VouchApplication: Sendable {
         tokens = TokenDirectory()
         tokens.load(try store.activeTokens())
         metrics = Metrics()
+        let settled = SettledDeliveryRelay()
+        deliveries = DeliveryWorker(store: store, settings: settings.delivery, clock: clock, onSettled: { settled.forward($0) }, onError: { message, error in
+            logger.error(message, [("error", String(describing: error))])
+        })
+        let worker = deliveries
+        promotion = PromotionService(store: store, snapshots: snapshots, settings: settings, clock: clock, logger: logger,
+                                     wakeDeliveries: { worker.wake() })
+        settled.target = promotion
         let directory = tokens
         var router = APIRouter(authenticate: { request in
             VouchApplication.presentedSecret(in: request).flatMap(directory.principal(forSecret:))
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics).register(in: &router)
         OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate).register(in: &router)
-        FixController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
+        FixController(store: store, snapshots: snapshots, promotion: promotion, clock: clock).register(in: &router)
         TargetController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
         TokenController(store: store, directory: tokens, clock: clock).register(in: &router)
         AuditController(store: store).register(in: &router)
         TesterController(store: store, snapshots: snapshots, tokens: tokens, clock: clock).register(in: &router)
         EnrollmentController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
-        FeedbackController(store: store, clock: clock).register(in: &router)
+        FeedbackController(store: store, promotion: promotion, clock: clock).register(in: &router)
+        ApprovalController(store: store, promotion: promotion, clock: clock).register(in: &router)
+        StatusController(store: store, promotion: promotion, settings: settings, clock: clock).register(in: &router)
+        WebhookController(store: store, settings: settings, wakeDeliveries: { worker.wake() }, clock: clock).register(in: &router)
         self.router = router.router
+    }
+
+    /// Starts the webhook worker and the promotion timer; pending deliveries from before a restart resume.
+    public func startServices() {
+        deliveries.start()
+        promotion.start()
+    }
+
+    /// Stops the promotion timer, then the webhook worker after its attempts in flight are recorded.
+    public func stopServices() {
+        promotion.stop()
+        deliveries.stop()
     }
 
     /// Every route as `METHOD /path/{param}`, for the OpenAPI coverage test.
@@ -71,5 +97,16 @@ public final class VouchApplication: Sendable {
             return nil
         }
         return request.header("x-api-key")
+    }
+}
+
+/// Hands settled deliveries to the promotion service, which is made after the worker that reports them.
+///
+/// `@unchecked Sendable`: `target` is set once during `VouchApplication.init`, before the worker starts.
+final class SettledDeliveryRelay: @unchecked Sendable {
+    var target: PromotionService?
+
+    func forward(_ delivery: WebhookDelivery) {
+        target?.deliverySettled(delivery)
     }
 }

@@ -9,6 +9,7 @@ import VouchStore
 /// `/v1/fixes/{key}/feedback`: structured reports from testers, and their summary.
 struct FeedbackController {
     let store: any Store
+    let promotion: PromotionService
     let clock: @Sendable () -> Date
 
     static let maxRecordsPerRequest = 500
@@ -63,7 +64,18 @@ struct FeedbackController {
         let claim = idempotencyKey.map {
             IdempotencyClaim(principal: context.principal.name, key: $0, requestSHA256: Digest.sha256(Array(key.utf8) + [0x0A] + request.body))
         }
-        let submission = try store.submitFeedback(records, idempotency: claim)
+        let submission = try store.submitFeedback(records, idempotency: claim) { stored, evidence, fix in
+            stored.map { record in
+                WebhookEventFactory.make("feedback.received", fix: fix, evidence: WebhookEventFactory.Evidence(latest: evidence.latest), extra: [
+                    "feedback": .string(record.id), "tester": .string(record.testerID ?? "withdrawn"), "verdict": .string(record.verdict.rawValue),
+                    "severity": .string(record.severity.rawValue), "regression": .bool(record.regression),
+                ], at: record.recordedAt)
+            }
+        }
+        if !submission.replayed {
+            promotion.wakeDeliveries()
+            try promotion.feedbackArrived(key, records: submission.records)
+        }
         let answer: JSONValue = isBatch ? .object(["feedback": .array(submission.records.map(\.jsonValue))]) : (submission.records.first?.jsonValue ?? .null)
         var headers: [(name: String, value: String)] = []
         if submission.replayed { headers.append((name: "Idempotent-Replayed", value: "true")) }

@@ -9,10 +9,11 @@ import VouchStore
 struct FixController {
     let store: any Store
     let snapshots: SnapshotHolder
+    let promotion: PromotionService
     let clock: @Sendable () -> Date
 
-    /// The actions this release serves; `promote` and `retry-promotion` arrive with promotion criteria and webhooks.
-    static let servedActions: [FixAction] = [.start, .revise, .pause, .resume, .abandon, .rollback]
+    /// The actions people may ask for.
+    static let servedActions = FixAction.commands
 
     func register(in router: inout APIRouter) {
         router.add("POST", "/v1/fixes", .editFixes, create)
@@ -25,7 +26,9 @@ struct FixController {
     func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let (draft, readErrors) = FixDraft.read(try RequestBody.json(request))
         let fix = try FixValidator.makeFix(from: draft, author: context.principal.name, at: clock(), priorErrors: readErrors)
-        let created = try store.createFix(fix, by: context.principal.name)
+        let created = try store.createFix(fix, by: context.principal.name,
+                                          emitting: [WebhookEventFactory.make("fix.created", fix: fix, evidence: nil, at: fix.createdAt)])
+        promotion.wakeDeliveries()
         snapshots.update(FlagRule(key: created.key.rawValue, state: created.state, revision: created.revision))
         return .json(created.jsonValue, status: 201, headers: [(name: "Location", value: "/v1/fixes/\(created.key.rawValue)")])
     }
@@ -78,11 +81,7 @@ struct FixController {
             throw Problem(status: 403, detail: "the role \(context.principal.role.rawValue) may not \(action.rawValue) a fix; it needs a role that can \(action.requiredPermission.phrase)")
         }
         let note = try FixController.note(for: action, in: RequestBody.object(request, emptyAllowed: true))
-        let time = clock()
-        let change = try store.updateFix(context.parameters["key"], action: "fix.\(action.rawValue)", by: context.principal.name, note: note) { fix in
-            try fix.applying(action, at: time)
-        }
-        snapshots.update(change.rule)
+        let change = try promotion.perform(action, on: context.parameters["key"], by: context.principal, note: note)
         return .json(change.after.jsonValue)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import VouchCodec
 
 /// The rule a configuration value must follow, with the words that explain it.
 enum ConfigValueCheck: Sendable {
@@ -57,16 +58,5 @@ enum ConfigValueCheck: Sendable {
         }
     }
 
-    /// `90s`, `15m`, `24h`, `7d` (and `0`) in seconds.
-    static func seconds(_ text: String) -> Int? {
-        if text == "0" { return 0 }
-        guard let unit = text.last, let number = Int(text.dropLast()), number >= 0 else { return nil }
-        switch unit {
-        case "s": return number
-        case "m": return number * 60
-        case "h": return number * 3_600
-        case "d": return number * 86_400
-        default: return nil
-        }
-    }
+    static func seconds(_ text: String) -> Int? { DurationText.seconds(text) }
 }

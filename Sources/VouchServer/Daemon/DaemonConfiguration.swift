@@ -1,5 +1,8 @@
 import Foundation
+import VouchCodec
+import VouchDomain
 import VouchStore
+import VouchWebhooks
 
 /// vouchd's settings: built-in defaults, then the config file, then `VOUCHD_*` variables, then flags.
 public struct DaemonConfiguration: Sendable {
@@ -82,6 +85,23 @@ public struct DaemonConfiguration: Sendable {
     public var maxBodyBytes: Int { Int(self["http.max_body_bytes"]) ?? 65_536 }
     public var synchronous: Database.Synchronous { self["sqlite.synchronous"] == "normal" ? .normal : .full }
     public var logLevel: Logger.Level { Logger.Level(name: self["log.level"]) ?? .info }
+
+    /// Criteria defaults, webhook delivery and rollout settings for the application.
+    public var applicationSettings: ApplicationSettings {
+        func seconds(_ key: String) -> Int { DurationText.seconds(self[key]) ?? 0 }
+        let criteria = CriteriaSettings(
+            minTestersPassed: Int(self["criteria.min_testers_passed"]) ?? 2,
+            requiredAssistiveTech: (try? CriteriaSettings.requirements(parsing: self["criteria.required_assistive_tech"], field: "criteria.required_assistive_tech")) ?? [],
+            maxBlocking: Int(self["criteria.max_blocking"]) ?? 0, minPassRatio: Double(self["criteria.min_pass_ratio"]) ?? 0.8,
+            minSoakSeconds: seconds("criteria.min_soak"), approvalsRequired: Int(self["criteria.approvals_required"]) ?? 1,
+            approvalExpirySeconds: seconds("approvals.expire_after"))
+        let delays = self["webhooks.retry_schedule"].split(separator: ",").compactMap { DurationText.seconds(String($0)) }
+        let delivery = DeliveryWorker.Settings(schedule: DeliverySchedule(retryDelays: delays), timeoutMilliseconds: seconds("webhooks.timeout") * 1_000,
+                                               allowPrivateNetworks: self["webhooks.allow_private_networks"] == "true")
+        let rollout = RolloutPlan(steps: self["rollout.phased_steps"].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) },
+                                  intervalSeconds: seconds("rollout.phased_interval"))
+        return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout)
+    }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).
     public var listen: (host: String, port: UInt16) {

@@ -92,7 +92,7 @@ public enum VouchdCommand {
         let stateDirectory = configuration.stateDirectory
         try prepareStateDirectory(stateDirectory)
         let store = try SQLiteStore(path: databasePath(in: stateDirectory), synchronous: configuration.synchronous)
-        let application = try VouchApplication(store: store, logger: logger)
+        let application = try VouchApplication(store: store, logger: logger, settings: configuration.applicationSettings)
         if let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: stateDirectory) {
             logger.info("admin token created", [("path", tokenPath)])
         }
@@ -104,6 +104,7 @@ public enum VouchdCommand {
             handler: application.handle)
         let signals = SignalWaiter()
         let boundPort = try server.start()
+        application.startServices()
         logger.info("listening", [("http.host", host), ("http.port", String(boundPort)), ("state_dir", stateDirectory)])
         let notifier = SystemdNotifier()
         notifier.notify("READY=1\nSTATUS=serving on \(host):\(boundPort)")
@@ -114,6 +115,8 @@ public enum VouchdCommand {
         watchdog?.cancel()
         server.quiesce()
         server.stop()
+        // Attempts in flight finish and are recorded; deliveries still waiting stay pending in SQLite for the next start.
+        application.stopServices()
         logger.info("stopped")
         return 0
     }

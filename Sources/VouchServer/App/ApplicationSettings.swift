@@ -1,0 +1,19 @@
+import VouchDomain
+import VouchWebhooks
+
+/// What the application takes from the configuration: criteria defaults, webhook delivery and rollout settings.
+public struct ApplicationSettings: Sendable {
+    public var criteria: CriteriaSettings
+    public var delivery: DeliveryWorker.Settings
+    public var rollout: RolloutPlan
+    /// The longest the promotion timer sleeps without being woken.
+    public var maxTimerSleepMilliseconds: Int
+
+    public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
+                rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000) {
+        self.criteria = criteria
+        self.delivery = delivery
+        self.rollout = rollout
+        self.maxTimerSleepMilliseconds = maxTimerSleepMilliseconds
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import VouchCodec
+import VouchCrypto
+import VouchDomain
+import VouchHTTP
+import VouchJSON
+import VouchStore
+
+/// `/v1/fixes/{key}/approvals`: release managers' decisions, bound to the revision and the evidence they saw.
+struct ApprovalController {
+    let store: any Store
+    let promotion: PromotionService
+    let clock: @Sendable () -> Date
+
+    func register(in router: inout APIRouter) {
+        router.add("GET", "/v1/fixes/{key}/approvals", .readAll, list)
+        router.add("POST", "/v1/fixes/{key}/approvals", .approve, decide)
+    }
+
+    func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let key = context.parameters["key"]
+        guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
+        let report = try promotion.report(for: fix)
+        return .json(.object(["approvals": .array(report.approvals.map(ApprovalController.json)), "next_cursor": .null]))
+    }
+
+    func decide(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let key = context.parameters["key"]
+        var reader = JSONFieldReader(object: try RequestBody.object(request))
+        let decisionText = reader.string("decision")
+        let comment = reader.nullableString("comment") ?? nil
+        var decision: Approval.Decision?
+        if let decisionText {
+            decision = Approval.Decision(rawValue: decisionText)
+            if decision == nil { reader.addError(FieldError(field: "decision", message: "'\(decisionText)' is not allowed; allowed: approve, reject")) }
+        } else {
+            reader.addError(FieldError(field: "decision", message: "is required; allowed: approve, reject"))
+        }
+        let trimmedComment = comment?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if decision == .reject, trimmedComment?.isEmpty ?? true {
+            reader.addError(FieldError(field: "comment", message: "is required for a rejection: say what must change"))
+        }
+        if let trimmedComment, trimmedComment.count > 2_000 {
+            reader.addError(FieldError(field: "comment", message: "must be at most 2000 characters, got \(trimmedComment.count)"))
+        }
+        try reader.finish()
+        guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
+        if fix.author == context.principal.name {
+            throw Problem(status: 403, detail: "\(context.principal.name) is the author of fix \(key) and cannot approve or reject it; another release manager must decide")
+        }
+        let decidable: [FixState] = [.testing, .promotionFailed]
+        guard decidable.contains(fix.state) else {
+            throw StoreConflict("fix \(key) is \(fix.state.rawValue); approvals are recorded while it is testing or promotion_failed")
+        }
+        let report = try promotion.report(for: fix)
+        let approval = Approval(id: "apr_" + SecureRandom.alphanumeric(count: 16), fixKey: key, revision: fix.revision, principal: context.principal.name,
+                                decision: decision!, comment: trimmedComment?.isEmpty == true ? nil : trimmedComment, evidenceHash: report.evidenceHash,
+                                recordedAt: clock())
+        let event = WebhookEventFactory.make("approval.recorded", fix: fix, evidence: promotion.evidence(for: fix), extra: [
+            "decision": .string(approval.decision.rawValue), "principal": .string(approval.principal), "approval": .string(approval.id),
+        ], at: approval.recordedAt)
+        try store.recordApproval(approval, emitting: [event])
+        promotion.wakeDeliveries()
+        try promotion.afterChange(key)
+        let standing = CriteriaEvaluator.standing(of: approval, input: try promotion.input(for: fix))
+        return .json(ApprovalController.json(.init(approval: approval, standing: standing)), status: 201)
+    }
+
+    static func json(_ entry: CriteriaReport.ApprovalEntry) -> JSONValue {
+        let approval = entry.approval
+        return .object([
+            "id": .string(approval.id), "fix": .string(approval.fixKey), "revision": .int(approval.revision), "principal": .string(approval.principal),
+            "decision": .string(approval.decision.rawValue), "comment": .optional(approval.comment), "evidence_hash": .string(approval.evidenceHash),
+            "recorded_at": .string(Timestamp.string(approval.recordedAt)), "valid": .bool(entry.standing.isValid && approval.decision == .approve),
+            "standing": .string(entry.standing.explanation),
+        ])
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import VouchDomain
+import VouchHTTP
+import VouchJSON
+import VouchStore
+import VouchWebhooks
+
+/// Moves fixes through the lifecycle with their webhook events, checks criteria, and promotes, releases,
+/// rolls out and pauses on its own when the evidence, the deliveries or the clock say so.
+public final class PromotionService: Sendable {
+    let store: any Store
+    let snapshots: SnapshotHolder
+    let settings: ApplicationSettings
+    let clock: @Sendable () -> Date
+    let logger: Logger
+    /// Wakes the webhook worker after events were put in the outbox.
+    let wakeDeliveries: @Sendable () -> Void
+    let timer: PromotionTimer
+
+    init(store: any Store, snapshots: SnapshotHolder, settings: ApplicationSettings, clock: @escaping @Sendable () -> Date, logger: Logger,
+         wakeDeliveries: @escaping @Sendable () -> Void) {
+        self.store = store
+        self.snapshots = snapshots
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+        self.wakeDeliveries = wakeDeliveries
+        timer = PromotionTimer(maxSleepMilliseconds: settings.maxTimerSleepMilliseconds)
+    }
+
+    // MARK: Criteria
+
+    /// Every criterion of the fix, met or not, at this moment.
+    public func report(for fix: Fix) throws -> CriteriaReport {
+        try CriteriaEvaluator.evaluate(input(for: fix))
+    }
+
+    func input(for fix: Fix) throws -> CriteriaEvaluator.Input {
+        let evidence = try store.feedbackEvidence(of: fix.key.rawValue, revision: fix.revision)
+        return CriteriaEvaluator.Input(
+            fix: fix, settings: settings.criteria.applying(fix.criteria), latest: evidence.latest,
+            failing: try store.failingFeedback(of: fix.key.rawValue, revision: fix.revision),
+            testingSince: fix.testingSince, approvals: try store.approvals(of: fix.key.rawValue), now: clock())
+    }
+
+    func evidence(for fix: Fix) -> WebhookEventFactory.Evidence? {
+        (try? store.feedbackEvidence(of: fix.key.rawValue, revision: fix.revision)).map { WebhookEventFactory.Evidence(latest: $0.latest) }
+    }
+
+    // MARK: Transitions
+
+    /// Applies a lifecycle action with its audit event and webhook event, and swaps the snapshot.
+    @discardableResult
+    func transition(_ key: String, _ action: FixAction, by principal: String, note: String? = nil,
+                    extra: @escaping @Sendable (Fix) -> JSONObject = { _ in [:] },
+                    prepare: @escaping @Sendable (Fix) throws -> Fix = { $0 }) throws -> FixChange {
+        let time = clock()
+        let evidenceBefore = try store.fix(key).flatMap { evidence(for: $0) }
+        let change = try store.updateFix(key, action: "fix.\(action.rawValue)", by: principal, note: note, emitting: { before, after in
+            guard let type = WebhookEventFactory.type(for: action, to: after.state) else { return [] }
+            // A new revision starts with no evidence.
+            let evidence = after.revision == before.revision ? evidenceBefore : WebhookEventFactory.Evidence(latest: [])
+            return [WebhookEventFactory.make(type, fix: after, evidence: evidence, extra: extra(after), id: after.promotionEventID.flatMap {
+                action == .promote || action == .retryPromotion ? $0 : nil
+            } ?? WebhookEventFactory.makeID(), at: time)]
+        }) { fix in
+            try prepare(fix).applying(action, at: time)
+        }
+        snapshots.update(change.rule)
+        wakeDeliveries()
+        logger.info("fix changed", [("fix.key", key), ("fix.action", action.rawValue), ("fix.state", change.after.state.rawValue),
+                                    ("fix.revision", String(change.after.revision))])
+        timer.wake()
+        return change
+    }
+
+    /// A person's lifecycle command; `promote` and `retry-promotion` need the criteria met.
+    func perform(_ action: FixAction, on key: String, by principal: Principal, note: String?) throws -> FixChange {
+        switch action {
+        case .promote, .retryPromotion:
+            guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
+            let allowed = Lifecycle.allowedActions(from: fix.state, pausedFrom: fix.pausedFrom)
+            guard allowed.contains(action) else {
+                throw TransitionRefused(state: fix.state, action: action, allowedActions: allowed)
+            }
+            let report = try report(for: fix)
+            guard report.allMet else {
+                throw Problem(status: 409, detail: "fix \(key) does not meet its criteria yet: " + report.missing.joined(separator: "; "),
+                              errors: report.criteria.filter { !$0.met }.map { .init(field: $0.name, message: $0.missing ?? $0.summary) })
+            }
+            return try promote(key, action: action, by: principal.name, expectedRevision: fix.revision)
+        default:
+            let change = try transition(key, action, by: principal.name, note: note)
+            try afterChange(change.after.key.rawValue)
+            return change
+        }
+    }
+
+    /// testing → promoting (or promotion_failed → promoting), emitting `fix.promoted` and remembering its id.
+    func promote(_ key: String, action: FixAction, by principal: String, expectedRevision: Int) throws -> FixChange {
+        let eventID = WebhookEventFactory.makeID()
+        let change = try transition(key, action, by: principal, prepare: { fix in
+            guard fix.revision == expectedRevision else {
+                throw StoreConflict("fix \(key) moved to revision \(fix.revision) while it was being promoted; its criteria are checked again")
+            }
+            var next = fix
+            next.promotionEventID = eventID
+            return next
+        })
+        try settlePromotion(key)
+        return change
+    }
+
+    // MARK: Reactions
+
+    /// Re-evaluates a fix after anything that can change its criteria; promotes it when ready.
+    func afterChange(_ key: String) throws {
+        guard let fix = try store.fix(key) else { return }
+        switch fix.state {
+        case .testing:
+            let report = try report(for: fix)
+            if report.readyToPromote {
+                do {
+                    _ = try promote(key, action: .promote, by: "vouchd", expectedRevision: fix.revision)
+                    logger.info("fix promoted automatically", [("fix.key", key)])
+                } catch is TransitionRefused {
+                    // Someone else moved the fix first; nothing to do.
+                } catch is StoreConflict {
+                    timer.wake()
+                }
+            }
+        case .promoting:
+            try settlePromotion(key)
+        default:
+            break
+        }
+        timer.wake()
+    }
+
+    /// After feedback: a blocking report pauses a fix that is being or has been released; otherwise re-evaluate.
+    func feedbackArrived(_ key: String, records: [Feedback]) throws {
+        guard let fix = try store.fix(key) else { return }
+        if (fix.state == .releasing || fix.state == .released), let blocking = records.first(where: \.isBlocking) {
+            try transition(key, .pause, by: "vouchd", note: "paused automatically: blocking feedback \(blocking.id)", extra: { _ in
+                ["reason": .string("blocking feedback"), "feedback": .string(blocking.id)]
+            })
+            return
+        }
+        try afterChange(key)
+    }
+
+    /// Decides a promotion from its `fix.promoted` deliveries: every required one 2xx → released (or releasing);
+    /// any required one dead → promotion_failed.
+    func settlePromotion(_ key: String) throws {
+        guard let fix = try store.fix(key), fix.state == .promoting, let eventID = fix.promotionEventID else { return }
+        let required = try store.deliveries(ofEvent: eventID).filter(\.required)
+        if required.contains(where: { $0.status == .dead || $0.status == .cancelled }) {
+            _ = try? transition(key, .promotionFailed, by: "vouchd", note: "a required webhook delivery failed")
+            return
+        }
+        guard required.allSatisfy({ $0.status == .succeeded }) else { return }
+        if fix.rollout != nil {
+            _ = try? transition(key, .promotionSucceededPhased, by: "vouchd", extra: { fix in ["percentage": .int(fix.rolloutPercentage ?? 0)] })
+        } else {
+            _ = try? transition(key, .promotionSucceeded, by: "vouchd")
+        }
+    }
+
+    /// A webhook delivery reached its end: it may decide a promotion.
+    func deliverySettled(_ delivery: WebhookDelivery) {
+        guard delivery.eventType == "fix.promoted", delivery.required else { return }
+        do {
+            for fix in try store.fixes(in: [.promoting]) where fix.promotionEventID == delivery.eventID {
+                try settlePromotion(fix.key.rawValue)
+            }
+        } catch {
+            logger.error("settling a promotion failed", [("error", String(describing: error))])
+        }
+    }
+
+    /// Time-driven work: soak reached, approvals expiring, rollout steps; returns when to look again.
+    func tick() -> Date? {
+        let now = clock()
+        var next: Date?
+        func consider(_ time: Date?) {
+            guard let time else { return }
+            next = next.map { min($0, time) } ?? time
+        }
+        do {
+            for fix in try store.fixes(in: [.testing, .promoting, .releasing]) {
+                switch fix.state {
+                case .testing:
+                    let input = try input(for: fix)
+                    if CriteriaEvaluator.evaluate(input).readyToPromote {
+                        try afterChange(fix.key.rawValue)
+                    } else {
+                        consider(CriteriaEvaluator.nextTimeChange(input))
+                    }
+                case .promoting:
+                    try settlePromotion(fix.key.rawValue)
+                case .releasing:
+                    consider(try advanceRollout(fix, now: now))
+                default:
+                    break
+                }
+            }
+        } catch {
+            logger.error("promotion timer failed", [("error", String(describing: error))])
+        }
+        return next
+    }
+
+    /// Takes the rollout's next step when it is due; returns when the following one is due.
+    func advanceRollout(_ fix: Fix, now: Date) throws -> Date? {
+        guard let plan = fix.rollout, let due = fix.nextRolloutStepAt else { return nil }
+        guard due <= now else { return due }
+        let current = fix.rolloutPercentage ?? 0
+        guard let step = plan.step(after: current), step < 100 else {
+            try transition(fix.key.rawValue, .rolloutCompleted, by: "vouchd")
+            return nil
+        }
+        let time = clock()
+        let change = try store.updateFix(fix.key.rawValue, action: "fix.rollout_step", by: "vouchd", note: "\(step) %", emitting: { _, after in
+            [WebhookEventFactory.make("fix.rollout_step", fix: after, evidence: self.evidence(for: after), extra: ["percentage": .int(step)], at: time)]
+        }) { current in
+            guard current.state == .releasing, current.rolloutPercentage == fix.rolloutPercentage else { return current }
+            var next = current
+            next.rolloutPercentage = step
+            next.nextRolloutStepAt = time.addingTimeInterval(Double(plan.intervalSeconds))
+            next.updatedAt = time
+            return next
+        }
+        snapshots.update(change.rule)
+        wakeDeliveries()
+        return change.after.nextRolloutStepAt
+    }
+
+    // MARK: Lifecycle of the service
+
+    func start() {
+        timer.start { [self] in tick() }
+    }
+
+    func stop() {
+        timer.stop()
+    }
+}

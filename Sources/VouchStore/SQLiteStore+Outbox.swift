@@ -1,0 +1,162 @@
+import Foundation
+import VouchDomain
+import VouchJSON
+
+extension SQLiteStore {
+    private static let deliveryColumns = """
+        d.id, d.event_id, e.type, d.endpoint_id, d.status, d.required, d.attempts, d.next_attempt_at_ms, d.last_status_code, d.last_error,
+        d.created_at_ms, d.updated_at_ms
+        """
+
+    public func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?) throws -> [String] {
+        try database.write { connection in try SQLiteStore.enqueue(events, onlyTo: endpointID, on: connection) }
+    }
+
+    /// Stores the events and one pending delivery per enabled endpoint that receives each, in the caller's transaction.
+    /// - Returns: the new delivery ids.
+    static func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, on connection: SQLiteConnection) throws -> [String] {
+        guard !events.isEmpty else { return [] }
+        var sql = "SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1"
+        var values: [SQLiteValue] = []
+        if let endpointID {
+            sql += " AND id = ?"
+            values.append(.text(endpointID))
+        }
+        let endpoints = try connection.query(sql, values).map(endpoint(from:))
+        var deliveryIDs: [String] = []
+        for event in events {
+            let created = StoreClock.milliseconds(event.createdAt)
+            try connection.query("INSERT INTO webhook_events (id, type, fix_key, revision, body, created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                                 [.text(event.id), .text(event.type), .optional(event.fixKey), .optional(event.revision), .blob(event.body), .integer(created)])
+            for endpoint in endpoints where endpointID != nil || endpoint.receives(event.type) {
+                let id = "dlv_" + event.id.dropFirst(4) + "_" + endpoint.id.dropFirst(3)
+                try connection.query(
+                    """
+                    INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, required, attempts, next_attempt_at_ms, created_at_ms, updated_at_ms)
+                    VALUES (?, ?, ?, 'pending', ?, 0, ?, ?, ?)
+                    """,
+                    [.text(id), .text(event.id), .text(endpoint.id), .int(endpoint.required ? 1 : 0), .integer(created), .integer(created), .integer(created)])
+                deliveryIDs.append(id)
+            }
+        }
+        return deliveryIDs
+    }
+
+    public func dueDeliveries(at now: Date, excluding: Set<String>, limit: Int) throws -> [DeliveryJob] {
+        try database.read { connection in
+            try connection.query(
+                """
+                SELECT \(SQLiteStore.deliveryColumns), w.url, w.secret, e.body
+                FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+                WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ?
+                """, [.integer(StoreClock.milliseconds(now)), .int(limit + excluding.count)]
+            ).compactMap { row in
+                let delivery = SQLiteStore.delivery(from: row)
+                guard !excluding.contains(delivery.id) else { return nil }
+                return DeliveryJob(delivery: delivery, url: row.string(12), secret: row.string(13), body: row.blob(14))
+            }.prefix(limit).map { $0 }
+        }
+    }
+
+    public func nextDeliveryDue() throws -> Date? {
+        try database.read { connection in
+            try connection.query("SELECT MIN(next_attempt_at_ms) FROM webhook_deliveries WHERE status = 'pending'").first?.optionalInt(0)
+                .map { StoreClock.date(Int64($0)) }
+        }
+    }
+
+    public func recordAttempt(_ attempt: DeliveryAttempt) throws -> WebhookDelivery {
+        try database.write { connection in
+            guard var delivery = try SQLiteStore.delivery(attempt.deliveryID, on: connection) else {
+                throw StoreError.notFound(kind: "delivery", id: attempt.deliveryID)
+            }
+            try connection.query(
+                "INSERT OR REPLACE INTO webhook_attempts (delivery_id, number, at_ms, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(delivery.id), .int(attempt.number), .integer(StoreClock.milliseconds(attempt.at)), .optional(attempt.statusCode),
+                 .optional(attempt.error), .int(attempt.durationMilliseconds)])
+            delivery.attempts = attempt.number
+            delivery.lastStatusCode = attempt.statusCode
+            delivery.lastError = attempt.error
+            delivery.updatedAt = attempt.at
+            switch attempt.decision {
+            case .succeeded:
+                delivery.status = .succeeded
+                delivery.nextAttemptAt = nil
+            case .retry(let time):
+                delivery.status = .pending
+                delivery.nextAttemptAt = time
+            case .dead(let reason):
+                delivery.status = .dead
+                delivery.nextAttemptAt = nil
+                delivery.lastError = reason
+            case .disableEndpoint(let reason):
+                delivery.status = .dead
+                delivery.nextAttemptAt = nil
+                delivery.lastError = reason
+                try connection.query("UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at_ms = ? WHERE id = ?",
+                                     [.text(reason), .integer(StoreClock.milliseconds(attempt.at)), .text(delivery.endpointID)])
+                // Nothing more goes to an endpoint that asked to be left alone.
+                try connection.query("UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at_ms = NULL WHERE endpoint_id = ? AND status = 'pending' AND id != ?",
+                                     [.text(delivery.endpointID), .text(delivery.id)])
+                try audit(connection, AuditEvent(at: attempt.at, principal: "vouchd", action: "webhook.disable", subject: delivery.endpointID, note: reason))
+            }
+            try connection.query(
+                "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at_ms = ?, last_status_code = ?, last_error = ?, updated_at_ms = ? WHERE id = ?",
+                [.text(delivery.status.rawValue), .int(delivery.attempts), delivery.nextAttemptAt.map { .integer(StoreClock.milliseconds($0)) } ?? .null,
+                 .optional(delivery.lastStatusCode), .optional(delivery.lastError), .integer(StoreClock.milliseconds(delivery.updatedAt)), .text(delivery.id)])
+            return delivery
+        }
+    }
+
+    public func deliveries(endpoint: String?, status: WebhookDelivery.Status?, after id: String?, limit: Int) throws -> [WebhookDelivery] {
+        try database.read { connection in
+            var sql = "SELECT \(SQLiteStore.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id > ?"
+            var values: [SQLiteValue] = [.text(id ?? "")]
+            if let endpoint {
+                sql += " AND d.endpoint_id = ?"
+                values.append(.text(endpoint))
+            }
+            if let status {
+                sql += " AND d.status = ?"
+                values.append(.text(status.rawValue))
+            }
+            sql += " ORDER BY d.id LIMIT ?"
+            values.append(.int(limit))
+            return try connection.query(sql, values).map(SQLiteStore.delivery(from:))
+        }
+    }
+
+    public func deliveries(ofEvent eventID: String) throws -> [WebhookDelivery] {
+        try database.read { connection in
+            try connection.query("SELECT \(SQLiteStore.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.event_id = ?",
+                                 [.text(eventID)]).map(SQLiteStore.delivery(from:))
+        }
+    }
+
+    public func redeliver(_ id: String, by principal: String, at time: Date) throws -> WebhookDelivery {
+        try database.write { connection in
+            guard let delivery = try SQLiteStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
+            guard delivery.status == .dead || delivery.status == .cancelled else {
+                throw StoreConflict("delivery \(id) is \(delivery.status.rawValue); only dead or cancelled deliveries can be redelivered")
+            }
+            try connection.query(
+                "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at_ms = ?, updated_at_ms = ? WHERE id = ?",
+                [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
+            try audit(connection, AuditEvent(at: time, principal: principal, action: "webhook.redeliver", subject: id))
+            guard let updated = try SQLiteStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
+            return updated
+        }
+    }
+
+    static func delivery(_ id: String, on connection: SQLiteConnection) throws -> WebhookDelivery? {
+        try connection.query("SELECT \(deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = ?",
+                             [.text(id)]).first.map(delivery(from:))
+    }
+
+    static func delivery(from row: SQLiteRow) -> WebhookDelivery {
+        WebhookDelivery(id: row.string(0), eventID: row.string(1), eventType: row.string(2), endpointID: row.string(3),
+                        status: WebhookDelivery.Status(rawValue: row.string(4)) ?? .dead, required: row.int(5) != 0, attempts: row.int(6),
+                        nextAttemptAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) }, lastStatusCode: row.optionalInt(8),
+                        lastError: row.optionalString(9), createdAt: StoreClock.date(row.int64(10)), updatedAt: StoreClock.date(row.int64(11)))
+    }
+}

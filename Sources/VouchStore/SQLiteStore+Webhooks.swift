@@ -1,0 +1,78 @@
+import Foundation
+import VouchDomain
+import VouchJSON
+
+extension SQLiteStore {
+    static let endpointColumns = "id, url, events, required, secret, enabled, disabled_reason, created_by, created_at_ms, updated_at_ms"
+
+    public func createEndpoint(_ endpoint: WebhookEndpoint) throws {
+        try database.write { connection in
+            try connection.query("INSERT INTO webhook_endpoints (\(SQLiteStore.endpointColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                 SQLiteStore.values(of: endpoint))
+            try audit(connection, AuditEvent(at: endpoint.createdAt, principal: endpoint.createdBy, action: "webhook.create", subject: endpoint.id,
+                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: endpoint))))
+        }
+    }
+
+    public func endpoints(after id: String?, limit: Int) throws -> [WebhookEndpoint] {
+        try database.read { connection in
+            try connection.query("SELECT \(SQLiteStore.endpointColumns) FROM webhook_endpoints WHERE id > ? ORDER BY id LIMIT ?",
+                                 [.text(id ?? ""), .int(limit)]).map(SQLiteStore.endpoint(from:))
+        }
+    }
+
+    public func endpoint(_ id: String) throws -> WebhookEndpoint? {
+        try database.read { try SQLiteStore.endpoint(id, on: $0) }
+    }
+
+    public func updateEndpoint(_ id: String, by principal: String, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint {
+        try database.write { connection in
+            guard let before = try SQLiteStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
+            let after = try change(before)
+            guard after != before else { return after }
+            var values = SQLiteStore.values(of: after)
+            values.append(values.removeFirst())
+            try connection.query(
+                """
+                UPDATE webhook_endpoints SET url = ?, events = ?, required = ?, secret = ?, enabled = ?, disabled_reason = ?, created_by = ?,
+                    created_at_ms = ?, updated_at_ms = ? WHERE id = ?
+                """, values)
+            try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: "webhook.update", subject: id,
+                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
+                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+            return after
+        }
+    }
+
+    public func deleteEndpoint(_ id: String, by principal: String, at time: Date) throws {
+        try database.write { connection in
+            guard let before = try SQLiteStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
+            try connection.query("DELETE FROM webhook_endpoints WHERE id = ?", [.text(id)])
+            try audit(connection, AuditEvent(at: time, principal: principal, action: "webhook.delete", subject: id,
+                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before))))
+        }
+    }
+
+    static func endpoint(_ id: String, on connection: SQLiteConnection) throws -> WebhookEndpoint? {
+        try connection.query("SELECT \(endpointColumns) FROM webhook_endpoints WHERE id = ?", [.text(id)]).first.map(endpoint(from:))
+    }
+
+    static func values(of endpoint: WebhookEndpoint) -> [SQLiteValue] {
+        [.text(endpoint.id), .text(endpoint.url), .text(endpoint.events.joined(separator: ",")), .int(endpoint.required ? 1 : 0), .text(endpoint.secret),
+         .int(endpoint.enabled ? 1 : 0), .optional(endpoint.disabledReason), .text(endpoint.createdBy),
+         .integer(StoreClock.milliseconds(endpoint.createdAt)), .integer(StoreClock.milliseconds(endpoint.updatedAt))]
+    }
+
+    static func endpoint(from row: SQLiteRow) -> WebhookEndpoint {
+        let events = row.string(2)
+        return WebhookEndpoint(id: row.string(0), url: row.string(1), events: events.isEmpty ? [] : events.split(separator: ",").map(String.init),
+                               required: row.int(3) != 0, secret: row.string(4), enabled: row.int(5) != 0, disabledReason: row.optionalString(6),
+                               createdBy: row.string(7), createdAt: StoreClock.date(row.int64(8)), updatedAt: StoreClock.date(row.int64(9)))
+    }
+
+    /// What the audit log keeps of an endpoint: never its secret.
+    static func auditDescription(of endpoint: WebhookEndpoint) -> JSONValue {
+        .object(["id": .string(endpoint.id), "url": .string(endpoint.url), "events": .strings(endpoint.events), "required": .bool(endpoint.required),
+                 "enabled": .bool(endpoint.enabled), "disabled_reason": .optional(endpoint.disabledReason)])
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Synchronization
+import VouchDomain
+import VouchStore
+
+/// Sends due webhook deliveries from the durable outbox on dedicated threads (curl blocks, so never on the
+/// cooperative pool), records each attempt, and reports settled deliveries.
+///
+/// Pending deliveries live in SQLite, so a restart resumes them; the in-memory state is only which ids are
+/// being sent right now.
+public final class DeliveryWorker: Sendable {
+    public struct Settings: Sendable {
+        public var schedule: DeliverySchedule
+        public var timeoutMilliseconds: Int
+        public var allowPrivateNetworks: Bool
+        public var threadCount: Int
+        /// The longest the dispatcher sleeps without being woken, so new due times are never missed for long.
+        public var maxIdleMilliseconds: Int
+
+        public init(schedule: DeliverySchedule = DeliverySchedule(), timeoutMilliseconds: Int = 15_000, allowPrivateNetworks: Bool = false,
+                    threadCount: Int = 4, maxIdleMilliseconds: Int = 1_000) {
+            self.schedule = schedule
+            self.timeoutMilliseconds = timeoutMilliseconds
+            self.allowPrivateNetworks = allowPrivateNetworks
+            self.threadCount = threadCount
+            self.maxIdleMilliseconds = maxIdleMilliseconds
+        }
+    }
+
+    private struct State {
+        var queue: [DeliveryJob] = []
+        var inFlight: Set<String> = []
+        var stopping = false
+        var wakeRequested = false
+        var running = 0
+    }
+
+    private let store: any Store
+    private let settings: Settings
+    private let clock: @Sendable () -> Date
+    private let onSettled: @Sendable (WebhookDelivery) -> Void
+    private let onError: @Sendable (String, any Error) -> Void
+    private let state = Mutex(State())
+    private let condition = ConditionBox()
+
+    public init(store: any Store, settings: Settings, clock: @escaping @Sendable () -> Date = { Date() },
+                onSettled: @escaping @Sendable (WebhookDelivery) -> Void, onError: @escaping @Sendable (String, any Error) -> Void) {
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.onSettled = onSettled
+        self.onError = onError
+    }
+
+    /// Starts the dispatcher and the sending threads.
+    public func start() {
+        state.withLock { $0.running = settings.threadCount + 1 }
+        let dispatcher = Thread { [self] in dispatchLoop() }
+        dispatcher.name = "vouchd.webhooks.dispatch"
+        dispatcher.start()
+        for index in 0..<settings.threadCount {
+            let sender = Thread { [self] in sendLoop() }
+            sender.name = "vouchd.webhooks.send.\(index)"
+            sender.start()
+        }
+    }
+
+    /// Asks the dispatcher to look for due deliveries now (after new events were put in the outbox).
+    public func wake() {
+        condition.signal.lock()
+        state.withLock { $0.wakeRequested = true }
+        condition.signal.broadcast()
+        condition.signal.unlock()
+    }
+
+    /// Stops taking new work, lets attempts in flight finish and be recorded, and waits for the threads.
+    /// Deliveries still queued stay pending in SQLite and are resumed on the next start.
+    public func stop() {
+        condition.signal.lock()
+        state.withLock { $0.stopping = true; $0.queue.removeAll() }
+        condition.signal.broadcast()
+        condition.signal.unlock()
+        while state.withLock({ $0.running }) > 0 { usleep(5_000) }
+    }
+
+    private func dispatchLoop() {
+        defer { state.withLock { $0.running -= 1 } }
+        while !state.withLock({ $0.stopping }) {
+            var sleepMilliseconds = settings.maxIdleMilliseconds
+            do {
+                let now = clock()
+                let busy = state.withLock { $0.inFlight.union($0.queue.map(\.delivery.id)) }
+                let capacity = max(0, settings.threadCount * 4 - busy.count)
+                let due = capacity == 0 ? [] : try store.dueDeliveries(at: now, excluding: busy, limit: capacity)
+                if !due.isEmpty {
+                    condition.signal.lock()
+                    state.withLock { $0.queue.append(contentsOf: due) }
+                    condition.signal.broadcast()
+                    condition.signal.unlock()
+                }
+                if let next = try store.nextDeliveryDue() {
+                    sleepMilliseconds = min(sleepMilliseconds, max(1, Int(next.timeIntervalSince(now) * 1_000)))
+                }
+                if due.count == capacity && capacity > 0 { sleepMilliseconds = 1 }
+            } catch {
+                onError("webhook dispatch failed", error)
+            }
+            condition.signal.lock()
+            if !state.withLock({ $0.wakeRequested || $0.stopping }) {
+                _ = condition.signal.wait(until: Date().addingTimeInterval(Double(sleepMilliseconds) / 1_000))
+            }
+            state.withLock { $0.wakeRequested = false }
+            condition.signal.unlock()
+        }
+    }
+
+    private func sendLoop() {
+        defer { state.withLock { $0.running -= 1 } }
+        let sender = WebhookSender(timeoutMilliseconds: settings.timeoutMilliseconds, policy: AddressPolicy(allowPrivateNetworks: settings.allowPrivateNetworks))
+        while true {
+            condition.signal.lock()
+            var job: DeliveryJob?
+            while job == nil {
+                let (stopping, next) = state.withLock { state -> (Bool, DeliveryJob?) in
+                    if state.stopping { return (true, nil) }
+                    guard !state.queue.isEmpty else { return (false, nil) }
+                    let taken = state.queue.removeFirst()
+                    state.inFlight.insert(taken.delivery.id)
+                    return (false, taken)
+                }
+                if stopping {
+                    condition.signal.unlock()
+                    return
+                }
+                job = next
+                if job == nil { condition.signal.wait() }
+            }
+            condition.signal.unlock()
+            guard let job else { continue }
+            attempt(job, with: sender)
+            state.withLock { _ = $0.inFlight.remove(job.delivery.id) }
+            // A settled delivery may free capacity or make the next one due: let the dispatcher look again.
+            wake()
+        }
+    }
+
+    private func attempt(_ job: DeliveryJob, with sender: WebhookSender) {
+        let now = clock()
+        let outcome = sender.send(job, eventID: job.delivery.eventID, now: now)
+        let number = job.delivery.attempts + 1
+        let decision = settings.schedule.decide(after: outcome.result, attempt: number, now: clock(), random: Double.random(in: 0..<1))
+        do {
+            let delivery = try store.recordAttempt(DeliveryAttempt(deliveryID: job.delivery.id, number: number, at: now, statusCode: outcome.statusCode,
+                                                                   error: outcome.error, durationMilliseconds: outcome.durationMilliseconds,
+                                                                   decision: decision))
+            if delivery.status != .pending { onSettled(delivery) }
+        } catch {
+            onError("recording a webhook attempt failed", error)
+        }
+    }
+}
+
+/// The lock and condition the worker's threads sleep on.
+///
+/// `@unchecked Sendable`: NSCondition is thread-safe by design; that is its purpose.
+final class ConditionBox: @unchecked Sendable {
+    /// Held while checking the queue and while waiting, as NSCondition requires.
+    let signal = NSCondition()
+}

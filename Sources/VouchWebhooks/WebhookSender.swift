@@ -1,0 +1,70 @@
+import Foundation
+import VouchClient
+import VouchDomain
+import VouchStore
+
+/// Sends one delivery attempt over libcurl, signed, without following redirects.
+///
+/// One sender per worker thread: its curl handle keeps connections to receivers alive between deliveries.
+public final class WebhookSender {
+    private let client: HTTPClient
+    private let policy: AddressPolicy
+
+    public init(timeoutMilliseconds: Int, policy: AddressPolicy) {
+        client = HTTPClient()
+        client.timeoutMilliseconds = timeoutMilliseconds
+        self.policy = policy
+    }
+
+    public struct Outcome: Sendable {
+        public var result: DeliveryAttemptResult
+        public var statusCode: Int?
+        public var error: String?
+        public var durationMilliseconds: Int
+    }
+
+    public func send(_ job: DeliveryJob, eventID: String, now: Date) -> Outcome {
+        let started = ContinuousClock.now
+        func elapsed() -> Int {
+            let duration = ContinuousClock.now - started
+            return Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        }
+        let target: AddressPolicy.Target
+        do {
+            target = try policy.resolve(job.url)
+        } catch {
+            return Outcome(result: .refused(error.description), statusCode: nil, error: error.description, durationMilliseconds: elapsed())
+        }
+        let timestamp = Int(now.timeIntervalSince1970)
+        guard let signature = WebhookSigner.signature(secret: job.secret, id: eventID, timestamp: timestamp, body: job.body) else {
+            return Outcome(result: .refused("the endpoint's secret is not a whsec_ secret"), statusCode: nil, error: "bad secret", durationMilliseconds: elapsed())
+        }
+        let headers = [
+            ("Content-Type", "application/json"), ("User-Agent", "vouchd-webhooks/1"),
+            ("webhook-id", eventID), ("webhook-timestamp", String(timestamp)), ("webhook-signature", signature),
+        ]
+        do {
+            let response = try client.send(method: "POST", url: job.url, headers: headers, body: job.body, pinnedAddress: target.pin)
+            let retryAfter = response.headers["retry-after"].flatMap { WebhookSender.retryAfterSeconds($0, now: now) }
+            return Outcome(result: .answered(status: response.status, retryAfterSeconds: retryAfter), statusCode: response.status,
+                           error: (200...299).contains(response.status) ? nil : "HTTP \(response.status)", durationMilliseconds: elapsed())
+        } catch {
+            if error.isTimeout {
+                return Outcome(result: .timedOut, statusCode: nil, error: "timed out", durationMilliseconds: elapsed())
+            }
+            return Outcome(result: .failed(error.message), statusCode: nil, error: error.message, durationMilliseconds: elapsed())
+        }
+    }
+
+    /// `Retry-After` as seconds or as an HTTP date.
+    static func retryAfterSeconds(_ text: String, now: Date) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed) { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+    }
+}
