@@ -168,7 +168,8 @@ public enum CriteriaEvaluator {
         let seconds = max(0, seconds)
         if seconds < 60 { return "\(seconds) s" }
         if seconds < 3_600 { return "\(seconds / 60) min" }
-        if seconds < 86_400 {
+        // Up to two days reads best in hours ("soak: 3 h of 24 h").
+        if seconds < 2 * 86_400 {
             let minutes = (seconds % 3_600) / 60
             return minutes == 0 ? "\(seconds / 3_600) h" : "\(seconds / 3_600) h \(minutes) min"
         }
