@@ -12,6 +12,20 @@ import VouchJSON
         return path
     }
 
+    /// Every `field` of every item of a paged list, following `next_cursor`.
+    func collect(from daemon: DaemonProcess, path: String, items: String, field: String, token: String) throws -> Set<String> {
+        let client = HTTPClient()
+        var stored: Set<String> = []
+        var cursor: String?
+        repeat {
+            let url = "http://127.0.0.1:\(daemon.port)\(path)?limit=500" + (cursor.map { "&cursor=\($0)" } ?? "")
+            let page = try JSONParser.parse(try client.send(method: "GET", url: url, headers: [("Authorization", "Bearer \(token)")]).body)
+            stored.formUnion(page[items]?.arrayValue?.compactMap { $0[field]?.stringValue } ?? [])
+            cursor = page["next_cursor"]?.stringValue
+        } while cursor != nil
+        return stored
+    }
+
     @Test func firstStartWritesAPrivateAdminTokenThatIsNeverLogged() throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -81,15 +95,7 @@ import VouchJSON
         #expect(keys.count > 10, "too few writes before the kill to prove anything")
         let restarted = try DaemonProcess(stateDirectory: directory)
         defer { restarted.stop() }
-        let client = HTTPClient()
-        var stored: Set<String> = []
-        var cursor: String?
-        repeat {
-            let url = "http://127.0.0.1:\(restarted.port)/v1/fixes?limit=500" + (cursor.map { "&cursor=\($0)" } ?? "")
-            let page = try JSONParser.parse(try client.send(method: "GET", url: url, headers: [("Authorization", "Bearer \(token)")]).body)
-            stored.formUnion(page["fixes"]?.arrayValue?.compactMap { $0["key"]?.stringValue } ?? [])
-            cursor = page["next_cursor"]?.stringValue
-        } while cursor != nil
+        let stored = try collect(from: restarted, path: "/v1/fixes", items: "fixes", field: "key", token: token)
         let lost = Set(keys).subtracting(stored)
         #expect(lost.isEmpty, "acknowledged but lost after SIGKILL: \(lost.sorted().prefix(10))")
     }
@@ -138,15 +144,7 @@ import VouchJSON
         #expect(ids.count > 10, "too few writes before the kill to prove anything")
         let restarted = try DaemonProcess(stateDirectory: directory)
         defer { restarted.stop() }
-        let client = HTTPClient()
-        var stored: Set<String> = []
-        var cursor: String?
-        repeat {
-            let url = "http://127.0.0.1:\(restarted.port)/v1/fixes/tv-channel-selector-labels/feedback?limit=500" + (cursor.map { "&cursor=\($0)" } ?? "")
-            let page = try JSONParser.parse(try client.send(method: "GET", url: url, headers: [("Authorization", "Bearer \(token)")]).body)
-            stored.formUnion(page["feedback"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [])
-            cursor = page["next_cursor"]?.stringValue
-        } while cursor != nil
+        let stored = try collect(from: restarted, path: "/v1/fixes/tv-channel-selector-labels/feedback", items: "feedback", field: "id", token: token)
         let lost = Set(ids).subtracting(stored)
         #expect(lost.isEmpty, "acknowledged but lost after SIGKILL: \(lost.sorted().prefix(10))")
     }
