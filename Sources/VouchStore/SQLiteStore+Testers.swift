@@ -53,6 +53,10 @@ extension SQLiteStore {
     public func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: String, at time: Date) throws -> Withdrawal {
         let withdrawal = try database.write { connection -> Withdrawal in
             guard let before = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            guard before.isActive else {
+                let when = before.withdrawnAt.map { " at \($0.formatted(.iso8601))" } ?? ""
+                throw StoreConflict("tester \(id) already withdrew\(when); their data was erased then and their feedback unlinked or deleted")
+            }
             let fixes = try SQLiteStore.enrolledFixes(of: id, on: connection)
             try SQLiteStore.erasePersonalData(of: id, on: connection)
             try connection.query("DELETE FROM enrollments WHERE tester_id = ?", [.text(id)])

@@ -73,7 +73,11 @@ import VouchJSON
         #expect(try server.call("GET", "/v1/fixes/tv-channel-selector-labels/enrollments").json["enrollments"]?.arrayValue?.isEmpty == true)
         let again = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/enrollments", json: #"{"testers":["\#(id)"]}"#)
         #expect(again.status == 422)
-        #expect(try server.call("PATCH", "/v1/testers/\(id)", json: #"{"name":"Back"}"#).status == 422)
+        #expect(try server.call("PATCH", "/v1/testers/\(id)", json: #"{"name":"Back"}"#).status == 409)
+        #expect(try server.call("PATCH", "/v1/testers/\(id)", json: #"{"assistive_tech":["voiceover:tv"]}"#).status == 409)
+        let twice = try server.call("POST", "/v1/testers/\(id)/withdraw", json: #"{"purge_feedback":true}"#)
+        #expect(twice.status == 409)
+        #expect(twice.json["detail"]?.stringValue?.contains("already withdrew") == true)
     }
 
     @Test func enrollmentRefusesUnknownTestersAndUnenrolls() throws {

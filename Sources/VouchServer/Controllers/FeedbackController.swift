@@ -62,7 +62,8 @@ struct FeedbackController {
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
         let claim = idempotencyKey.map {
-            IdempotencyClaim(principal: context.principal.name, key: $0, requestSHA256: Digest.sha256(Array(key.utf8) + [0x0A] + request.body))
+            // Scoped by token, so two tokens that share a principal name never share keys.
+            IdempotencyClaim(principal: context.principal.tokenID, key: $0, requestSHA256: Digest.sha256(Array(key.utf8) + [0x0A] + request.body))
         }
         let submission = try store.submitFeedback(records, idempotency: claim) { stored, evidence, fix in
             stored.map { record in

@@ -47,6 +47,11 @@ struct TesterController {
     }
 
     func patch(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let id = context.parameters["id"]
+        // Say first that the tester withdrew: no field of theirs can be changed, however well formed.
+        if let tester = try store.tester(id), !tester.isActive {
+            throw StoreConflict("tester \(id) has withdrawn; their data was erased and cannot be changed")
+        }
         let (draft, readErrors) = TesterDraft.read(try RequestBody.json(request))
         if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
         let time = clock()

@@ -1,0 +1,35 @@
+/// A node of the command tree: a group such as `fix` (with subcommands) or a command that runs (`fix create`).
+struct Command {
+    typealias Action = (CommandContext) throws -> Void
+
+    var name: String
+    /// One sentence: what the command does.
+    var abstract: String
+    /// Paragraphs shown in the command's help after the abstract.
+    var discussion: String = ""
+    /// A closing paragraph, shown after the options and commands.
+    var epilogue: String = ""
+    var arguments: [CommandArgument] = []
+    var options: [CommandOption] = []
+    var subcommands: [Command] = []
+    /// Commands of the product that a later version brings (DESIGN.md lists them); named in errors, never in help.
+    var laterSubcommands: [String] = []
+    /// Nil for groups, which only hold subcommands.
+    var action: Action?
+
+    var isGroup: Bool { !subcommands.isEmpty }
+
+    func subcommand(named name: String) -> Command? {
+        subcommands.first { $0.name == name }
+    }
+
+    /// The command reached by following `path` from this one, or nil when a name is unknown.
+    func descendant(at path: [String]) -> Command? {
+        var command = self
+        for name in path {
+            guard let next = command.subcommand(named: name) else { return nil }
+            command = next
+        }
+        return command
+    }
+}

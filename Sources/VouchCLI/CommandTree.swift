@@ -1,0 +1,14 @@
+/// The whole `vouch` command tree. Status, approvals and webhooks join it when the server serves them.
+enum CommandTree {
+    static func root() -> Command {
+        Command(
+            name: "vouch",
+            abstract: "vouch: stage accessibility fixes behind per-user flags, and have them verified by the people who rely on assistive technology.",
+            epilogue: """
+                Exit status: 0 success, 1 failure, 64 wrong command line, 65 input the server refused, 69 server unreachable, 77 no token or not allowed.
+                """,
+            subcommands: [FixCommands.group(), TesterCommands.group(), EnrollCommand.command(), FeedbackCommands.group(), TokenCommands.group(),
+                          AuditCommand.command(), EvalCommand.command()],
+            laterSubcommands: ["status", "approve", "reject", "webhook"])
+    }
+}

@@ -1,0 +1,76 @@
+import VouchJSON
+
+/// `vouch enroll FIX TESTER…`, `--remove TESTER…` and `--list`: while a fix is in testing, its flag is on for its testers' keys.
+enum EnrollCommand {
+    static func command() -> Command {
+        Command(
+            name: "enroll", abstract: "Enroll testers in a fix, remove them, or list who is enrolled.",
+            discussion: """
+                While the fix is in testing, its flag is on for the targeting keys of every enrolled tester.
+
+                Example: vouch enroll tv-channel-selector-labels t_4w9tedpdf8fc
+                """,
+            arguments: [
+                CommandArgument(name: "fix", help: "The fix's flag key, such as tv-channel-selector-labels.", problem: FixCommands.keyProblem),
+                CommandArgument(name: "tester", help: "A tester's id, such as t_4w9tedpdf8fc; give several to enroll or remove them all.", repeats: true,
+                                problem: TesterCommands.idProblem),
+            ],
+            options: [
+                .flag("remove", help: "Remove the testers given from the fix instead of enrolling them."),
+                .flag("list", help: "List the testers enrolled in the fix."),
+            ]
+        ) { context in
+            let invocation = context.invocation
+            let fix = invocation.argument("fix")
+            let testers = invocation.argumentList("tester")
+            let path = APIClient.path("/v1/fixes", fix, "/enrollments")
+            if invocation.flag("list") {
+                guard !invocation.flag("remove") else { throw UsageError("Give either --list or --remove, not both.", commandPath: invocation.path) }
+                guard testers.isEmpty else { throw UsageError("--list takes no tester ids; remove '\(testers[0])'.", commandPath: invocation.path) }
+                let answer = try context.api.get(path)
+                context.output.emit(answer) { answer in
+                    let enrollments = answer["enrollments"]?.arrayValue ?? []
+                    return enrollments.map(OutputFormatter.enrollmentLine) + [summary(fix: fix, count: enrollments.count, now: false)]
+                }
+                return
+            }
+            guard !testers.isEmpty else { throw UsageError("Missing expected argument '<tester>'.", commandPath: invocation.path) }
+            if invocation.flag("remove") {
+                try remove(testers, from: fix, path: path, context)
+                return
+            }
+            let answer = try context.api.post(path, body: ["testers": .strings(testers)])
+            context.output.emit(answer) { answer in
+                ["Enrolled: \(OutputFormatter.list(answer["added"], empty: "none; every tester given was already enrolled"))",
+                 summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]
+            }
+        }
+    }
+
+    /// One DELETE per tester; when one fails, what was removed before it is still told.
+    private static func remove(_ testers: [String], from fix: String, path: String, _ context: CommandContext) throws(CommandFailure) {
+        var removed: [String] = []
+        var last = JSONValue.null
+        for tester in testers {
+            do {
+                last = try context.api.delete(APIClient.path(path, tester))
+                removed.append(tester)
+            } catch {
+                if !removed.isEmpty && !context.output.json { context.console.output("Removed: \(removed.joined(separator: ", "))") }
+                throw error
+            }
+        }
+        context.output.emit(last) { answer in
+            ["Removed: \(removed.joined(separator: ", "))", summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]
+        }
+    }
+
+    private static func summary(fix: String, count: Int, now: Bool) -> String {
+        let verb = now ? "now has" : "has"
+        switch count {
+        case 0: return "Fix \(fix) \(verb) no enrolled testers."
+        case 1: return "Fix \(fix) \(verb) 1 enrolled tester."
+        default: return "Fix \(fix) \(verb) \(count) enrolled testers."
+        }
+    }
+}

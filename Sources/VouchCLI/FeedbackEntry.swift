@@ -1,0 +1,44 @@
+import VouchJSON
+
+/// One feedback record being put together from options and answers, before it is sent.
+struct FeedbackEntry {
+    /// Text and enumerated fields by the API's name.
+    var values: [String: String] = [:]
+    var regression = false
+    var wcag: [String]?
+
+    init(invocation: Invocation) {
+        for field in FeedbackFields.textFields + [FeedbackFields.comment] {
+            if let value = invocation.value(field.option.name) { values[field.name] = value }
+        }
+        regression = invocation.flag("regression")
+        wcag = invocation.list("wcag")
+    }
+
+    var missing: [FeedbackFields.Field] { FeedbackFields.required.filter { values[$0.name] == nil } }
+
+    /// The request body, in the API's field order, marked as coming through the CLI.
+    var body: JSONValue {
+        var object = JSONObject()
+        for field in FeedbackFields.textFields {
+            if let value = values[field.name] { object[field.name] = .string(value) }
+        }
+        object["regression"] = .bool(regression)
+        if let wcag { object["wcag"] = .strings(wcag) }
+        if let comment = values["comment"] { object["comment"] = .string(comment) }
+        object["channel"] = .string("cli")
+        return .object(object)
+    }
+
+    /// The read-back before sending: one "Label: value" line per field given.
+    func readBack(fix: String) -> [String] {
+        var lines = ["Fix: \(fix)"]
+        for field in FeedbackFields.textFields {
+            if let value = values[field.name] { lines.append("\(field.label): \(value)") }
+        }
+        lines.append("Regression: \(regression ? "yes" : "no")")
+        if let wcag { lines.append("WCAG: \(OutputFormatter.wcag(.strings(wcag)))") }
+        lines.append("Comment: \(values["comment"] ?? "none")")
+        return lines
+    }
+}

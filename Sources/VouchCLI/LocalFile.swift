@@ -1,0 +1,44 @@
+import Foundation
+
+/// Reading and writing the user's own files, with the system's plain reason ("No such file or directory") when it fails.
+enum LocalFile {
+    static func read(_ path: String) throws(CommandFailure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("Cannot read \(path)") }
+        defer { close(descriptor) }
+        return try readAll(descriptor, name: path)
+    }
+
+    static func readAll(_ descriptor: Int32, name: String) throws(CommandFailure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw failure("Cannot read \(name)") }
+            if count == 0 { return bytes }
+            bytes += buffer[..<count]
+        }
+    }
+
+    /// Creates or replaces the file with mode 0600 before any byte is written, so the data is never readable by others.
+    static func writePrivate(_ text: String, to path: String) throws(CommandFailure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("Cannot write \(path)") }
+        defer { close(descriptor) }
+        // An existing file keeps its old mode through O_CREAT; narrow it too.
+        guard fchmod(descriptor, 0o600) == 0 else { throw failure("Cannot make \(path) private") }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw failure("Cannot write \(path)") }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// `message` and the reason in `errno`.
+    private static func failure(_ message: String) -> CommandFailure {
+        CommandFailure(.failure, "\(message): \(String(cString: strerror(errno))).")
+    }
+}

@@ -1,0 +1,60 @@
+import VouchJSON
+
+extension OutputFormatter {
+    /// After a submission: "Feedback fb_… is recorded for fix K, revision 1: tester t_…, verdict passed, severity minor."
+    static func recordedFeedback(_ record: JSONValue) -> [String] {
+        var lines = ["Feedback \(text(record, "id")) is recorded for fix \(text(record, "fix")), revision \(number(record, "revision")): "
+            + "tester \(text(record, "tester")), verdict \(text(record, "verdict")), severity \(text(record, "severity"))."]
+        if record["blocking"]?.boolValue == true {
+            lines.append("It blocks promotion: it reports a serious or critical problem, or a regression.")
+        }
+        return lines
+    }
+
+    /// One line per feedback record: who, on which revision, what they found, with what, and their words.
+    static func feedbackLine(_ record: JSONValue) -> String {
+        var technology = technologyName(record["assistive_tech"]?.stringValue)
+        if let version = record["at_version"]?.stringValue { technology += " " + version }
+        var line = "\(text(record, "id")): tester \(text(record, "tester")), revision \(number(record, "revision")), verdict \(text(record, "verdict")), "
+            + "task \(text(record, "task_outcome")), severity \(text(record, "severity")), \(technology) on \(text(record, "platform")) \(text(record, "os_version")), "
+            + "app build \(text(record, "app_build")), recorded \(text(record, "recorded_at")) by \(text(record, "recorded_by")) through \(text(record, "channel"))."
+        if record["regression"]?.boolValue == true { line += " Regression." }
+        if record["blocking"]?.boolValue == true { line += " Blocking." }
+        if let heard = record["heard"]?.stringValue { line += " Heard: \(heard)." }
+        if let comment = record["comment"]?.stringValue { line += " Comment: \(comment)" + (comment.hasSuffix(".") ? "" : ".") }
+        return line
+    }
+
+    /// The evidence on the current revision, one labelled line each.
+    static func feedbackSummary(_ summary: JSONValue) -> [String] {
+        func counts(_ value: JSONValue?) -> String {
+            let value = value ?? .null
+            return "\(number(value, "passed")) passed, \(number(value, "failed")) failed, \(number(value, "cant_tell")) cant_tell"
+        }
+        func grouped(_ label: String, _ value: JSONValue?, name: (String) -> String) -> String {
+            let groups = (value?.objectValue?.members ?? []).map { "\(name($0.key)) \(counts($0.value))" }
+            return "\(label): " + (groups.isEmpty ? "none" : groups.joined(separator: "; "))
+        }
+        func brief(_ record: JSONValue) -> String {
+            var line = "\(text(record, "tester")): \(text(record, "verdict")), severity \(text(record, "severity")), "
+                + "\(technologyName(record["assistive_tech"]?.stringValue)) on \(text(record, "platform"))"
+            if record["regression"]?.boolValue == true { line += ", regression" }
+            return line + ", feedback \(text(record, "feedback")), recorded \(text(record, "recorded_at"))."
+        }
+        let latest = summary["latest"]?.arrayValue ?? []
+        let blocking = summary["blocking"]?.arrayValue ?? []
+        var lines = [
+            "Fix: \(text(summary, "fix"))",
+            "Revision: \(number(summary, "revision"))",
+            "Records: \(number(summary, "records"))",
+            "Testers: \(number(summary, "testers"))",
+            "Verdicts: \(counts(summary["by_verdict"]))",
+            grouped("By assistive technology", summary["by_assistive_tech"], name: { technologyName($0) }),
+            grouped("By platform", summary["by_platform"], name: { $0 }),
+        ]
+        lines += latest.isEmpty ? ["Latest verdicts: none"] : latest.map { "Latest verdict of \(brief($0))" }
+        lines.append("Blocking reports: \(blocking.count)")
+        lines += blocking.map { "Blocking report by \(brief($0))" }
+        return lines
+    }
+}

@@ -1,0 +1,46 @@
+import VouchJSON
+
+/// An error answer from the server, read from RFC 9457 problem+json (`detail`, `errors[]`) or from
+/// OFREP's `{errorCode, errorDetails}`, and worded for the person at the terminal.
+struct ServerProblem {
+    var status: Int
+    var detail: String?
+    var fieldErrors: [(field: String, message: String)]
+    var retryAfter: String?
+
+    init(_ response: HTTPTransport.Response) {
+        status = response.status
+        let json = try? JSONParser.parse(response.body)
+        if let code = json?["errorCode"]?.stringValue {
+            detail = code + (json?["errorDetails"]?.stringValue.map { ": " + $0 } ?? "")
+        } else {
+            detail = json?["detail"]?.stringValue ?? json?["title"]?.stringValue
+        }
+        fieldErrors = (json?["errors"]?.arrayValue ?? []).compactMap { issue in
+            guard let field = issue["field"]?.stringValue, let message = issue["message"]?.stringValue else { return nil }
+            return (field, message)
+        }
+        retryAfter = response.headers["retry-after"]
+    }
+
+    var failure: CommandFailure {
+        switch status {
+        case 401:
+            return CommandFailure(.notAllowed, "The server refused the token: it is unknown or has been revoked.",
+                                  details: ["Check --token or VOUCH_TOKEN."])
+        case 403:
+            return CommandFailure(.notAllowed, "Not allowed: \(detail ?? "the token's role may not do this").",
+                                  details: ["The token is valid, but its role is not enough; use a token with a suitable role through --token or VOUCH_TOKEN."])
+        case 400, 404, 409, 413, 415, 422:
+            let message = detail ?? "the server refused the request (status \(status))"
+            return CommandFailure(.rejectedInput, message, details: fieldErrors.map { "  \($0.field): \($0.message)" })
+        case 429:
+            let wait = retryAfter.map { " Try again in \($0) seconds." } ?? " Try again later."
+            return CommandFailure(.failure, "The server is receiving too many requests (status 429).\(wait)")
+        case 500...:
+            return CommandFailure(.failure, "The server failed (status \(status)): \(detail ?? "no detail given").")
+        default:
+            return CommandFailure(.failure, "Unexpected answer from the server (status \(status)): \(detail ?? "no detail given").")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import VouchDomain
+import VouchJSON
+
+/// `vouch token create|list|revoke`: API tokens, each with a name and one role.
+enum TokenCommands {
+    static let roles = Role.allCases.map(\.rawValue)
+
+    static func group() -> Command {
+        Command(
+            name: "token", abstract: "Create, list and revoke API tokens.",
+            discussion: """
+                Each token has a name (who or what uses it) and one role: admin (everything), release_manager (pause, resume, roll back, read all), \
+                maintainer (fixes, targets, testers, enrollments and feedback on a tester's behalf; read all), tester (bound to one tester: \
+                read the fixes they are enrolled in, submit their own feedback) or sdk (flag evaluation only, for apps). Only an admin manages tokens.
+                """,
+            subcommands: [create(), list(), revoke()])
+    }
+
+    static func create() -> Command {
+        Command(
+            name: "create", abstract: "Create a token; its secret is shown once.",
+            discussion: "Example: vouch token create --name ana-phone --role tester --tester t_4w9tedpdf8fc",
+            options: [
+                .single("name", "name", help: "Who or what uses the token, such as ios-app or \"Ana (release manager)\".", required: true),
+                .single("role", "role", help: "What the token may do.", required: true, allowed: roles),
+                .single("tester", "id", help: "The tester a tester token belongs to, such as t_4w9tedpdf8fc. Required with --role tester, refused with any other role."),
+            ]
+        ) { context in
+            let invocation = context.invocation
+            let role = invocation.value("role") ?? ""
+            let tester = invocation.value("tester")
+            if role == Role.tester.rawValue, tester == nil {
+                throw UsageError("A tester token belongs to one tester: give '--tester <id>'.", commandPath: invocation.path)
+            }
+            if role != Role.tester.rawValue, tester != nil {
+                throw UsageError("Only a token with the role tester belongs to a tester; remove '--tester' or use '--role tester'.", commandPath: invocation.path)
+            }
+            var body: JSONObject = ["name": .string(invocation.value("name") ?? ""), "role": .string(role)]
+            if let tester { body["tester"] = .string(tester) }
+            let token = try context.api.post("/v1/tokens", body: body)
+            context.output.emit(token, OutputFormatter.createdToken)
+        }
+    }
+
+    static func list() -> Command {
+        Command(name: "list", abstract: "List tokens, revoked ones too; never their secrets.", options: ListPager.options("tokens")) { context in
+            let page = try ListPager(api: context.api, path: "/v1/tokens", itemsKey: "tokens").fetch(query: [], invocation: context.invocation)
+            context.output.emit(page.answer) { _ in OutputFormatter.listLines((page.items, page.next), OutputFormatter.tokenLine, "token", "tokens") }
+        }
+    }
+
+    static func revoke() -> Command {
+        Command(
+            name: "revoke", abstract: "Revoke a token: the server refuses it from now on.",
+            arguments: [CommandArgument(name: "id", help: "The token's id, such as tok_4w9tedpdf8fce6h6, from 'vouch token list'.") { id in
+                !id.isEmpty && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } ? nil : "a token id is letters, digits and '_', such as tok_4w9tedpdf8fce6h6"
+            }]
+        ) { context in
+            let token = try context.api.delete(APIClient.path("/v1/tokens", context.invocation.argument("id")))
+            context.output.emit(token) { token in
+                ["Token \(OutputFormatter.text(token, "id")) (\(OutputFormatter.text(token, "name"))) is revoked."]
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Testing
+@testable import VouchCLI
+
+/// The parser in-process: where options may stand, both value forms, lists, and what is refused.
+@Suite struct CommandLineArgumentsTests {
+    let parser = CommandLineArguments(root: CommandTree.root(), globalOptions: GlobalOptions.options)
+
+    func invocation(_ arguments: [String]) throws -> Invocation {
+        guard case .run(let invocation) = try parser.parse(arguments) else {
+            Issue.record("expected a command to run for \(arguments)")
+            throw UsageError("no command", commandPath: [])
+        }
+        return invocation
+    }
+
+    @Test func globalOptionsBeforeOrAfterTheCommand() throws {
+        let before = try invocation(["--server", "http://h:1", "--json", "fix", "show", "k"])
+        let after = try invocation(["fix", "show", "k", "--server=http://h:1", "--json"])
+        for parsed in [before, after] {
+            #expect(parsed.path == ["fix", "show"])
+            #expect(parsed.argument("key") == "k")
+            #expect(parsed.value("server") == "http://h:1")
+            #expect(parsed.flag("json"))
+        }
+    }
+
+    @Test func listsAreRepeatableAndCommaSeparated() throws {
+        let parsed = try invocation(["fix", "create", "k", "--title=T", "--ui-area", "A", "--platform", "iOS,android", "--platform=web",
+                                     "--wcag", "1.1.1, 4.1.2", "--expected", "NHK, button, selected"])
+        #expect(parsed.list("platform") == ["ios", "android", "web"])
+        #expect(parsed.list("wcag") == ["1.1.1", "4.1.2"])
+        #expect(parsed.value("expected-announcement") == "NHK, button, selected")
+        #expect(parsed.value("title") == "T")
+    }
+
+    @Test func enumeratedValuesAreNormalized() throws {
+        #expect(try invocation(["token", "create", "--name", "Ana", "--role", "Release-Manager"]).value("role") == "release_manager")
+        #expect(try invocation(["fix", "list", "--state", "rolled-back"]).value("state") == "rolled_back")
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        #expect(try invocation(["fix", "show", "--", "k"]).argument("key") == "k")
+        #expect(throws: UsageError.self) { try parser.parse(["fix", "show", "--", "--json"]) }
+    }
+
+    @Test func valueStartingWithDashNeedsTheEqualsForm() throws {
+        #expect(try invocation(["fix", "revise", "k", "--note=-2 dB"]).value("note") == "-2 dB")
+    }
+
+    @Test(arguments: [
+        (["fix", "show", "k", "extra"], "Unexpected argument 'extra'."),
+        (["fix", "create", "k", "--title", "a", "--title", "b", "--ui-area", "x", "--platform", "ios"], "'--title' was given more than once; give it once."),
+        (["fix", "list", "--json=yes"], "'--json' does not take a value."),
+        (["fix", "show", "k", "--server"], "Missing value for '--server <url>'. A value that starts with '-' is given as '--server=<value>'."),
+        (["--token", "t"], "Missing a command; choose one of: fix, tester, enroll, feedback, token, audit, eval."),
+        (["fix", "create", "k", "--title", "t", "--ui-area", "a", "--platform", "ipad"], "Invalid value 'ipad' for '--platform <platform>'. Allowed: ios, android, web."),
+        (["fix", "show", "a/b"], "Invalid value 'a/b' for '<key>': a fix key is 1 to 100 characters: lowercase letters, digits, '.', '_' or '-', starting with a letter or digit."),
+        (["token", "revoke", ""], "Invalid value '' for '<id>': a token id is letters, digits and '_', such as tok_4w9tedpdf8fce6h6."),
+    ])
+    func refused(_ arguments: [String], _ message: String) {
+        #expect(throws: UsageError.self) { try parser.parse(arguments) }
+        do {
+            _ = try parser.parse(arguments)
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func repeatingArgumentTakesTheRest() throws {
+        let parsed = try invocation(["enroll", "k", "t_a", "--remove", "t_b"])
+        #expect(parsed.argument("fix") == "k")
+        #expect(parsed.argumentList("tester") == ["t_a", "t_b"])
+        #expect(parsed.flag("remove"))
+        #expect(try invocation(["enroll", "k", "--list"]).argumentList("tester") == [])
+    }
+
+    /// Fields that can be asked for on a terminal are left to the command, not refused by the parser.
+    @Test func askedOptionsAreNotRequiredByTheParser() throws {
+        #expect(try invocation(["feedback", "submit", "k"]).values.isEmpty)
+        #expect(try invocation(["feedback", "submit", "k", "--verdict", "Cant-Tell", "--name-announced", "N/A"]).value("verdict") == "cant_tell")
+        #expect(try invocation(["feedback", "submit", "k", "--name-announced", "N/A"]).value("name-announced") == "n/a")
+    }
+
+    @Test func helpAndVersionAnywhere() throws {
+        guard case .help(let path) = try parser.parse(["fix", "target", "--add", "-h"]) else { Issue.record("no help"); return }
+        #expect(path == ["fix", "target"])
+        guard case .version = try parser.parse(["token", "list", "--version"]) else { Issue.record("no version"); return }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import VouchJSON
+
+/// The story of DESIGN.md against a live vouchd: the TV channel selector's fix is created, switched on
+/// for one user only, paused and resumed; bad input and an illegal transition are refused; the audit shows it all.
+@Suite struct FullStoryTests {
+    static let key = "tv-channel-selector-labels"
+
+    @Test func channelSelectorFix() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let key = FullStoryTests.key
+
+        let created = try server.vouch("fix", "create", key, "--title", "Label the channel logos", "--ui-area", "TV channel selector",
+                                       "--platform", "ios", "--wcag", "1.1.1,4.1.2", "--expected", "NHK, button, selected")
+        #expect(created.status == 0, "\(created)")
+        #expect(created.stdout.hasPrefix("Fix tv-channel-selector-labels is created: draft, revision 1.\n"))
+
+        let list = try server.vouch("fix", "list")
+        #expect(list == VouchRun(status: 0, stdout: """
+            tv-channel-selector-labels: Label the channel logos. State draft, revision 1, UI area TV channel selector.
+            1 fix.
+
+            """, stderr: ""))
+
+        let shown = try server.vouch("fix", "show", key)
+        #expect(shown.status == 0)
+        for line in ["Key: tv-channel-selector-labels", "Title: Label the channel logos", "UI area: TV channel selector", "State: draft",
+                     "Revision: 1", "Platforms: ios", "WCAG: 1.1.1 Non-text Content; 4.1.2 Name, Role, Value",
+                     "Expected announcement: NHK, button, selected", "Next actions: start, revise, abandon"] {
+            #expect(shown.stdout.contains(line + "\n"), "missing '\(line)' in \(shown)")
+        }
+
+        #expect(try server.vouch("fix", "start", key) == VouchRun(status: 0, stdout: "Fix tv-channel-selector-labels is now testing (revision 1).\n", stderr: ""))
+        #expect(try server.vouch("fix", "target", key, "--add", "user-1") == VouchRun(status: 0, stdout: """
+            Added: user-1
+            Fix tv-channel-selector-labels now targets 1 key.
+
+            """, stderr: ""))
+
+        try expectEvaluation(server, user: "user-1", value: "true", variant: "on", reason: "TARGETING_MATCH", state: "testing")
+        try expectEvaluation(server, user: "user-2", value: "false", variant: "off", reason: "DEFAULT", state: "testing")
+        #expect(try server.vouch("fix", "pause", key).stdout == "Fix tv-channel-selector-labels is now paused (revision 1).\n")
+        try expectEvaluation(server, user: "user-1", value: "false", variant: "off", reason: "DISABLED", state: "paused")
+        #expect(try server.vouch("fix", "resume", key).stdout == "Fix tv-channel-selector-labels is now testing (revision 1).\n")
+        try expectEvaluation(server, user: "user-1", value: "true", variant: "on", reason: "TARGETING_MATCH", state: "testing")
+
+        // Bad input: every field the server refused is named under the detail.
+        let invalid = try server.vouch("fix", "create", "TV Selector", "--title", "x", "--ui-area", "TV channel selector", "--platform", "ios", "--wcag", "4.1.1")
+        #expect(invalid.status == 65)
+        #expect(invalid.stdout == "")
+        #expect(invalid.stderr.hasPrefix("Error: 2 fields are not valid\n"), "\(invalid)")
+        #expect(invalid.stderr.contains("\n  key: must be 1 to 100 characters"))
+        #expect(invalid.stderr.contains("\n  wcag[0]: 4.1.1 Parsing (Obsolete and removed) was removed from WCAG 2.2"))
+
+        // An illegal transition: the 409's detail names the state and what is allowed.
+        let illegal = try server.vouch("fix", "start", key)
+        #expect(illegal.status == 65)
+        #expect(illegal.stderr.hasPrefix("Error: cannot start a fix in state testing; allowed actions in this state: revise, pause, abandon"), "\(illegal)")
+
+        let missing = try server.vouch("eval", "no-such-fix", "--key", "user-1")
+        #expect(missing == VouchRun(status: 65, stdout: "", stderr: "Error: FLAG_NOT_FOUND: no fix has the flag key 'no-such-fix'\n"))
+
+        let audit = try server.vouch("audit", "--fix", key)
+        #expect(audit.status == 0)
+        let lines = audit.stdout.split(separator: "\n").map(String.init)
+        let actions = ["fix.create", "fix.start", "fix.targets", "fix.pause", "fix.resume"]
+        #expect(lines.count == actions.count + 1, "\(audit)")
+        for (line, action) in zip(lines, actions) {
+            #expect(line.contains(": admin \(action) on fix tv-channel-selector-labels"), "\(line)")
+        }
+        #expect(lines.last == "5 events.")
+
+        // --json prints the API's own JSON.
+        for arguments in [["fix", "list", "--json"], ["--json", "fix", "show", key], ["audit", "--fix", key, "--json"], ["eval", key, "--key", "user-1", "--json"]] {
+            let run = try VouchRun.run(arguments, environment: ["VOUCH_URL": server.url, "VOUCH_TOKEN": server.adminToken])
+            #expect(run.status == 0)
+            let json = try JSONParser.parse(run.stdout)
+            #expect(json.objectValue != nil, "\(run)")
+        }
+        let listed = try JSONParser.parse(try server.vouch("fix", "list", "--json").stdout)
+        #expect(listed["fixes"]?.arrayValue?.first?["key"] == .string(key))
+        #expect(listed["next_cursor"] == .null)
+    }
+
+    private func expectEvaluation(_ server: LiveServer, user: String, value: String, variant: String, reason: String, state: String,
+                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let run = try server.vouch("eval", FullStoryTests.key, "--key", user)
+        #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
+        for line in ["Flag: tv-channel-selector-labels", "Targeting key: \(user)", "Value: \(value)", "Variant: \(variant)",
+                     "Reason: \(reason)", "Revision: 1", "State: \(state)"] {
+            #expect(run.stdout.contains(line), "missing '\(line)' in \(run)", sourceLocation: sourceLocation)
+        }
+    }
+}

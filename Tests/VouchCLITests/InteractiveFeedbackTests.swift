@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import VouchJSON
+
+/// `vouch feedback submit` on a real pseudo-terminal: the missing fields are asked one per line, answered by
+/// number or by name, a wrong answer is explained and asked again, and nothing is sent before a yes.
+@Suite struct InteractiveFeedbackTests {
+    static let key = LiveServer.fixKey
+
+    @Test func asksForWhatIsMissingThenSends() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let tester = try server.startedFixAndTester()
+        let session = try TerminalSession(["feedback", "submit", Self.key, "--os-version", "18.2", "--app-build", "5.4.1 (412)", "--heard", "NHK, button, selected"],
+                                          environment: server.environment())
+        try session.expect("Tester id, such as t_4w9tedpdf8fc: ")
+        try session.type("t_a/b")
+        try session.expect("That is not a tester id: a tester id is letters, digits and '_', such as t_4w9tedpdf8fc.\nTester id, such as t_4w9tedpdf8fc: ")
+        try session.type(tester)
+        try session.expect("Verdict? 1 passed, 2 failed, 3 cant_tell: ")
+        try session.type("great")
+        try session.expect("""
+            'great' is not one of the choices. Answer with a number from 1 to 3, or with a name: passed, failed, cant_tell.
+            Verdict? 1 passed, 2 failed, 3 cant_tell: 
+            """)
+        try session.type("1")
+        try session.expect("Task outcome? 1 completed_independently, 2 completed_with_workaround, 3 completed_with_assistance, 4 not_completed: ")
+        try session.type("Completed-With-Workaround")
+        try session.expect("Severity? 1 none, 2 minor, 3 moderate, 4 serious, 5 critical: ")
+        try session.type("")
+        try session.expect("An answer is needed. Answer with a number from 1 to 5, or with a name: none, minor, moderate, serious, critical.\nSeverity? ")
+        try session.type("2")
+        try session.expect("Platform? 1 ios, 2 android, 3 web: ")
+        try session.type("ios")
+        try session.expect("Assistive technology? 1 voiceover, 2 talkback, 3 switch_control, 4 switch_access, 5 voice_control, 6 voice_access, "
+                           + "7 braille_display, 8 screen_magnifier, 9 large_text, 10 other: ")
+        try session.type("10")
+        try session.expect("Comment (optional, press Enter to skip): ")
+        try session.type("Some issues, but usable")
+        try session.expect("Send this feedback? (yes/no): ")
+        #expect(session.transcript.hasSuffix("""
+            Comment (optional, press Enter to skip): Some issues, but usable
+            Feedback to send:
+            Fix: tv-channel-selector-labels
+            Tester: \(tester)
+            Verdict: passed
+            Task outcome: completed_with_workaround
+            Severity: minor
+            Platform: ios
+            OS version: 18.2
+            App build: 5.4.1 (412)
+            Assistive technology: other
+            Heard: NHK, button, selected
+            Regression: no
+            Comment: Some issues, but usable
+            Send this feedback? (yes/no): 
+            """), "\(session.transcript)")
+        try session.type("maybe")
+        try session.expect("Answer yes or no.\nSend this feedback? (yes/no): ")
+        try session.type("yes")
+        let finished = try session.expect("severity minor.\n")
+        #expect(finished.hasPrefix("yes\nFeedback fb_") && finished.contains(" is recorded for fix tv-channel-selector-labels, revision 1: tester \(tester), verdict passed"),
+                "\(finished)")
+        #expect(try session.waitForExit() == 0)
+        // Plain lines only: no escape sequences for colour or cursor movement.
+        #expect(!session.transcript.contains("\u{1B}"))
+
+        let records = try #require(try server.json("feedback", "list", Self.key)["feedback"]?.arrayValue)
+        try #require(records.count == 1)
+        let record = records[0]
+        #expect(record["tester"]?.stringValue == tester)
+        #expect(record["verdict"]?.stringValue == "passed")
+        #expect(record["task_outcome"]?.stringValue == "completed_with_workaround")
+        #expect(record["severity"]?.stringValue == "minor")
+        #expect(record["assistive_tech"]?.stringValue == "other")
+        #expect(record["comment"]?.stringValue == "Some issues, but usable")
+        #expect(record["heard"]?.stringValue == "NHK, button, selected")
+        #expect(record["channel"]?.stringValue == "cli")
+    }
+
+    @Test func noSendsNothing() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let tester = try server.startedFixAndTester()
+        let session = try TerminalSession(["feedback", "submit", Self.key, "--tester", tester, "--verdict", "failed", "--task-outcome", "not_completed",
+                                           "--platform", "ios", "--os-version", "18.2", "--app-build", "413", "--assistive-tech", "voiceover", "--comment", "Cannot pick NHK"],
+                                          environment: server.environment())
+        // Only the missing field is asked; a failed verdict cannot have a minor problem.
+        try session.expect("Severity? 1 none, 2 minor, 3 moderate, 4 serious, 5 critical: ")
+        try session.type("minor")
+        try session.expect("A failed verdict needs severity moderate, serious or critical.\nSeverity? ")
+        try session.type("serious")
+        // The comment was given, so it is not asked for.
+        try session.expect("Comment: Cannot pick NHK\nSend this feedback? (yes/no): ")
+        try session.type("no")
+        try session.expect("Not sent.\n")
+        #expect(try session.waitForExit() == 1)
+        #expect(!session.transcript.contains("Comment (optional"))
+        #expect(try server.vouch("feedback", "list", Self.key).stdout == "No feedback records.\n")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import VouchJSON
+
+extension LiveServer {
+    static let fixKey = "tv-channel-selector-labels"
+
+    /// The story's fix, started, and Ana added as a tester with VoiceOver and two targeting keys; returns her id.
+    func startedFixAndTester(enrolled: Bool = true) throws -> String {
+        for arguments in [["fix", "create", LiveServer.fixKey, "--title", "Label the channel logos", "--ui-area", "TV channel selector", "--platform", "ios"],
+                          ["fix", "start", LiveServer.fixKey]] {
+            let run = try vouch(arguments)
+            guard run.status == 0 else { throw StartFailure(description: "\(arguments): \(run)") }
+        }
+        let tester = try addTester()
+        if enrolled {
+            let run = try vouch("enroll", LiveServer.fixKey, tester)
+            guard run.status == 0 else { throw StartFailure(description: "enroll: \(run)") }
+        }
+        return tester
+    }
+
+    /// Adds a tester through `vouch tester add` and returns the id it printed.
+    func addTester(name: String = "Ana Example", technology: String = "voiceover:ios:18.2", keys: [String] = ["user-1", "tablet-9"]) throws -> String {
+        let run = try vouch(["tester", "add", "--name", name, "--assistive-tech", technology, "--consent", "2026-11"] + keys.flatMap { ["--targeting-key", $0] })
+        guard run.status == 0, let first = run.stdout.split(separator: "\n").first, first.hasPrefix("Tester t_") else {
+            throw StartFailure(description: "tester add: \(run)")
+        }
+        return String(first.dropFirst("Tester ".count).prefix { $0 != " " })
+    }
+
+    /// The server's JSON answer to a `vouch … --json` command.
+    func json(_ arguments: String...) throws -> JSONValue {
+        let run = try vouch(arguments + ["--json"])
+        guard run.status == 0 else { throw StartFailure(description: "\(arguments): \(run)") }
+        return try JSONParser.parse(run.stdout)
+    }
+}

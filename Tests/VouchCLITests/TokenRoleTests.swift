@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import VouchJSON
+
+/// Tokens against a live vouchd: the secret is printed once, a role that may not read is refused with 77,
+/// and a revoked token is refused with 77 too.
+@Suite struct TokenRoleTests {
+    @Test func sdkTokenAndRevocation() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+
+        let created = try server.vouch("token", "create", "--name", "ios-app", "--role", "sdk")
+        #expect(created.status == 0, "\(created)")
+        let lines = created.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(created)")
+        #expect(lines[0].hasPrefix("Token tok_") && lines[0].hasSuffix(" created for ios-app with the role sdk."))
+        #expect(lines[1].hasPrefix("Secret: vch_"))
+        #expect(lines[2].contains("will not be shown again"))
+        let secret = String(lines[1].dropFirst("Secret: ".count))
+        let id = String(lines[0].dropFirst("Token ".count).prefix { $0 != " " })
+
+        let refused = try server.vouch("fix", "list", as: .token(secret))
+        #expect(refused.status == 77)
+        #expect(refused.stdout == "")
+        #expect(refused.stderr.hasPrefix("Error: Not allowed: the role sdk may not do this;"), "\(refused)")
+        #expect(refused.stderr.contains("--token or VOUCH_TOKEN"))
+        #expect(!refused.stderr.contains(secret))
+
+        // Any role may evaluate flags; an unknown flag is still the server's FLAG_NOT_FOUND.
+        #expect(try server.vouch("eval", "no-such-fix", "--key", "user-1", as: .token(secret)).status == 65)
+
+        let listed = try server.vouch("token", "list")
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains("\(id): ios-app, role sdk, created "))
+        #expect(listed.stdout.hasSuffix("2 tokens.\n"))
+        #expect(!listed.stdout.contains("vch_"))
+
+        #expect(try server.vouch("token", "revoke", id) == VouchRun(status: 0, stdout: "Token \(id) (ios-app) is revoked.\n", stderr: ""))
+        let revoked = try server.vouch("eval", "no-such-fix", "--key", "user-1", as: .token(secret))
+        #expect(revoked == VouchRun(status: 77, stdout: "", stderr: """
+            Error: The server refused the token: it is unknown or has been revoked.
+            Check --token or VOUCH_TOKEN.
+
+            """))
+
+        let audit = try server.vouch("audit", "--json")
+        let actions = (try JSONParser.parse(audit.stdout)["events"]?.arrayValue ?? []).compactMap { $0["action"]?.stringValue }
+        #expect(actions == ["token.create", "token.create", "token.revoke"])
+    }
+
+    @Test func paging() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        for index in 1...3 {
+            let run = try server.vouch("fix", "create", "fix-\(index)", "--title", "Fix \(index)", "--ui-area", "Area \(index)", "--platform", "web")
+            try #require(run.status == 0, "\(run)")
+        }
+        let page = try server.vouch("fix", "list", "--limit", "2")
+        let lines = page.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4, "\(page)")
+        #expect(lines[2] == "2 fixes.")
+        #expect(lines[3].hasPrefix("More: run again with --all to list all fixes, or with --cursor "))
+        let cursor = String(lines[3].dropFirst("More: run again with --all to list all fixes, or with --cursor ".count).prefix { $0 != " " })
+        let next = try server.vouch("fix", "list", "--limit", "2", "--cursor", cursor)
+        #expect(next.stdout == "fix-3: Fix 3. State draft, revision 1, UI area Area 3.\n1 fix.\n")
+        let all = try server.vouch("fix", "list", "--limit=2", "--all")
+        #expect(all.stdout.hasSuffix("3 fixes.\n"), "\(all)")
+        let json = try JSONParser.parse(try server.vouch("fix", "list", "--limit", "1", "--all", "--json").stdout)
+        #expect(json["fixes"]?.arrayValue?.count == 3)
+        #expect(json["next_cursor"] == .null)
+        #expect(try server.vouch("fix", "list", "--state", "testing").stdout == "No fixes.\n")
+    }
+}
