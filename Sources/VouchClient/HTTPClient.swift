@@ -29,6 +29,8 @@ public final class HTTPClient {
         set { timeoutMilliseconds = newValue * 1_000 }
     }
     public var timeoutMilliseconds: Int
+    /// When false, proxy variables in the environment are ignored (webhook deliveries must reach the address checked).
+    public var usesEnvironmentProxy = true
 
     public init(timeoutSeconds: Int = 30) {
         HTTPClient.initializeOnce
@@ -68,6 +70,7 @@ public final class HTTPClient {
         // Without this, curl adds "Expect: 100-continue" to larger bodies and waits for the server's go-ahead.
         headerList = curl_slist_append(headerList, "Expect:")
         vouch_curl_setopt_string(handle, CURLOPT_URL, url)
+        if !usesEnvironmentProxy { vouch_curl_setopt_string(handle, CURLOPT_NOPROXY, "*") }
         vouch_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         vouch_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
         vouch_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMilliseconds, 10_000))

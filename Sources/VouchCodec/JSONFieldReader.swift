@@ -85,7 +85,8 @@ public struct JSONFieldReader {
         var all = errors
         for key in object.keys where !known.contains(key) && !refused.contains(key) {
             let allowed = known.sorted().joined(separator: ", ")
-            all.append(FieldError(field: name(key), message: "is not a known field; allowed: \(allowed)"))
+            all.append(FieldError(field: name(key), message: allowed.isEmpty ? "is not a known field; this request takes no fields"
+                                                                             : "is not a known field; allowed: \(allowed)"))
         }
         if !all.isEmpty { throw ValidationFailure(all) }
     }

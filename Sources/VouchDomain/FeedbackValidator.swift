@@ -39,6 +39,12 @@ public enum FeedbackValidator {
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
             if required && trimmed.isEmpty { errors.append(FieldError(field: field(name), message: "must not be empty")) }
             if trimmed.count > limit { errors.append(FieldError(field: field(name), message: "must be at most \(limit) characters, got \(trimmed.count)")) }
+            // Free text may span lines; nothing else invisible is kept.
+            let multiline = name == "heard" || name == "comment"
+            if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !(multiline && ($0 == "\n" || $0 == "\t")) }) {
+                errors.append(FieldError(field: field(name), message: multiline ? "must not contain control characters other than line breaks and tabs"
+                                                                               : "must not contain control characters"))
+            }
             return trimmed.isEmpty ? nil : trimmed
         }
 

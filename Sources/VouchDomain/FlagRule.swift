@@ -6,13 +6,17 @@ public struct FlagRule: Sendable, Equatable {
     /// Direct targets and enrolled testers' keys.
     public var targetedKeys: Set<String>
     public var rolloutPercentage: Int
+    /// Orders rules of the same fix by the commit that produced them, so a slower thread cannot put an older
+    /// rule back into the snapshot after a newer one (0 for rules loaded at start).
+    public var version: Int64
 
-    public init(key: String, state: FixState, revision: Int, targetedKeys: Set<String> = [], rolloutPercentage: Int = 0) {
+    public init(key: String, state: FixState, revision: Int, targetedKeys: Set<String> = [], rolloutPercentage: Int = 0, version: Int64 = 0) {
         self.key = key
         self.state = state
         self.revision = revision
         self.targetedKeys = targetedKeys
         self.rolloutPercentage = rolloutPercentage
+        self.version = version
     }
 
     /// Decides the flag for one targeting key; nil key means the context carried none.

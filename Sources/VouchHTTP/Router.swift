@@ -39,24 +39,30 @@ public struct Router: Sendable {
 
     public func route(_ request: HTTPRequest) throws -> HTTPResponse {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        var allowedMethods: [String] = []
-        // A literal segment beats a parameter, so `/v1/fixes/{key}/targets` wins over `/v1/fixes/{key}/{action}`.
-        var best: (route: Route, parameters: RouteParameters, literals: Int)?
+        // HEAD is GET without the body; libmicrohttpd leaves the body out of a HEAD answer.
+        let method = request.method == "HEAD" ? "GET" : request.method
+        // The most specific pattern wins (a literal segment beats a parameter), so `/v1/fixes/{key}/status`
+        // wins over `/v1/fixes/{key}/{action}`, and its methods alone make up a 405's Allow.
+        var candidates: [(route: Route, parameters: RouteParameters)] = []
+        var bestLiterals = -1
         for route in routes {
             guard let parameters = match(route.segments, parts) else { continue }
-            guard route.method == request.method else {
-                if !allowedMethods.contains(route.method) { allowedMethods.append(route.method) }
-                continue
-            }
             let literals = route.segments.filter { if case .literal = $0 { true } else { false } }.count
-            if best == nil || literals > best!.literals { best = (route, parameters, literals) }
+            if literals > bestLiterals {
+                bestLiterals = literals
+                candidates = [(route, parameters)]
+            } else if literals == bestLiterals {
+                candidates.append((route, parameters))
+            }
         }
-        if let best { return try best.route.handler(request, best.parameters) }
-        if !allowedMethods.isEmpty {
-            throw Problem(status: 405, detail: "\(request.method) is not allowed on \(request.path); allowed: \(allowedMethods.joined(separator: ", "))",
-                          headers: [(name: "Allow", value: allowedMethods.joined(separator: ", "))])
+        guard !candidates.isEmpty else { throw Problem(status: 404, detail: "no such route: \(request.path)") }
+        if let chosen = candidates.first(where: { $0.route.method == method }) {
+            return try chosen.route.handler(request, chosen.parameters)
         }
-        throw Problem(status: 404, detail: "no such route: \(request.path)")
+        var allowed = candidates.map(\.route.method)
+        if allowed.contains("GET") { allowed.append("HEAD") }
+        throw Problem(status: 405, detail: "\(request.method) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", "))",
+                      headers: [(name: "Allow", value: allowed.joined(separator: ", "))])
     }
 
     private func match(_ segments: [Segment], _ parts: [String]) -> RouteParameters? {

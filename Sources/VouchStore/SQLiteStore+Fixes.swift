@@ -108,8 +108,11 @@ extension SQLiteStore {
                 JOIN tester_keys k ON k.tester_id = e.tester_id
             WHERE e.fix_key = ?1
             """, [.text(fix.key.rawValue)])
+        // Every change writes an audit event in its transaction, and there is one writer: the newest event id
+        // orders the rules this transaction produces after those of every earlier commit.
+        let version = try connection.query("SELECT COALESCE(MAX(id), 0) FROM audit_events").first?.int64(0) ?? 0
         return FlagRule(key: fix.key.rawValue, state: fix.state, revision: fix.revision,
-                        targetedKeys: Set(targets.map { $0.string(0) }), rolloutPercentage: fix.rolloutPercentage ?? 0)
+                        targetedKeys: Set(targets.map { $0.string(0) }), rolloutPercentage: fix.rolloutPercentage ?? 0, version: version)
     }
 
     /// The rules of several fixes, read inside the caller's transaction.

@@ -42,6 +42,11 @@ extension SQLiteStore {
                 throw StoreError.notFound(kind: "token", id: id)
             }
             guard before.revokedAt == nil else { return before }
+            if before.role == .admin,
+               try connection.scalar("SELECT COUNT(*) FROM tokens WHERE role = 'admin' AND revoked_at_ms IS NULL") ?? 0 <= 1 {
+                // Without an admin token nobody could make tokens again, and vouchd only makes one for an empty database.
+                throw StoreConflict("\(id) is the last active admin token; create another admin token before revoking this one")
+            }
             try connection.query("UPDATE tokens SET revoked_at_ms = ? WHERE id = ?", [.integer(StoreClock.milliseconds(time)), .text(id)])
             var after = before
             after.revokedAt = time

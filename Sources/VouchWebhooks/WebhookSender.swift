@@ -13,6 +13,8 @@ public final class WebhookSender {
     public init(timeoutMilliseconds: Int, policy: AddressPolicy) {
         client = HTTPClient()
         client.timeoutMilliseconds = timeoutMilliseconds
+        // A proxy would connect elsewhere than the address the policy checked and pinned.
+        client.usesEnvironmentProxy = false
         self.policy = policy
     }
 

@@ -76,6 +76,30 @@ import Testing
         #expect(try server.call("DELETE", "/v1/tokens/tok_missing").status == 404)
     }
 
+    @Test func theLastAdminTokenCannotBeRevoked() throws {
+        let server = try LiveServer()
+        let list = try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue ?? []
+        let adminID = try #require(list.first?["id"]?.stringValue)
+        let refused = try server.call("DELETE", "/v1/tokens/\(adminID)")
+        #expect(refused.status == 409)
+        #expect(refused.json["detail"]?.stringValue?.contains("last active admin token") == true)
+        let second = try server.token(role: "admin", name: "second-admin")
+        #expect(try server.call("DELETE", "/v1/tokens/\(adminID)", token: second).status == 200)
+        #expect(try server.call("GET", "/v1/fixes").status == 401)
+        #expect(try server.call("GET", "/v1/fixes", token: second).status == 200)
+    }
+
+    @Test func headIsGetWithoutBodyAndAllowNamesTheRightMethods() throws {
+        let server = try LiveServer()
+        let head = try server.call("HEAD", "/healthz", token: .some(nil))
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        try server.createChannelSelectorFix()
+        let wrong = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/status")
+        #expect(wrong.status == 405)
+        #expect(wrong.headers["allow"] == "GET, HEAD")
+    }
+
     @Test func tokenListNeverShowsSecretsOrHashes() throws {
         let server = try LiveServer()
         let secret = try server.token(role: "sdk")

@@ -54,6 +54,12 @@ import VouchJSON
         let invalid = try server.call("POST", "/ofrep/v1/evaluate/flags/tv-channel-selector-labels", json: #"{"context":{"targetingKey":42}}"#)
         #expect(invalid.status == 400)
         #expect(invalid.json["errorCode"]?.stringValue == "INVALID_CONTEXT")
+        let slash = try server.call("POST", "/ofrep/v1/evaluate/flags/a%2Fb", json: #"{"context":{"targetingKey":"u"}}"#)
+        #expect(slash.status == 404)
+        #expect(slash.json["errorCode"]?.stringValue == "FLAG_NOT_FOUND")
+        let form = try server.call("POST", "/ofrep/v1/evaluate/flags/tv-channel-selector-labels", json: "a=b", contentType: "application/x-www-form-urlencoded")
+        #expect(form.status == 400)
+        #expect(form.json["errorCode"]?.stringValue == "PARSE_ERROR")
         let notObject = try server.call("POST", "/ofrep/v1/evaluate/flags/tv-channel-selector-labels", json: #"{"context":"user-1"}"#)
         #expect(notObject.json["errorCode"]?.stringValue == "INVALID_CONTEXT")
     }

@@ -9,7 +9,7 @@ enum Cursor {
     }
 
     static func decode(_ cursor: String?) throws -> String? {
-        guard let cursor else { return nil }
+        guard let cursor, !cursor.isEmpty else { return nil }
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let key = String(data: data, encoding: .utf8) else {

@@ -16,8 +16,12 @@ public final class SnapshotHolder: Sendable {
         current.withLock { $0 = snapshot }
     }
 
-    /// Swaps in one changed rule; serialized so concurrent writers never lose each other's change.
+    /// Swaps in one changed rule; serialized so concurrent writers never lose each other's change, and a rule
+    /// older than the one in place (a thread that committed earlier but got here later) is ignored.
     public func update(_ rule: FlagRule) {
-        current.withLock { $0 = $0.replacing(rule.key, with: rule) }
+        current.withLock { snapshot in
+            if let existing = snapshot.rules[rule.key], existing.version > rule.version { return }
+            snapshot = snapshot.replacing(rule.key, with: rule)
+        }
     }
 }

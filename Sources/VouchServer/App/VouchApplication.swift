@@ -14,6 +14,7 @@ public final class VouchApplication: Sendable {
     public let promotion: PromotionService
     public let deliveries: DeliveryWorker
     private let router: Router
+    private let ofrep: OFREPController
 
     /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
     /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
@@ -39,7 +40,8 @@ public final class VouchApplication: Sendable {
             VouchApplication.presentedSecret(in: request).flatMap(directory.principal(forSecret:))
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics).register(in: &router)
-        OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate).register(in: &router)
+        ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate)
+        ofrep.register(in: &router)
         FixController(store: store, snapshots: snapshots, promotion: promotion, clock: clock).register(in: &router)
         TargetController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
         TokenController(store: store, directory: tokens, clock: clock).register(in: &router)
@@ -74,7 +76,9 @@ public final class VouchApplication: Sendable {
         do {
             response = try router.route(request)
         } catch {
-            if let problem = ErrorResponses.problem(for: error) {
+            if let problem = error as? Problem, problem.status == 404, let answer = ofrep.unknownFlag(request) {
+                response = answer
+            } else if let problem = ErrorResponses.problem(for: error) {
                 response = problem.response
             } else {
                 // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.

@@ -96,6 +96,7 @@ struct FeedbackController {
         let limit = try Paging.limit(from: request.query["limit"])
         var tester = request.query["tester"]
         if context.principal.role == .tester {
+            try TesterScope(store: store).requireFixAccess(context.principal, fixKey: key)
             if let tester, tester != context.principal.testerID {
                 throw Problem(status: 403, detail: "a tester token may only read its own tester's feedback")
             }

@@ -36,6 +36,15 @@ struct OFREPController {
         return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json")], body: OFREPEncoder.success(outcome))
     }
 
+    /// A flag key no route matched (one holding a `/`): OFREP's FLAG_NOT_FOUND rather than a problem document.
+    func unknownFlag(_ request: HTTPRequest) -> HTTPResponse? {
+        let prefix = "/ofrep/v1/evaluate/flags/"
+        guard request.method == "POST", request.path.hasPrefix(prefix) else { return nil }
+        if let refusal = refuseUnauthorized(request) { return refusal }
+        let key = String(request.path.dropFirst(prefix.count))
+        return OFREPFailure(status: 404, code: "FLAG_NOT_FOUND", details: "no fix has the flag key '\(key)'").response(key: key)
+    }
+
     func evaluateAll(_ request: HTTPRequest) -> HTTPResponse {
         if let refusal = refuseUnauthorized(request) { return refusal }
         let targetingKey: String?
@@ -64,7 +73,8 @@ struct OFREPController {
     static func targetingKey(in request: HTTPRequest) -> Result<String?, OFREPFailure> {
         guard !request.body.isEmpty else { return .success(nil) }
         if let mediaType = request.mediaType, mediaType != "application/json", !mediaType.hasSuffix("+json") {
-            return .failure(OFREPFailure(status: 415, code: "PARSE_ERROR", details: "the body's Content-Type is '\(mediaType)'; send application/json"))
+            // OFREP has no 415: a body that is not JSON is a parse error to its providers.
+            return .failure(OFREPFailure(status: 400, code: "PARSE_ERROR", details: "the body's Content-Type is '\(mediaType)'; send application/json"))
         }
         let body: JSONValue
         do {

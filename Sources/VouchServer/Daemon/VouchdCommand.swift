@@ -89,6 +89,8 @@ public enum VouchdCommand {
 
     static func serve(configuration: DaemonConfiguration) throws -> Int32 {
         let logger = Logger(level: configuration.logLevel)
+        // The database holds testers' health data: files vouchd creates are for its own user only.
+        umask(0o077)
         let stateDirectory = configuration.stateDirectory
         try prepareStateDirectory(stateDirectory)
         let store = try SQLiteStore(path: databasePath(in: stateDirectory), synchronous: configuration.synchronous)

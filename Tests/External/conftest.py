@@ -1,0 +1,161 @@
+"""Starts a real vouchd for each test and gives the test a small urllib client for its HTTP API.
+
+The daemon is the binary named by $VOUCHD (scripts/test passes .build/debug/vouchd), run in a fresh state
+directory on 127.0.0.1 with port 0; the port comes from its `msg=listening` log line and the admin token from
+<state-dir>/admin.token. After the test it gets SIGTERM and must exit with status 0 without logging an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import queue
+import re
+import signal
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from email.message import Message
+from typing import Any
+
+import pytest
+
+START_TIMEOUT = 20.0
+STOP_TIMEOUT = 15.0
+REQUEST_TIMEOUT = 10.0
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+
+# The admin token unless a test says otherwise; `token=None` sends no credentials at all.
+ADMIN = object()
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: Message
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    def header(self, name: str) -> str | None:
+        return self.headers.get(name)
+
+
+class Vouchd:
+    """One running vouchd and what a test needs to talk to it."""
+
+    def __init__(self, process: subprocess.Popen[str], url: str, admin_token: str, state_dir: pathlib.Path,
+                 log: list[str]):
+        self.process = process
+        self.url = url
+        self.admin_token = admin_token
+        self.state_dir = state_dir
+        self.log = log
+        # No proxy from the environment may stand between the tests and 127.0.0.1.
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    def call(self, method: str, path: str, body: Any = None, *, token: Any = ADMIN,
+             headers: dict[str, str] | None = None) -> Answer:
+        """Sends one request; `body` is encoded as JSON unless it is bytes. Any status is returned, never raised."""
+        request_headers = dict(headers or {})
+        data: bytes | None = None
+        if body is not None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            request_headers.setdefault("Content-Type", "application/json")
+        if token is ADMIN:
+            token = self.admin_token
+        if token is not None:
+            request_headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=request_headers)
+        try:
+            with self._opener.open(request, timeout=REQUEST_TIMEOUT) as response:
+                return Answer(response.status, response.headers, response.read())
+        except urllib.error.HTTPError as error:
+            with error:
+                return Answer(error.code, error.headers, error.read())
+
+    def expect(self, status: int, method: str, path: str, body: Any = None, **options: Any) -> Any:
+        """Sends a request that must answer `status`; returns the parsed JSON body (None when empty)."""
+        answer = self.call(method, path, body, **options)
+        assert answer.status == status, f"{method} {path}: expected {status}, got {answer.status}: {answer.body[:500]!r}"
+        return answer.json() if answer.body else None
+
+    def create_token(self, name: str, role: str) -> str:
+        created = self.expect(201, "POST", "/v1/tokens", {"name": name, "role": role})
+        assert created["role"] == role and created["token"].startswith("vch_")
+        return created["token"]
+
+
+def _vouchd_binary() -> str:
+    binary = os.environ.get("VOUCHD") or str(REPOSITORY / ".build" / "debug" / "vouchd")
+    if not os.access(binary, os.X_OK):
+        pytest.fail(f"no vouchd at {binary}: build it (swift build) or set VOUCHD=/abs/path/to/vouchd", pytrace=False)
+    return binary
+
+
+def _drain(stream, lines: queue.Queue[str | None], log: list[str]) -> None:
+    for line in stream:
+        log.append(line.rstrip("\n"))
+        lines.put(line)
+    lines.put(None)
+
+
+@pytest.fixture
+def vouchd(tmp_path: pathlib.Path):
+    state_dir = tmp_path / "state"
+    environment = {key: value for key, value in os.environ.items()
+                   if not key.startswith("VOUCHD_") and key.lower() not in ("no_proxy", "http_proxy", "https_proxy", "all_proxy")}
+    # No test may reach the network: webhook deliveries (libcurl) to anything but this machine go to a closed local port.
+    dead_end = "http://127.0.0.1:9"
+    environment.update({"http_proxy": dead_end, "https_proxy": dead_end, "HTTPS_PROXY": dead_end, "all_proxy": dead_end,
+                        "ALL_PROXY": dead_end, "no_proxy": "127.0.0.1,localhost,::1", "NO_PROXY": "127.0.0.1,localhost,::1"})
+    process = subprocess.Popen(
+        [_vouchd_binary(), "--state-dir", str(state_dir), "--listen", "127.0.0.1:0"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
+    log: list[str] = []
+    lines: queue.Queue[str | None] = queue.Queue()
+    reader = threading.Thread(target=_drain, args=(process.stderr, lines, log), daemon=True)
+    reader.start()
+    try:
+        port = None
+        deadline = time.monotonic() + START_TIMEOUT
+        while port is None:
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, "vouchd did not log msg=listening in time:\n" + "\n".join(log)
+            try:
+                line = lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            assert line is not None, f"vouchd exited ({process.wait()}) before listening:\n" + "\n".join(log)
+            if "msg=listening" in line:
+                match = re.search(r"\bhttp\.port=(\d+)", line)
+                assert match, f"no http.port in {line!r}"
+                port = int(match.group(1))
+        admin_token = (state_dir / "admin.token").read_text().strip()
+        assert re.fullmatch(r"vch_[a-z0-9]{40}", admin_token), "admin.token does not hold a vch_ token"
+        assert (state_dir / "admin.token").stat().st_mode & 0o077 == 0, "admin.token must be readable by its owner only"
+        daemon = Vouchd(process, f"http://127.0.0.1:{port}", admin_token, state_dir, log)
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+
+    yield daemon
+
+    process.send_signal(signal.SIGTERM)
+    try:
+        status = process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        pytest.fail("vouchd did not stop within 15 s of SIGTERM:\n" + "\n".join(log), pytrace=False)
+    reader.join(timeout=5)
+    assert status == 0, f"vouchd exited with {status} after SIGTERM:\n" + "\n".join(log)
+    errors = [line for line in log if "level=error" in line]
+    assert not errors, "vouchd logged errors:\n" + "\n".join(errors)
+    assert admin_token not in "\n".join(log), "vouchd logged the admin token"
