@@ -36,7 +36,9 @@ CREATE TABLE webhook_endpoints (
     disabled_reason TEXT,
     created_by TEXT NOT NULL,
     created_at_ms INTEGER NOT NULL,
-    updated_at_ms INTEGER NOT NULL
+    updated_at_ms INTEGER NOT NULL,
+    -- A deleted endpoint stays as a row so its deliveries keep their history.
+    deleted_at_ms INTEGER
 );
 
 -- One event, with the exact body bytes that are signed and sent on every attempt.
@@ -52,7 +54,7 @@ CREATE TABLE webhook_events (
 CREATE TABLE webhook_deliveries (
     id TEXT PRIMARY KEY NOT NULL,
     event_id TEXT NOT NULL REFERENCES webhook_events (id),
-    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints (id),
     -- pending, succeeded, dead, cancelled
     status TEXT NOT NULL,
     required INTEGER NOT NULL,

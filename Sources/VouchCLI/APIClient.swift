@@ -31,6 +31,11 @@ struct APIClient {
         try send("PATCH", path, body: .object(body))
     }
 
+    /// PUTs a JSON body that replaces the resource, such as a fix's criteria overrides.
+    func put(_ path: String, body: JSONObject) throws(CommandFailure) -> JSONValue {
+        try send("PUT", path, body: .object(body))
+    }
+
     func delete(_ path: String) throws(CommandFailure) -> JSONValue {
         try send("DELETE", path, body: nil)
     }

@@ -124,11 +124,11 @@ struct CommandLineArguments {
 
     private func assign(_ positionals: [String], to invocation: inout Invocation) throws(UsageError) {
         let expected = invocation.command.arguments
-        let single = expected.filter { !$0.repeats }
-        if positionals.count < single.count {
-            throw UsageError("Missing expected argument '<\(single[positionals.count].name)>'.", commandPath: invocation.path)
+        let required = expected.filter { !$0.repeats && !$0.isOptional }
+        if positionals.count < required.count {
+            throw UsageError("Missing expected argument '<\(required[positionals.count].name)>'.", commandPath: invocation.path)
         }
-        if positionals.count > single.count && single.count == expected.count {
+        if positionals.count > expected.count && expected.last?.repeats != true {
             throw UsageError("Unexpected argument '\(positionals[expected.count])'.", commandPath: invocation.path)
         }
         for (position, value) in positionals.enumerated() {

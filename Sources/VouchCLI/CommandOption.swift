@@ -40,8 +40,9 @@ struct CommandOption: Sendable {
         CommandOption(name: name, kind: .single, valueName: valueName, help: help, isRequired: true, isAskedWhenMissing: true, allowedValues: allowed)
     }
 
-    static func list(_ name: String, _ valueName: String, help: String, required: Bool = false, allowed: [String] = []) -> CommandOption {
-        CommandOption(name: name, kind: .list, valueName: valueName, help: help, isRequired: required, allowedValues: allowed)
+    static func list(_ name: String, _ valueName: String, help: String, required: Bool = false, allowed: [String] = [],
+                     range: ClosedRange<Int>? = nil) -> CommandOption {
+        CommandOption(name: name, kind: .list, valueName: valueName, help: help, isRequired: required, allowedValues: allowed, range: range)
     }
 
     /// `--name` as typed.

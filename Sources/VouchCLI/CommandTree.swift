@@ -1,4 +1,4 @@
-/// The whole `vouch` command tree. Status, approvals and webhooks join it when the server serves them.
+/// The whole `vouch` command tree, in the order of DESIGN.md's nouns.
 enum CommandTree {
     static func root() -> Command {
         Command(
@@ -7,8 +7,8 @@ enum CommandTree {
             epilogue: """
                 Exit status: 0 success, 1 failure, 64 wrong command line, 65 input the server refused, 69 server unreachable, 77 no token or not allowed.
                 """,
-            subcommands: [FixCommands.group(), TesterCommands.group(), EnrollCommand.command(), FeedbackCommands.group(), TokenCommands.group(),
-                          AuditCommand.command(), EvalCommand.command()],
-            laterSubcommands: ["status", "approve", "reject", "webhook"])
+            subcommands: [FixCommands.group(), TesterCommands.group(), EnrollCommand.command(), FeedbackCommands.group(), StatusCommand.command(),
+                          ApprovalCommands.approve(), ApprovalCommands.reject(), WebhookCommands.group(), TokenCommands.group(),
+                          AuditCommand.command(), EvalCommand.command()])
     }
 }

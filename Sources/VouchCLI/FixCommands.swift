@@ -17,10 +17,11 @@ enum FixCommands {
             discussion: """
                 A fix is one accessibility change in an app, staged behind a feature flag named by its key. \
                 It starts as a draft, off for everyone. 'start' begins testing: the flag turns on for the keys the fix targets. \
-                'pause' turns it off for everyone until 'resume'.
+                'pause' turns it off for everyone until 'resume'. Once the testers' evidence meets the fix's criteria ('criteria') and a release manager \
+                approves it, the fix is promoted, by the server or with 'promote', and released to everyone as its rollout plan says ('rollout').
                 """,
-            subcommands: [create(), list(), show(), update()] + FixLifecycleCommands.all() + [FixTargetCommand.command()],
-            laterSubcommands: ["promote", "retry-promotion"])
+            subcommands: [create(), list(), show(), update()] + FixLifecycleCommands.all() + FixPromotionCommands.all()
+                + [FixTargetCommand.command(), FixCriteriaCommand.command(), FixRolloutCommand.command()])
     }
 
     static func create() -> Command {

@@ -20,6 +20,9 @@ struct Invocation {
     /// A positional argument; the parser has already refused a command line that lacks it.
     func argument(_ name: String) -> String { arguments[name]?.first ?? "" }
 
+    /// An optional positional argument, or nil when it was left out.
+    func optionalArgument(_ name: String) -> String? { arguments[name]?.first }
+
     /// Every word a repeating argument took, in order; empty when there were none.
     func argumentList(_ name: String) -> [String] { arguments[name] ?? [] }
 

@@ -3,7 +3,7 @@ import VouchJSON
 
 extension OutputFormatter {
     /// The actions this version of `vouch` can perform, so "Next actions" never offers one it cannot.
-    static let availableActions = ["start", "revise", "pause", "resume", "abandon", "rollback"]
+    static let availableActions = ["start", "revise", "pause", "resume", "abandon", "rollback", "promote", "retry-promotion"]
 
     /// Every field of one fix, one labelled line each.
     static func fixDetails(_ fix: JSONValue) -> [String] {
@@ -22,6 +22,8 @@ extension OutputFormatter {
             "Expected announcement: \(text(fix, "expected_announcement", "none"))",
             "Description: \(text(fix, "description", "none"))",
             "Author: \(text(fix, "author"))",
+            "Criteria overrides: \(criteriaOverrides(fix["criteria"]))",
+            "Rollout plan: \(rolloutPlan(fix["rollout"]))",
         ]
         let actions = (fix["allowed_actions"]?.arrayValue ?? []).compactMap(\.stringValue).filter(availableActions.contains)
         lines.append("Next actions: \(actions.isEmpty ? "none" : actions.joined(separator: ", "))")
@@ -38,6 +40,30 @@ extension OutputFormatter {
     /// After an action: "Fix tv-channel-selector-labels is now testing (revision 1)."
     static func fixState(_ fix: JSONValue) -> String {
         "Fix \(text(fix, "key")) is now \(text(fix, "state")) (revision \(number(fix, "revision")))."
+    }
+
+    /// A fix's `rollout` member in words: "everyone at once", or "in phases of 10, 50 and 100 percent of users, one step every 24 hours"
+    /// ("every hour" for one).
+    static func rolloutPlan(_ rollout: JSONValue?) -> String {
+        guard let rollout, rollout.objectValue != nil else { return "everyone at once" }
+        let steps = (rollout["steps"]?.arrayValue ?? []).compactMap(\.intValue).map(String.init)
+        let interval = durationWords(text(rollout, "interval"))
+        var plan = "in phases of \(wordList(steps)) percent of users, one step every \(interval.hasPrefix("1 ") ? String(interval.dropFirst(2)) : interval)"
+        if let next = rollout["next_step_at"]?.stringValue { plan += ", next step at \(next)" }
+        return plan
+    }
+
+    /// "a", "a and b", "a, b and c".
+    static func wordList(_ items: [String]) -> String {
+        guard let last = items.last else { return "none" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    /// A duration as the API writes it (`24h`, `90s`, `7d`) in words: "24 hours", "90 seconds", "7 days".
+    static func durationWords(_ duration: String) -> String {
+        let units: [Character: String] = ["s": "second", "m": "minute", "h": "hour", "d": "day"]
+        guard let unit = duration.last.flatMap({ units[$0] }), let count = Int(duration.dropLast()) else { return duration }
+        return "\(count) \(unit)\(count == 1 ? "" : "s")"
     }
 
     /// Criteria numbers with their names, separated by semicolons because the names hold commas.

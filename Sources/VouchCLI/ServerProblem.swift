@@ -29,8 +29,11 @@ struct ServerProblem {
             return CommandFailure(.notAllowed, "The server refused the token: it is unknown or has been revoked.",
                                   details: ["Check --token or VOUCH_TOKEN."])
         case 403:
+            // Another token helps when the role or the kind of token is the problem (or the server said nothing), not when
+            // the person is, such as the author of a fix deciding on it: then the server's detail says what to do.
+            let aboutToken = detail.map { $0.contains("role") || $0.contains("token") } ?? true
             return CommandFailure(.notAllowed, "Not allowed: \(detail ?? "the token's role may not do this").",
-                                  details: ["The token is valid, but its role is not enough; use a token with a suitable role through --token or VOUCH_TOKEN."])
+                                  details: aboutToken ? ["The token is valid, but its role is not enough; use a token with a suitable role through --token or VOUCH_TOKEN."] : [])
         case 400, 404, 409, 413, 415, 422:
             let message = detail ?? "the server refused the request (status \(status))"
             return CommandFailure(.rejectedInput, message, details: fieldErrors.map { "  \($0.field): \($0.message)" })

@@ -9,7 +9,7 @@ enum TokenCommands {
         Command(
             name: "token", abstract: "Create, list and revoke API tokens.",
             discussion: """
-                Each token has a name (who or what uses it) and one role: admin (everything), release_manager (pause, resume, roll back, read all), \
+                Each token has a name (who or what uses it) and one role: admin (everything), release_manager (approve, reject, promote, pause, resume, roll back, set the rollout, read all), \
                 maintainer (fixes, targets, testers, enrollments and feedback on a tester's behalf; read all), tester (bound to one tester: \
                 read the fixes they are enrolled in, submit their own feedback) or sdk (flag evaluation only, for apps). Only an admin manages tokens.
                 """,

@@ -194,7 +194,9 @@ public enum EmbeddedMigrations {
             disabled_reason TEXT,
             created_by TEXT NOT NULL,
             created_at_ms INTEGER NOT NULL,
-            updated_at_ms INTEGER NOT NULL
+            updated_at_ms INTEGER NOT NULL,
+            -- A deleted endpoint stays as a row so its deliveries keep their history.
+            deleted_at_ms INTEGER
         );
 
         -- One event, with the exact body bytes that are signed and sent on every attempt.
@@ -210,7 +212,7 @@ public enum EmbeddedMigrations {
         CREATE TABLE webhook_deliveries (
             id TEXT PRIMARY KEY NOT NULL,
             event_id TEXT NOT NULL REFERENCES webhook_events (id),
-            endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+            endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints (id),
             -- pending, succeeded, dead, cancelled
             status TEXT NOT NULL,
             required INTEGER NOT NULL,

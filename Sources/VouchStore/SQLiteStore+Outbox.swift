@@ -16,7 +16,7 @@ extension SQLiteStore {
     /// - Returns: the new delivery ids.
     static func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, on connection: SQLiteConnection) throws -> [String] {
         guard !events.isEmpty else { return [] }
-        var sql = "SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1"
+        var sql = "SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at_ms IS NULL"
         var values: [SQLiteValue] = []
         if let endpointID {
             sql += " AND id = ?"
@@ -48,7 +48,7 @@ extension SQLiteStore {
                 """
                 SELECT \(SQLiteStore.deliveryColumns), w.url, w.secret, e.body
                 FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
-                WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? ORDER BY d.next_attempt_at_ms LIMIT ?
+                WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? AND w.enabled = 1 ORDER BY d.next_attempt_at_ms LIMIT ?
                 """, [.integer(StoreClock.milliseconds(now)), .int(limit + excluding.count)]
             ).compactMap { row in
                 let delivery = SQLiteStore.delivery(from: row)
@@ -96,8 +96,7 @@ extension SQLiteStore {
                 try connection.query("UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at_ms = ? WHERE id = ?",
                                      [.text(reason), .integer(StoreClock.milliseconds(attempt.at)), .text(delivery.endpointID)])
                 // Nothing more goes to an endpoint that asked to be left alone.
-                try connection.query("UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at_ms = NULL WHERE endpoint_id = ? AND status = 'pending' AND id != ?",
-                                     [.text(delivery.endpointID), .text(delivery.id)])
+                try SQLiteStore.cancelPendingDeliveries(of: delivery.endpointID, at: attempt.at, on: connection)
                 try audit(connection, AuditEvent(at: attempt.at, principal: "vouchd", action: "webhook.disable", subject: delivery.endpointID, note: reason))
             }
             try connection.query(
@@ -137,7 +136,10 @@ extension SQLiteStore {
         try database.write { connection in
             guard let delivery = try SQLiteStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
             guard delivery.status == .dead || delivery.status == .cancelled else {
-                throw StoreConflict("delivery \(id) is \(delivery.status.rawValue); only dead or cancelled deliveries can be redelivered")
+                throw StoreConflict("delivery \(id) has the status \(delivery.status.rawValue); only dead or cancelled deliveries can be redelivered")
+            }
+            guard let endpoint = try SQLiteStore.endpoint(delivery.endpointID, on: connection), endpoint.enabled else {
+                throw StoreConflict("the webhook of delivery \(id) is disabled or deleted; enable it again before redelivering")
             }
             try connection.query(
                 "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at_ms = ?, updated_at_ms = ? WHERE id = ?",

@@ -16,7 +16,7 @@ extension SQLiteStore {
 
     public func endpoints(after id: String?, limit: Int) throws -> [WebhookEndpoint] {
         try database.read { connection in
-            try connection.query("SELECT \(SQLiteStore.endpointColumns) FROM webhook_endpoints WHERE id > ? ORDER BY id LIMIT ?",
+            try connection.query("SELECT \(SQLiteStore.endpointColumns) FROM webhook_endpoints WHERE id > ? AND deleted_at_ms IS NULL ORDER BY id LIMIT ?",
                                  [.text(id ?? ""), .int(limit)]).map(SQLiteStore.endpoint(from:))
         }
     }
@@ -37,6 +37,10 @@ extension SQLiteStore {
                 UPDATE webhook_endpoints SET url = ?, events = ?, required = ?, secret = ?, enabled = ?, disabled_reason = ?, created_by = ?,
                     created_at_ms = ?, updated_at_ms = ? WHERE id = ?
                 """, values)
+            if before.enabled && !after.enabled {
+                // Disabled by hand: nothing more goes out to it, as after a 410.
+                try SQLiteStore.cancelPendingDeliveries(of: id, at: after.updatedAt, on: connection)
+            }
             try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: "webhook.update", subject: id,
                                              before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
                                              after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
@@ -47,14 +51,24 @@ extension SQLiteStore {
     public func deleteEndpoint(_ id: String, by principal: String, at time: Date) throws {
         try database.write { connection in
             guard let before = try SQLiteStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
-            try connection.query("DELETE FROM webhook_endpoints WHERE id = ?", [.text(id)])
+            // Kept as a row so its deliveries keep their history; pending ones are cancelled, which fails a promotion
+            // that was waiting on this endpoint rather than letting it pass without the receiver's answer.
+            try connection.query("UPDATE webhook_endpoints SET deleted_at_ms = ?, enabled = 0, disabled_reason = 'deleted', updated_at_ms = ? WHERE id = ?",
+                                 [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
+            try SQLiteStore.cancelPendingDeliveries(of: id, at: time, on: connection)
             try audit(connection, AuditEvent(at: time, principal: principal, action: "webhook.delete", subject: id,
                                              before: JSONWriter.string(SQLiteStore.auditDescription(of: before))))
         }
     }
 
     static func endpoint(_ id: String, on connection: SQLiteConnection) throws -> WebhookEndpoint? {
-        try connection.query("SELECT \(endpointColumns) FROM webhook_endpoints WHERE id = ?", [.text(id)]).first.map(endpoint(from:))
+        try connection.query("SELECT \(endpointColumns) FROM webhook_endpoints WHERE id = ? AND deleted_at_ms IS NULL", [.text(id)]).first.map(endpoint(from:))
+    }
+
+    static func cancelPendingDeliveries(of endpointID: String, at time: Date, on connection: SQLiteConnection) throws {
+        try connection.query(
+            "UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at_ms = NULL, updated_at_ms = ? WHERE endpoint_id = ? AND status = 'pending'",
+            [.integer(StoreClock.milliseconds(time)), .text(endpointID)])
     }
 
     static func values(of endpoint: WebhookEndpoint) -> [SQLiteValue] {

@@ -3,6 +3,9 @@
 The daemon is the binary named by $VOUCHD (scripts/test passes .build/debug/vouchd), run in a fresh state
 directory on 127.0.0.1 with port 0; the port comes from its `msg=listening` log line and the admin token from
 <state-dir>/admin.token. After the test it gets SIGTERM and must exit with status 0 without logging an error.
+
+A test module that needs other settings overrides the `vouchd_environment` fixture: its `VOUCHD_*` variables are
+added to the daemon's environment (everything `VOUCHD_*` from the caller's environment is dropped first).
 """
 
 from __future__ import annotations
@@ -106,14 +109,23 @@ def _drain(stream, lines: queue.Queue[str | None], log: list[str]) -> None:
 
 
 @pytest.fixture
-def vouchd(tmp_path: pathlib.Path):
+def vouchd_environment() -> dict[str, str]:
+    """Extra environment for the daemon (`VOUCHD_*` settings); none by default. Override it in a test module."""
+    return {}
+
+
+@pytest.fixture
+def vouchd(tmp_path: pathlib.Path, vouchd_environment: dict[str, str]):
     state_dir = tmp_path / "state"
     environment = {key: value for key, value in os.environ.items()
                    if not key.startswith("VOUCHD_") and key.lower() not in ("no_proxy", "http_proxy", "https_proxy", "all_proxy")}
-    # No test may reach the network: webhook deliveries (libcurl) to anything but this machine go to a closed local port.
+    # Any libcurl request that honours proxy variables goes to a closed local port unless it is for this machine.
+    # Webhook deliveries ignore proxy variables (a proxy would connect elsewhere than the address the policy checked):
+    # they reach the tests' receivers on 127.0.0.1 directly, and no test registers a receiver anywhere else.
     dead_end = "http://127.0.0.1:9"
     environment.update({"http_proxy": dead_end, "https_proxy": dead_end, "HTTPS_PROXY": dead_end, "all_proxy": dead_end,
                         "ALL_PROXY": dead_end, "no_proxy": "127.0.0.1,localhost,::1", "NO_PROXY": "127.0.0.1,localhost,::1"})
+    environment.update(vouchd_environment)
     process = subprocess.Popen(
         [_vouchd_binary(), "--state-dir", str(state_dir), "--listen", "127.0.0.1:0"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)

@@ -52,10 +52,16 @@ import Testing
         (["fix", "create", "k", "--title", "a", "--title", "b", "--ui-area", "x", "--platform", "ios"], "'--title' was given more than once; give it once."),
         (["fix", "list", "--json=yes"], "'--json' does not take a value."),
         (["fix", "show", "k", "--server"], "Missing value for '--server <url>'. A value that starts with '-' is given as '--server=<value>'."),
-        (["--token", "t"], "Missing a command; choose one of: fix, tester, enroll, feedback, token, audit, eval."),
+        (["--token", "t"], "Missing a command; choose one of: fix, tester, enroll, feedback, status, approve, reject, webhook, token, audit, eval."),
         (["fix", "create", "k", "--title", "t", "--ui-area", "a", "--platform", "ipad"], "Invalid value 'ipad' for '--platform <platform>'. Allowed: ios, android, web."),
         (["fix", "show", "a/b"], "Invalid value 'a/b' for '<key>': a fix key is 1 to 100 characters: lowercase letters, digits, '.', '_' or '-', starting with a letter or digit."),
         (["token", "revoke", ""], "Invalid value '' for '<id>': a token id is letters, digits and '_', such as tok_4w9tedpdf8fce6h6."),
+        (["webhook", "deliveries", "we_a", "we_b"], "Unexpected argument 'we_b'."),
+        (["webhook", "redeliver", "dlv_a/b"], "Invalid value 'dlv_a/b' for '<delivery>': an id is letters, digits and '_', such as dlv_4w9tedpdf8fce6h6."),
+        (["fix", "rollout", "k", "--phased", "--steps", "5,101"], "Invalid value '101' for '--steps <percent>': give a whole number from 1 to 100."),
+        (["webhook", "add", "https://h.example/x", "--events", "fix.promted"],
+         "Invalid value 'fix.promted' for '--events <event>'. Did you mean 'fix.promoted'? Allowed: fix.created, fix.testing_started, fix.revised, "
+            + "feedback.received, approval.recorded, fix.promoted, fix.released, fix.promotion_failed, fix.paused, fix.resumed, fix.rolled_back, fix.rollout_step."),
     ])
     func refused(_ arguments: [String], _ message: String) {
         #expect(throws: UsageError.self) { try parser.parse(arguments) }
@@ -72,6 +78,25 @@ import Testing
         #expect(parsed.argumentList("tester") == ["t_a", "t_b"])
         #expect(parsed.flag("remove"))
         #expect(try invocation(["enroll", "k", "--list"]).argumentList("tester") == [])
+    }
+
+    @Test func optionalArgumentMayBeLeftOut() throws {
+        #expect(try invocation(["webhook", "deliveries"]).optionalArgument("id") == nil)
+        #expect(try invocation(["webhook", "deliveries", "we_a", "--status", "dead"]).argument("id") == "we_a")
+    }
+
+    /// A command the product names but this version lacks is told apart from a typo.
+    @Test func laterCommandIsNamedAsUnavailable() {
+        let root = Command(name: "vouch", abstract: "Root.", subcommands: [Command(name: "fix", abstract: "Fixes.", subcommands: [
+            Command(name: "show", abstract: "Show.") { _ in },
+        ], laterSubcommands: ["promote"])])
+        let parser = CommandLineArguments(root: root, globalOptions: [])
+        do {
+            _ = try parser.parse(["fix", "promote", "k"])
+            Issue.record("'fix promote' was accepted")
+        } catch {
+            #expect(error == UsageError("'vouch fix promote' is not available in this version of vouch. Commands: show.", commandPath: ["fix"]))
+        }
     }
 
     /// Fields that can be asked for on a terminal are left to the command, not refused by the parser.

@@ -4,6 +4,21 @@ import VouchJSON
 extension LiveServer {
     static let fixKey = "tv-channel-selector-labels"
 
+    /// Criteria a test can meet in seconds (one passing VoiceOver tester on iOS, no soak, one approval), webhooks to
+    /// loopback receivers allowed, and retries after 1 s.
+    static let promotionEnvironment = [
+        "VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "1s,1s", "VOUCHD_CRITERIA_MIN_SOAK": "0",
+        "VOUCHD_CRITERIA_REQUIRED_ASSISTIVE_TECH": "ios:voiceover", "VOUCHD_CRITERIA_MIN_TESTERS_PASSED": "1",
+    ]
+
+    /// Creates a token through `vouch token create` and returns its secret.
+    func token(role: String, name: String) throws -> String {
+        let run = try vouch("token", "create", "--name", name, "--role", role)
+        let lines = run.stdout.split(separator: "\n")
+        guard run.status == 0, lines.count > 1, lines[1].hasPrefix("Secret: vch_") else { throw StartFailure(description: "token create: \(run)") }
+        return String(lines[1].dropFirst("Secret: ".count))
+    }
+
     /// The story's fix, started, and Ana added as a tester with VoiceOver and two targeting keys; returns her id.
     func startedFixAndTester(enrolled: Bool = true) throws -> String {
         for arguments in [["fix", "create", LiveServer.fixKey, "--title", "Label the channel logos", "--ui-area", "TV channel selector", "--platform", "ios"],

@@ -13,7 +13,8 @@ final class LiveServer {
         var description: String
     }
 
-    init() throws {
+    /// - Parameter environment: `VOUCHD_*` settings for this daemon, over the test process's own environment.
+    init(environment: [String: String] = [:]) throws {
         directory = try BuiltProduct.makeTemporaryDirectory("vouch-cli-test")
         let stateDirectory = directory.appendingPathComponent("state")
         let logURL = directory.appendingPathComponent("vouchd.log")
@@ -23,6 +24,7 @@ final class LiveServer {
         process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProduct.path("vouchd"))
         process.arguments = ["--state-dir", stateDirectory.path, "--listen", "127.0.0.1:0"]
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = log

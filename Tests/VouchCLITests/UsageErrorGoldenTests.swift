@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Usage errors: `Error:`, `Usage:` and `See …` on stderr, nothing on stdout, exit 64.
@@ -22,12 +23,32 @@ import Testing
             "See 'vouch fix --help'."))
     }
 
-    @Test func laterCommandIsNamedAsUnavailable() throws {
-        #expect(try VouchRun.run(["fix", "promote", "tv-channel-selector-labels"]) == UsageErrorGoldenTests.usageError(
-            "Error: 'vouch fix promote' is not available in this version of vouch. Commands: create, list, show, update, start, revise, pause, resume, abandon, rollback, target.",
-            "Usage: vouch fix <command> [<arguments>]",
-            "See 'vouch fix --help'."))
+    /// Mistakes in the promotion, approval and webhook commands are caught before anything is sent.
+    @Test(arguments: [
+        (["reject", "tv"], "Error: Missing required option '--comment <text>'.", "vouch reject <fix> --comment <text>"),
+        (["reject", "tv", "--comment", " "], "Error: A rejection needs a comment that says what must change: give '--comment <text>'.",
+         "vouch reject <fix> --comment <text>"),
+        (["fix", "rollout", "tv"], "Error: Give --phased or --all-at-once.", UsageErrorGoldenTests.rolloutUsage),
+        (["fix", "rollout", "tv", "--phased", "--all-at-once"], "Error: Give either --phased or --all-at-once, not both.", UsageErrorGoldenTests.rolloutUsage),
+        (["fix", "rollout", "tv", "--all-at-once", "--interval", "1h"],
+         "Error: --steps and --interval describe a phased rollout; use them with --phased, or leave them out.", UsageErrorGoldenTests.rolloutUsage),
+        (["fix", "criteria", "tv", "--min-pass-ratio", "most"], "Error: Invalid value 'most' for '--min-pass-ratio <ratio>': give a number from 0 to 1, such as 0.8.",
+         UsageErrorGoldenTests.criteriaUsage),
+        (["fix", "criteria", "tv", "--reset", "--max-blocking", "1"], "Error: Give either --reset or criteria to set, not both.", UsageErrorGoldenTests.criteriaUsage),
+        (["webhook", "update", "we_a"], "Error: Give at least one field to change: --url, --events, --required, --enable or --disable.", UsageErrorGoldenTests.webhookUpdateUsage),
+        (["webhook", "update", "we_a", "--enable", "--disable"], "Error: Give either --enable or --disable, not both.", UsageErrorGoldenTests.webhookUpdateUsage),
+    ])
+    func promotionCommands(_ arguments: [String], _ error: String, _ usage: String) throws {
+        // The command's words are the usage line's up to its first argument: "vouch fix rollout".
+        let name = usage.prefix { $0 != "<" && $0 != "[" }.trimmingCharacters(in: .whitespaces)
+        #expect(try VouchRun.run(arguments, environment: ["VOUCH_URL": ConnectionGoldenTests.deadServer, "VOUCH_TOKEN": "vch_unused"])
+                == UsageErrorGoldenTests.usageError(error, "Usage: \(usage)", "See '\(name) --help'."))
     }
+
+    static let rolloutUsage = "vouch fix rollout <key> [--phased] [--steps <percent> ...] [--interval <duration>] [--all-at-once]"
+    static let criteriaUsage = "vouch fix criteria <key> [--min-testers-passed <n>] [--required-assistive-tech <platform:technology> ...] [--max-blocking <n>] "
+        + "[--min-pass-ratio <ratio>] [--min-soak <duration>] [--approvals-required <n>] [--reset]"
+    static let webhookUpdateUsage = "vouch webhook update <id> [--url <url>] [--events <event> ...] [--required <true-or-false>] [--enable] [--disable]"
 
     @Test func unknownOptionSuggestsTheClosest() throws {
         #expect(try VouchRun.run(["fix", "create", "tv-channel-selector-labels", "--titel", "Label the channel logos"]) == UsageErrorGoldenTests.usageError(

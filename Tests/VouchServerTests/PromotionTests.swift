@@ -166,6 +166,24 @@ import VouchJSON
         #expect(dead.count == 1)
     }
 
+    @Test func deletingARequiredWebhookFailsThePromotionWaitingOnIt() throws {
+        let receiver = try WebhookReceiver { _ in .init(status: 500) }
+        let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [],
+                                                                                                  minSoakSeconds: 0, approvalsRequired: 0),
+                                                                      retryDelays: [30, 30]))
+        let webhook = try addWebhook(server, receiver, events: ["fix.promoted"])
+        try fixWithPassingTesters(server, testers: 1)
+        #expect(try waitForState(server, "tv-channel-selector-labels", "promoting") == "promoting")
+        #expect(receiver.wait(for: 1).count == 1)
+        #expect(try server.call("DELETE", "/v1/webhooks/\(webhook.id)").status == 204)
+        #expect(try waitForState(server, "tv-channel-selector-labels", "promotion_failed") == "promotion_failed")
+        let history = try server.call("GET", "/v1/deliveries?webhook=\(webhook.id)").json["deliveries"]?.arrayValue ?? []
+        #expect(history.first?["status"]?.stringValue == "cancelled")
+        #expect(try server.call("GET", "/v1/webhooks/\(webhook.id)").status == 404)
+        let id = try #require(history.first?["id"]?.stringValue)
+        #expect(try server.call("POST", "/v1/deliveries/\(id)/redeliver").status == 409)
+    }
+
     @Test func aHangingReceiverTimesOutAndIsRetried() throws {
         let receiver = try WebhookReceiver { index in index == 0 ? .init(status: 200, delaySeconds: 2.5) : .init(status: 204) }
         let server = try LiveServer(settings: LiveServer.testSettings(retryDelays: [0, 0], timeoutMilliseconds: 500))

@@ -1,0 +1,76 @@
+import VouchJSON
+
+extension OutputFormatter {
+    /// A fix's criteria report (`GET /v1/fixes/{key}/status`): every criterion, met or not, in words and numbers; what is
+    /// still missing; the approvals with their standing; and, last, whether the fix is ready to promote.
+    static func status(_ report: JSONValue) -> [String] {
+        let criteria = report["criteria"]?.arrayValue ?? []
+        let metCount = criteria.filter { $0["met"]?.boolValue == true }.count
+        var lines = ["Fix: \(text(report, "fix"))", "State: \(text(report, "state"))"]
+        if let percentage = report["rollout_percentage"]?.intValue { lines.append("Rollout: \(percentage) percent") }
+        lines += ["Revision: \(number(report, "revision"))", "Criteria met: \(metCount) of \(criteria.count)"]
+        for criterion in criteria {
+            let met = criterion["met"]?.boolValue == true ? "met" : "not met"
+            lines.append("Criterion \(text(criterion, "name")): \(met). \(sentence(text(criterion, "summary")))")
+            // The approvals criterion's details are the approvals themselves, told once below with their standing.
+            guard text(criterion, "name") != "approvals_required" else { continue }
+            lines += (criterion["details"]?.arrayValue ?? []).compactMap(\.stringValue).map { "  " + $0 }
+        }
+        let missing = (report["missing"]?.arrayValue ?? []).compactMap(\.stringValue)
+        lines += missing.isEmpty ? ["Missing: nothing"] : ["Missing:"] + missing.map { "  " + $0 }
+        let approvals = report["approvals"]?.arrayValue ?? []
+        let revision = report["revision"]?.intValue
+        lines += approvals.isEmpty ? ["Approvals: none"] : ["Approvals:"] + approvals.map { "  " + approvalLine($0, currentRevision: revision) }
+        lines.append("Ready to promote: \(report["ready_to_promote"]?.boolValue == true ? "yes" : "no")")
+        return lines
+    }
+
+    /// "apr_…: approved by rita on revision 1, recorded 2026-11-30T10:00:00Z. Standing: valid; it counts toward promotion. Comment: …"
+    static func approvalLine(_ approval: JSONValue, currentRevision: Int?) -> String {
+        var line = "\(text(approval, "id")): \(decisionWord(approval)) by \(text(approval, "principal")) on revision \(number(approval, "revision")), "
+            + "recorded \(text(approval, "recorded_at")). Standing: \(approvalStanding(approval, currentRevision: currentRevision))."
+        if let comment = approval["comment"]?.stringValue { line += " Comment: \(comment)" + (comment.hasSuffix(".") ? "" : ".") }
+        return line
+    }
+
+    /// "approved" or "rejected".
+    static func decisionWord(_ approval: JSONValue) -> String {
+        switch text(approval, "decision") {
+        case "approve": "approved"
+        case "reject": "rejected"
+        case let other: other
+        }
+    }
+
+    /// Whether the decision weighs on promotion now, and why not when it does not. A rejection blocks its revision for good;
+    /// an approval counts while it is valid (same revision, no failing feedback since, not expired).
+    static func approvalStanding(_ approval: JSONValue, currentRevision: Int?) -> String {
+        let standing = text(approval, "standing")
+        if text(approval, "decision") == "reject" {
+            return approval["revision"]?.intValue == currentRevision ? "it blocks promotion until a new revision" : "\(standing); it no longer blocks promotion"
+        }
+        return approval["valid"]?.boolValue == true ? "valid; it counts toward promotion" : "\(standing); it does not count"
+    }
+
+    /// The server's phrase as a sentence: first letter capitalized, closed by a full stop.
+    static func sentence(_ phrase: String) -> String {
+        guard let first = phrase.first else { return phrase }
+        return first.uppercased() + phrase.dropFirst() + (phrase.hasSuffix(".") ? "" : ".")
+    }
+
+    /// A fix's criteria overrides (`{"min_testers_passed": 3, "min_soak": "2h"}`) as "min_testers_passed 3; min_soak 2h".
+    static func criteriaOverrides(_ value: JSONValue?) -> String {
+        let members = value?.objectValue?.members ?? []
+        guard !members.isEmpty else { return "none; every criterion follows the server's defaults" }
+        return members.map { member in
+            let shown: String
+            switch member.value {
+            case .array(let items): shown = items.isEmpty ? "none" : items.compactMap(\.stringValue).joined(separator: ", ")
+            case .number(let number): shown = member.value.intValue.map(String.init) ?? String(number)
+            case .string(let string): shown = string
+            default: shown = JSONWriter.string(member.value)
+            }
+            return "\(member.key) \(shown)"
+        }.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,19 @@
+/// `vouch status FIX`: what stands between a fix and everyone, criterion by criterion.
+enum StatusCommand {
+    static func command() -> Command {
+        Command(
+            name: "status", abstract: "Explain every promotion criterion of a fix, met or not, what is still missing, and its approvals.",
+            discussion: """
+                One line per criterion says whether it is met, in words and numbers, followed by its details, such as the testers \
+                of each required assistive technology. Then come what is still missing, the release managers' decisions with their standing, \
+                and, last, whether the fix is ready to promote. Once everything is met, the server promotes the fix by itself.
+
+                Example: vouch status tv-channel-selector-labels
+                """,
+            arguments: [FeedbackCommands.fixArgument]
+        ) { context in
+            let report = try context.api.get(APIClient.path("/v1/fixes", context.invocation.argument("fix"), "/status"))
+            context.output.emit(report, OutputFormatter.status)
+        }
+    }
+}

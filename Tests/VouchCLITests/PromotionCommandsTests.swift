@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import VouchJSON
+
+/// `vouch status`, `approve`, `reject` and `fix promote` against a live vouchd whose criteria a test meets in seconds:
+/// one passing VoiceOver tester, no soak, one release manager's approval, and a required webhook answered by the test.
+@Suite struct PromotionCommandsTests {
+    static let key = LiveServer.fixKey
+
+    /// The soak line counts the seconds the fix has been in testing; the golden texts say "0 s".
+    static func zeroSoak(_ run: VouchRun) -> VouchRun {
+        var run = run
+        run.stdout = run.stdout.replacing(/Soak: [^\n]+ of 0 s\./, with: "Soak: 0 s of 0 s.")
+        return run
+    }
+
+    @Test func fromTestingToReleased() throws {
+        let receiver = try WebhookReceiver()
+        defer { receiver.stop() }
+        let server = try LiveServer(environment: LiveServer.promotionEnvironment)
+        defer { server.stop() }
+        let added = try server.vouch("webhook", "add", receiver.url, "--events", "fix.promoted,fix.released", "--required")
+        #expect(added.status == 0, "\(added)")
+        let tester = try server.startedFixAndTester()
+        let rita = try server.token(role: "release_manager", name: "rita")
+
+        #expect(Self.zeroSoak(try server.vouch("status", Self.key)) == VouchRun(status: 0, stdout: """
+            Fix: tv-channel-selector-labels
+            State: testing
+            Revision: 1
+            Criteria met: 2 of 6
+            Criterion min_testers_passed: not met. 0 of 1 passing tester.
+            Criterion required_assistive_tech: not met. 0 of 1 required assistive technologies covered.
+              VoiceOver on iOS: no passing tester yet
+            Criterion max_blocking: met. 0 blocking reports (at most 0 allowed).
+            Criterion min_pass_ratio: not met. Pass ratio: no passed or failed verdicts yet (needs 0.80).
+            Criterion min_soak: met. Soak: 0 s of 0 s.
+            Criterion approvals_required: not met. 0 of 1 valid approval.
+            Missing:
+              1 more passing tester on revision 1
+              a passing tester with VoiceOver on iOS
+              a pass ratio of at least 0.80
+              1 more approval by a release manager other than the author (admin)
+            Approvals: none
+            Ready to promote: no
+
+            """, stderr: ""))
+
+        // Promotion by hand is refused while criteria are unmet, each one named.
+        #expect(try server.vouch(["fix", "promote", Self.key], as: .token(rita)) == VouchRun(status: 65, stdout: "", stderr: """
+            Error: fix tv-channel-selector-labels does not meet its criteria yet: 1 more passing tester on revision 1; a passing tester with VoiceOver on iOS; \
+            a pass ratio of at least 0.80; 1 more approval by a release manager other than the author (admin)
+              min_testers_passed: 1 more passing tester on revision 1
+              required_assistive_tech: a passing tester with VoiceOver on iOS
+              min_pass_ratio: a pass ratio of at least 0.80
+              approvals_required: 1 more approval by a release manager other than the author (admin)
+            The fix was not promoted; see every criterion with 'vouch status tv-channel-selector-labels'.
+
+            """))
+        // The author may not decide on their own fix: the server's reason, and no advice to change tokens.
+        #expect(try server.vouch("approve", Self.key) == VouchRun(status: 77, stdout: "", stderr: """
+            Error: Not allowed: admin is the author of fix tv-channel-selector-labels and cannot approve or reject it; another release manager must decide.
+
+            """))
+
+        #expect(try server.vouch(FeedbackCommandsTests.anaReport(tester)).status == 0)
+        #expect(Self.zeroSoak(try server.vouch("status", Self.key)) == VouchRun(status: 0, stdout: """
+            Fix: tv-channel-selector-labels
+            State: testing
+            Revision: 1
+            Criteria met: 5 of 6
+            Criterion min_testers_passed: met. 1 of 1 passing tester.
+            Criterion required_assistive_tech: met. 1 of 1 required assistive technologies covered.
+              VoiceOver on iOS: 1 passing tester
+            Criterion max_blocking: met. 0 blocking reports (at most 0 allowed).
+            Criterion min_pass_ratio: met. Pass ratio 1.00 (1 of 1 verdicts passed; cant_tell not counted), needs 0.80.
+            Criterion min_soak: met. Soak: 0 s of 0 s.
+            Criterion approvals_required: not met. 0 of 1 valid approval.
+            Missing:
+              1 more approval by a release manager other than the author (admin)
+            Approvals: none
+            Ready to promote: no
+
+            """, stderr: ""))
+
+        // A release manager's approval completes the criteria: the server promotes, the receiver answers 200, the fix is released.
+        let approved = try server.vouch(["approve", Self.key, "--comment", "VoiceOver users confirm it"], as: .token(rita))
+        let approval = try #require(try server.json("status", Self.key)["approvals"]?.arrayValue?.first)
+        let id = try #require(approval["id"]?.stringValue)
+        #expect(approved == VouchRun(status: 0, stdout: """
+            Fix tv-channel-selector-labels, revision 1: approved by rita (\(id)).
+            Standing: valid; it counts toward promotion.
+            Comment: VoiceOver users confirm it
+            See what the fix still needs with 'vouch status tv-channel-selector-labels'.
+
+            """, stderr: ""))
+        let deadline = Date().addingTimeInterval(10)
+        var shown = try server.vouch("fix", "show", Self.key)
+        while !shown.stdout.contains("\nState: released\n") && Date() < deadline {
+            usleep(50_000)
+            shown = try server.vouch("fix", "show", Self.key)
+        }
+        #expect(shown.stdout.contains("\nState: released\n"), "\(shown)")
+        #expect(shown.stdout.contains("\nNext actions: pause, rollback\n"), "\(shown)")
+        let types = receiver.wait(for: 2).map { $0.type ?? "" }
+        #expect(types == ["fix.promoted", "fix.released"])
+        #expect(receiver.requests.allSatisfy { $0.headers["webhook-id"]?.hasPrefix("msg_") == true && $0.headers["webhook-signature"]?.hasPrefix("v1,") == true })
+
+        #expect(Self.zeroSoak(try server.vouch("status", Self.key)) == VouchRun(status: 0, stdout: """
+            Fix: tv-channel-selector-labels
+            State: released
+            Revision: 1
+            Criteria met: 6 of 6
+            Criterion min_testers_passed: met. 1 of 1 passing tester.
+            Criterion required_assistive_tech: met. 1 of 1 required assistive technologies covered.
+              VoiceOver on iOS: 1 passing tester
+            Criterion max_blocking: met. 0 blocking reports (at most 0 allowed).
+            Criterion min_pass_ratio: met. Pass ratio 1.00 (1 of 1 verdicts passed; cant_tell not counted), needs 0.80.
+            Criterion min_soak: met. Soak: 0 s of 0 s.
+            Criterion approvals_required: met. 1 of 1 valid approval.
+            Missing: nothing
+            Approvals:
+              \(id): approved by rita on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). Standing: valid; it counts toward promotion. \
+            Comment: VoiceOver users confirm it.
+            Ready to promote: no
+
+            """, stderr: ""))
+        let json = try server.json("status", Self.key)
+        #expect(json["criteria_met"] == .bool(true) && json["criteria"]?.arrayValue?.count == 6)
+    }
+
+    @Test func rejectionBlocksUntilANewRevision() throws {
+        let server = try LiveServer(environment: LiveServer.promotionEnvironment)
+        defer { server.stop() }
+        let tester = try server.startedFixAndTester()
+        #expect(try server.vouch(FeedbackCommandsTests.anaReport(tester)).status == 0)
+        let sam = try server.token(role: "release_manager", name: "sam")
+
+        let rejected = try server.vouch(["reject", Self.key, "--comment", "Focus order is still wrong"], as: .token(sam))
+        let approval = try #require(try server.json("status", Self.key)["approvals"]?.arrayValue?.first)
+        let id = try #require(approval["id"]?.stringValue)
+        #expect(rejected == VouchRun(status: 0, stdout: """
+            Fix tv-channel-selector-labels, revision 1: rejected by sam (\(id)).
+            Standing: it blocks promotion until a new revision.
+            Comment: Focus order is still wrong
+            See what the fix still needs with 'vouch status tv-channel-selector-labels'.
+
+            """, stderr: ""))
+        let status = try server.vouch("status", Self.key).stdout
+        for line in ["Criterion approvals_required: not met. Rejected on revision 1.",
+                     "Missing:\n  a new revision: sam rejected revision 1\nApprovals:",
+                     "  \(id): rejected by sam on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). Standing: it blocks promotion until a new revision. "
+                        + "Comment: Focus order is still wrong.",
+                     "Ready to promote: no"] {
+            #expect(status.contains(line + "\n"), "missing '\(line)' in \(status)")
+        }
+        // retry-promotion is for a failed promotion; the server names the state.
+        let retry = try server.vouch(["fix", "retry-promotion", Self.key], as: .token(sam))
+        #expect(retry.status == 65)
+        #expect(retry.stderr.hasPrefix("Error: cannot retry-promotion a fix in state testing"), "\(retry)")
+
+        // A new revision leaves the rejection behind.
+        #expect(try server.vouch("fix", "revise", Self.key, "--note", "build 413").status == 0)
+        let revised = try server.vouch("status", Self.key).stdout
+        #expect(revised.contains("\nCriterion approvals_required: not met. 0 of 1 valid approval.\n"), "\(revised)")
+        #expect(revised.contains("Standing: given for revision 1, not the current one; it no longer blocks promotion."), "\(revised)")
+    }
+}
