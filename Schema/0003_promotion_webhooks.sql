@@ -13,6 +13,9 @@ ALTER TABLE fixes ADD COLUMN promotion_event_id TEXT;
 
 UPDATE fixes SET testing_since_ms = updated_at_ms WHERE state IN ('testing', 'promoting', 'promotion_failed');
 
+-- Failing feedback voids earlier approvals; this keeps finding it cheap however much passing feedback there is.
+CREATE INDEX feedback_failing ON feedback (fix_key, revision, seq) WHERE verdict = 'failed';
+
 CREATE TABLE approvals (
     id TEXT PRIMARY KEY NOT NULL,
     fix_key TEXT NOT NULL REFERENCES fixes (key) ON DELETE CASCADE,

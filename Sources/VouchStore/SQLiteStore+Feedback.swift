@@ -9,14 +9,14 @@ extension SQLiteStore {
         """
 
     public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?,
-                               emitting: @escaping @Sendable ([Feedback], FeedbackEvidence, Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
+                               emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
         // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
         try database.groupWrite { connection in
             try SQLiteStore.submit(records, idempotency: idempotency, emitting: emitting, on: connection, store: self)
         }
     }
 
-    static func submit(_ records: [Feedback], idempotency: IdempotencyClaim?, emitting: ([Feedback], FeedbackEvidence, Fix) -> [WebhookEvent],
+    static func submit(_ records: [Feedback], idempotency: IdempotencyClaim?, emitting: ([Feedback], [Feedback], Fix) -> [WebhookEvent],
                        on connection: SQLiteConnection, store: SQLiteStore) throws -> FeedbackSubmission {
         if let claim = idempotency, let earlier = try connection.query(
             "SELECT request_sha256, feedback_ids FROM idempotency_records WHERE principal = ? AND key = ?", [.text(claim.principal), .text(claim.key)]).first {
@@ -69,8 +69,8 @@ extension SQLiteStore {
                                                    fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details)))
         }
         if let first = records.first, let fix = try fix(first.fixKey, on: connection) {
-            let evidence = try evidence(of: fix.key.rawValue, revision: fix.revision, on: connection)
-            _ = try enqueue(emitting(records, evidence, fix), onlyTo: nil, on: connection)
+            let latest = try latest(of: fix.key.rawValue, revision: fix.revision, on: connection)
+            _ = try enqueue(emitting(records, latest, fix), onlyTo: nil, on: connection)
         }
         if let claim = idempotency {
             try connection.query(
@@ -111,12 +111,21 @@ extension SQLiteStore {
         }
     }
 
+    public func latestFeedback(of key: String, revision: Int) throws -> [Feedback] {
+        try database.read { try SQLiteStore.latest(of: key, revision: revision, on: $0) }
+    }
+
+    /// Latest per tester through the partial index `feedback_latest`: as many rows as testers, however many records.
+    static func latest(of key: String, revision: Int, on connection: SQLiteConnection) throws -> [Feedback] {
+        try connection.query(
+            "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY seq",
+            [.text(key), .int(revision)]).map(SQLiteStore.feedback(from:))
+    }
+
     static func evidence(of key: String, revision: Int, on connection: SQLiteConnection) throws -> FeedbackEvidence {
-        // Latest per tester through the partial index; the count reads only the (fix, revision) range.
+        // The count reads only the (fix, revision) range of feedback_by_fix.
         do {
-            let latest = try connection.query(
-                "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY seq",
-                [.text(key), .int(revision)]).map(SQLiteStore.feedback(from:))
+            let latest = try latest(of: key, revision: revision, on: connection)
             let count = try connection.scalar("SELECT COUNT(*) FROM feedback WHERE fix_key = ? AND revision = ?", [.text(key), .int(revision)]) ?? 0
             return FeedbackEvidence(latest: latest, recordCount: count)
         }

@@ -65,9 +65,9 @@ struct FeedbackController {
             // Scoped by token, so two tokens that share a principal name never share keys.
             IdempotencyClaim(principal: context.principal.tokenID, key: $0, requestSHA256: Digest.sha256(Array(key.utf8) + [0x0A] + request.body))
         }
-        let submission = try store.submitFeedback(records, idempotency: claim) { stored, evidence, fix in
+        let submission = try store.submitFeedback(records, idempotency: claim) { stored, latest, fix in
             stored.map { record in
-                WebhookEventFactory.make("feedback.received", fix: fix, evidence: WebhookEventFactory.Evidence(latest: evidence.latest), extra: [
+                WebhookEventFactory.make("feedback.received", fix: fix, evidence: WebhookEventFactory.Evidence(latest: latest), extra: [
                     "feedback": .string(record.id), "tester": .string(record.testerID ?? "withdrawn"), "verdict": .string(record.verdict.rawValue),
                     "severity": .string(record.severity.rawValue), "regression": .bool(record.regression),
                 ], at: record.recordedAt)

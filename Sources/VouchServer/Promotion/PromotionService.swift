@@ -36,15 +36,14 @@ public final class PromotionService: Sendable {
     }
 
     func input(for fix: Fix) throws -> CriteriaEvaluator.Input {
-        let evidence = try store.feedbackEvidence(of: fix.key.rawValue, revision: fix.revision)
-        return CriteriaEvaluator.Input(
-            fix: fix, settings: settings.criteria.applying(fix.criteria), latest: evidence.latest,
+        CriteriaEvaluator.Input(
+            fix: fix, settings: settings.criteria.applying(fix.criteria), latest: try store.latestFeedback(of: fix.key.rawValue, revision: fix.revision),
             failing: try store.failingFeedback(of: fix.key.rawValue, revision: fix.revision),
             testingSince: fix.testingSince, approvals: try store.approvals(of: fix.key.rawValue), now: clock())
     }
 
     func evidence(for fix: Fix) -> WebhookEventFactory.Evidence? {
-        (try? store.feedbackEvidence(of: fix.key.rawValue, revision: fix.revision)).map { WebhookEventFactory.Evidence(latest: $0.latest) }
+        (try? store.latestFeedback(of: fix.key.rawValue, revision: fix.revision)).map { WebhookEventFactory.Evidence(latest: $0) }
     }
 
     // MARK: Transitions
@@ -70,7 +69,7 @@ public final class PromotionService: Sendable {
         wakeDeliveries()
         logger.info("fix changed", [("fix.key", key), ("fix.action", action.rawValue), ("fix.state", change.after.state.rawValue),
                                     ("fix.revision", String(change.after.revision))])
-        timer.wake()
+        if let step = change.after.nextRolloutStepAt, change.after.state == .releasing { timer.schedule(step) }
         return change
     }
 
@@ -118,7 +117,9 @@ public final class PromotionService: Sendable {
         guard let fix = try store.fix(key) else { return }
         switch fix.state {
         case .testing:
-            let report = try report(for: fix)
+            let input = try input(for: fix)
+            let report = CriteriaEvaluator.evaluate(input)
+            if let next = CriteriaEvaluator.nextTimeChange(input) { timer.schedule(next) }
             if report.readyToPromote {
                 do {
                     _ = try promote(key, action: .promote, by: "vouchd", expectedRevision: fix.revision)
@@ -126,7 +127,8 @@ public final class PromotionService: Sendable {
                 } catch is TransitionRefused {
                     // Someone else moved the fix first; nothing to do.
                 } catch is StoreConflict {
-                    timer.wake()
+                    // The fix changed under the promotion; look again at once.
+                    timer.schedule(clock())
                 }
             }
         case .promoting:
@@ -134,7 +136,6 @@ public final class PromotionService: Sendable {
         default:
             break
         }
-        timer.wake()
     }
 
     /// After feedback: a blocking report pauses a fix that is being or has been released; otherwise re-evaluate.
