@@ -1,0 +1,17 @@
+import Foundation
+import VouchDomain
+
+/// What the store refuses, in words a client can act on.
+public enum StoreError: Error, Sendable, Equatable {
+    case notFound(kind: String, id: String)
+    case alreadyExists(kind: String, id: String)
+}
+
+/// Why a submission or enrollment was refused by state, worded for the client (409).
+public struct StoreConflict: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
