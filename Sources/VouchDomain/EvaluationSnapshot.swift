@@ -8,9 +8,13 @@ public final class EvaluationSnapshot: Sendable {
     /// Counts swaps, for metrics and logs.
     public let generation: UInt64
 
-    public init(rules: [String: FlagRule], generation: UInt64 = 0) {
+    public convenience init(rules: [String: FlagRule], generation: UInt64 = 0) {
+        self.init(rules: rules, orderedKeys: rules.keys.sorted(), generation: generation)
+    }
+
+    private init(rules: [String: FlagRule], orderedKeys: [String], generation: UInt64) {
         self.rules = rules
-        orderedKeys = rules.keys.sorted()
+        self.orderedKeys = orderedKeys
         self.generation = generation
     }
 
@@ -27,7 +31,20 @@ public final class EvaluationSnapshot: Sendable {
     /// A new snapshot with one rule replaced, added, or removed (nil).
     public func replacing(_ key: String, with rule: FlagRule?) -> EvaluationSnapshot {
         var next = rules
+        let existed = next[key] != nil
         next[key] = rule
-        return EvaluationSnapshot(rules: next, generation: generation + 1)
+        // Re-sorting every key took most of a swap; a changed rule keeps the order, an added or removed one moves
+        // one place found by binary search.
+        var keys = orderedKeys
+        if existed != (rule != nil) {
+            var low = 0
+            var high = keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if keys[middle] < key { low = middle + 1 } else { high = middle }
+            }
+            if rule != nil { keys.insert(key, at: low) } else { keys.remove(at: low) }
+        }
+        return EvaluationSnapshot(rules: next, orderedKeys: keys, generation: generation + 1)
     }
 }

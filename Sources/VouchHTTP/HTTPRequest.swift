@@ -23,8 +23,13 @@ public struct HTTPRequest: Sendable {
     /// The media type of the body without parameters, lowercased (`application/json`).
     public var mediaType: String? {
         guard let contentType = header("content-type") else { return nil }
-        let base = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType
-        return base.trimmingCharacters(in: .whitespaces).lowercased()
+        if contentType == "application/json" { return contentType }
+        // Bytes, not Foundation (this runs on every OFREP request): up to ';', blanks trimmed, ASCII lowercased.
+        var utf8 = Substring(contentType).utf8
+        if let semicolon = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<semicolon] }
+        while let first = utf8.first, first == 0x20 || first == 0x09 { utf8 = utf8.dropFirst() }
+        while let last = utf8.last, last == 0x20 || last == 0x09 { utf8 = utf8.dropLast() }
+        return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The request headers Vouch looks at; others are never copied out of libmicrohttpd.

@@ -6,6 +6,8 @@ public struct Router: Sendable {
         var method: String
         var segments: [Segment]
         var handler: Handler
+        /// Literal segments, counted once here rather than on every request.
+        var literals: Int
     }
 
     private enum Segment: Sendable, Equatable {
@@ -22,7 +24,8 @@ public struct Router: Sendable {
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: true).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        let literals = segments.filter { if case .literal = $0 { true } else { false } }.count
+        routes.append(Route(method: method, segments: segments, handler: handler, literals: literals))
     }
 
     /// Every `method pattern` pair, for checking the OpenAPI file covers each route.
@@ -38,43 +41,44 @@ public struct Router: Sendable {
     }
 
     public func route(_ request: HTTPRequest) throws -> HTTPResponse {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // Split the bytes: splitting a String by Character runs grapheme breaking over the whole path.
+        let parts = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         // HEAD is GET without the body; libmicrohttpd leaves the body out of a HEAD answer.
         let method = request.method == "HEAD" ? "GET" : request.method
         // The most specific pattern wins (a literal segment beats a parameter), so `/v1/fixes/{key}/status`
         // wins over `/v1/fixes/{key}/{action}`, and its methods alone make up a 405's Allow.
-        var candidates: [(route: Route, parameters: RouteParameters)] = []
+        // Indexes of the matching routes: parameters are collected for the chosen one only.
+        var candidates: [Int] = []
         var bestLiterals = -1
-        for route in routes {
-            guard let parameters = match(route.segments, parts) else { continue }
-            let literals = route.segments.filter { if case .literal = $0 { true } else { false } }.count
+        for index in routes.indices where matches(routes[index].segments, parts) {
+            let literals = routes[index].literals
             if literals > bestLiterals {
                 bestLiterals = literals
-                candidates = [(route, parameters)]
+                candidates = [index]
             } else if literals == bestLiterals {
-                candidates.append((route, parameters))
+                candidates.append(index)
             }
         }
         guard !candidates.isEmpty else { throw Problem(status: 404, detail: "no such route: \(request.path)") }
-        if let chosen = candidates.first(where: { $0.route.method == method }) {
-            return try chosen.route.handler(request, chosen.parameters)
+        if let chosen = candidates.first(where: { routes[$0].method == method }) {
+            var parameters = RouteParameters()
+            for (segment, part) in zip(routes[chosen].segments, parts) {
+                if case .parameter(let name) = segment { parameters.values[name] = String(Substring(part)) }
+            }
+            return try routes[chosen].handler(request, parameters)
         }
-        var allowed = candidates.map(\.route.method)
+        var allowed = candidates.map { routes[$0].method }
         if allowed.contains("GET") { allowed.append("HEAD") }
         throw Problem(status: 405, detail: "\(request.method) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", "))",
                       headers: [(name: "Allow", value: allowed.joined(separator: ", "))])
     }
 
-    private func match(_ segments: [Segment], _ parts: [String]) -> RouteParameters? {
-        guard segments.count == parts.count else { return nil }
-        var parameters = RouteParameters()
+    private func matches(_ segments: [Segment], _ parts: [Substring.UTF8View]) -> Bool {
+        guard segments.count == parts.count else { return false }
         for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let text): if text != part { return nil }
-            case .parameter(let name): parameters.values[name] = part
-            }
+            if case .literal(let text) = segment, !text.utf8.elementsEqual(part) { return false }
         }
-        return parameters
+        return true
     }
 }
 

@@ -86,15 +86,19 @@ extension SQLiteStore {
 
     public func flagRules() throws -> [FlagRule] {
         try database.read { connection in
+            // Rows are read as they are stepped (no [SQLiteRow]); UNION ALL because the sets drop duplicates anyway,
+            // where UNION made SQLite sort every row into a temporary b-tree first.
             var targets: [String: Set<String>] = [:]
-            for row in try connection.query(SQLiteStore.targetedKeysSQL) {
+            try connection.forEachRow(SQLiteStore.targetedKeysSQL.replacingOccurrences(of: "UNION", with: "UNION ALL")) { row in
                 targets[row.string(0), default: []].insert(row.string(1))
             }
-            return try connection.query("SELECT key, state, revision, rollout_percentage FROM fixes").map { row in
+            var rules: [FlagRule] = []
+            try connection.forEachRow("SELECT key, state, revision, rollout_percentage FROM fixes") { row in
                 let key = row.string(0)
-                return FlagRule(key: key, state: FixState(rawValue: row.string(1)) ?? .paused, revision: row.int(2),
-                                targetedKeys: targets[key] ?? [], rolloutPercentage: row.optionalInt(3) ?? 0)
+                rules.append(FlagRule(key: key, state: FixState(rawValue: row.string(1)) ?? .paused, revision: row.int(2),
+                                      targetedKeys: targets[key] ?? [], rolloutPercentage: row.optionalInt(3) ?? 0))
             }
+            return rules
         }
     }
 

@@ -96,9 +96,14 @@ public final class VouchApplication: Sendable {
     /// The token from `Authorization: Bearer …` or `X-API-Key`.
     static func presentedSecret(in request: HTTPRequest) -> String? {
         if let authorization = request.header("authorization") {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingCharacters(in: .whitespaces) }
-            return nil
+            // Bytes, not Foundation: `trimmingCharacters` and `lowercased` were a third of the OFREP request's user time.
+            var utf8 = Substring(authorization).utf8
+            guard utf8.count > 7, zip(utf8.prefix(6), "bearer".utf8).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
+            utf8 = utf8.dropFirst(6)
+            guard utf8.first == 0x20 else { return nil }
+            while let first = utf8.first, first == 0x20 || first == 0x09 { utf8 = utf8.dropFirst() }
+            while let last = utf8.last, last == 0x20 || last == 0x09 { utf8 = utf8.dropLast() }
+            return String(Substring(utf8))
         }
         return request.header("x-api-key")
     }

@@ -72,3 +72,39 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
     }
 }
+
+extension SQLiteConnection {
+    /// Runs a statement and hands each row to `body` as it is stepped, without collecting `[SQLiteRow]`:
+    /// for bulk reads (the OFREP snapshot at start), where the collected rows cost time and leave the heap fragmented.
+    func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRowCursor) throws -> Void) throws {
+        let statement: SQLiteStatement
+        if let cached = statementCache[sql] {
+            statement = cached
+        } else {
+            statement = try SQLiteStatement(connection: self, sql: sql)
+            statementCache[sql] = statement
+        }
+        try statement.bind(values)
+        defer { sqlite3_reset(statement.handle); sqlite3_clear_bindings(statement.handle) }
+        while true {
+            let status = sqlite3_step(statement.handle)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw error(status, sql: sql) }
+            try body(SQLiteRowCursor(handle: statement.handle))
+        }
+    }
+}
+
+/// The current row of a statement being stepped; valid only inside `forEachRow`'s body.
+struct SQLiteRowCursor {
+    let handle: OpaquePointer
+
+    func string(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+    }
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+    func optionalInt(_ column: Int32) -> Int? { sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column) }
+}
