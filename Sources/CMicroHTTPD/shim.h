@@ -21,6 +21,8 @@ static inline struct MHD_Daemon *vouch_mhd_start(unsigned int flags, const struc
         MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        /* Headers only: bodies are copied out as they arrive. A smaller pool is less memory to reset per request. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
         MHD_OPTION_END);
 }

@@ -56,6 +56,8 @@ extension HTTPServer {
     }
 
     private func queryArguments(_ connection: OpaquePointer) -> [String: String] {
+        // "Returns the number of entries iterated over" — with no iterator, a cheap count; most requests have none.
+        guard MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, nil, nil) > 0 else { return [:] }
         let collector = QueryCollector()
         withExtendedLifetime(collector) {
             _ = MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, QueryCollector.iterator,
