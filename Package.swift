@@ -29,7 +29,7 @@ let package = Package(
 
         .executableTarget(name: "vouchd", dependencies: ["VouchServer"]),
         .executableTarget(name: "vouch", dependencies: ["VouchCLI"]),
-        .executableTarget(name: "vouch-bench", dependencies: ["VouchServer", "VouchDomain", "VouchJSON", "VouchStore"]),
+        .executableTarget(name: "vouch-bench", dependencies: ["VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
 
         .testTarget(name: "VouchDomainTests", dependencies: ["VouchDomain"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),

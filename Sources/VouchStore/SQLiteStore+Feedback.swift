@@ -68,9 +68,14 @@ extension SQLiteStore {
             try store.audit(connection, AuditEvent(at: record.recordedAt, principal: record.recordedBy, action: "feedback.create",
                                                    fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details)))
         }
+        var deliveries = 0
+        var committedFix: Fix?
+        var committedLatest: [Feedback] = []
         if let first = records.first, let fix = try fix(first.fixKey, on: connection) {
             let latest = try latest(of: fix.key.rawValue, revision: fix.revision, on: connection)
-            _ = try enqueue(emitting(records, latest, fix), onlyTo: nil, on: connection)
+            deliveries = try enqueue(emitting(records, latest, fix), onlyTo: nil, on: connection).count
+            committedFix = fix
+            committedLatest = latest
         }
         if let claim = idempotency {
             try connection.query(
@@ -78,7 +83,7 @@ extension SQLiteStore {
                 [.text(claim.principal), .text(claim.key), .blob(claim.requestSHA256), .text(records.map(\.id).joined(separator: ",")),
                  .integer(StoreClock.nowMilliseconds())])
         }
-        return FeedbackSubmission(records: records, replayed: false)
+        return FeedbackSubmission(records: records, replayed: false, deliveriesEnqueued: deliveries, fix: committedFix, latest: committedLatest)
     }
 
     public func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback] {
@@ -118,7 +123,7 @@ extension SQLiteStore {
     /// Latest per tester through the partial index `feedback_latest`: as many rows as testers, however many records.
     static func latest(of key: String, revision: Int, on connection: SQLiteConnection) throws -> [Feedback] {
         try connection.query(
-            "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY seq",
+            "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY +seq",
             [.text(key), .int(revision)]).map(SQLiteStore.feedback(from:))
     }
 

@@ -44,6 +44,10 @@ public struct EnrollmentChange: Sendable {
 public struct FeedbackSubmission: Sendable {
     public var records: [Feedback]
     public var replayed: Bool
+    public var deliveriesEnqueued: Int = 0
+    /// The fix and its latest feedback per tester as committed with this submission (nil when replayed).
+    public var fix: Fix? = nil
+    public var latest: [Feedback] = []
 }
 
 /// A feedback record with its position in the log, for paging.

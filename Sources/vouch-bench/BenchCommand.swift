@@ -1,6 +1,8 @@
 import Foundation
+import VouchStore
 
-/// `vouch-bench`: the in-process half of `scripts/bench` (the HTTP half drives wrk against vouchd and nginx).
+/// `vouch-bench`: the in-process half of `scripts/bench` (the HTTP half drives wrk against vouchd and nginx), and the
+/// helpers of its feedback and webhook parts (reference commit loop, data written through the store, timed clients).
 ///
 ///     vouch-bench populate  --state-dir DIR [--fixes N] [--targets N]   writes a vouchd database with the workload
 ///     vouch-bench inprocess --state-dir DIR [--fixes N] [--targets N] [--calls N]
@@ -8,6 +10,18 @@ import Foundation
 ///     vouch-bench evaluate [--state-dir DIR] [--fixes N] [--targets N] [--calls N]
 ///                                             the evaluation part alone, for profilers; without DIR on generated rules
 ///     vouch-bench free-port                    prints a free loopback TCP port
+///     vouch-bench commit-rate --state-dir DIR [--seconds 5]
+///                                             SQLite's durable single-row commit rate (the feedback intake reference)
+///     vouch-bench populate-feedback --state-dir DIR [--records 100000] [--testers 20]
+///                                             a fix in testing with that many feedback records (for the summary)
+///     vouch-bench http-timing --url URL --token T [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
+///                                             times a GET with keep-alive; every answer must be 200 and hold TEXT
+///     vouch-bench enqueue-deliveries --state-dir DIR --url URL [--events 5000]
+///                                             a webhook endpoint and that many pending deliveries, vouchd stopped
+///     vouch-bench delivery-status --state-dir DIR
+///                                             deliveries by status and attempts recorded
+///     vouch-bench promotion-delay --url URL --token T --mode approval|soak [--repetitions 10] [--soak-seconds 2]
+///                                             last criterion met → first fix.promoted request at a receiver
 ///
 /// Output: plain lines, a label, a colon, then the value; scripts/bench reads them by label.
 enum BenchCommand {
@@ -17,6 +31,12 @@ enum BenchCommand {
           vouch-bench inprocess --state-dir DIR [--fixes 10000] [--targets 100000] [--calls 10000000]
           vouch-bench evaluate  [--state-dir DIR] [--fixes 10000] [--targets 100000] [--calls 10000000]   (evaluation only)
           vouch-bench free-port
+          vouch-bench commit-rate --state-dir DIR [--seconds 5] [--synchronous full|normal]
+          vouch-bench populate-feedback --state-dir DIR [--records 100000] [--testers 20]
+          vouch-bench http-timing --url URL --token TOKEN [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
+          vouch-bench enqueue-deliveries --state-dir DIR --url URL [--events 5000]
+          vouch-bench delivery-status --state-dir DIR
+          vouch-bench promotion-delay --url URL --token TOKEN --mode approval|soak [--repetitions 10] [--soak-seconds 2]
         """
 
     static func main(arguments: [String]) -> Int32 {
@@ -42,6 +62,24 @@ enum BenchCommand {
                 Calibration.run()
                 let loaded = try options.values["--state-dir"].map(StorePopulator.load)
                 EvaluationBench.run(workload, calls: try options.int("--calls", 10_000_000), loaded: loaded)
+            case "commit-rate":
+                let synchronous = options.values["--synchronous"] ?? "full"
+                guard let mode = Database.Synchronous(rawValue: synchronous.uppercased()) else { throw BenchError("--synchronous must be full or normal") }
+                try CommitRateBench.run(stateDirectory: try options.required("--state-dir"), seconds: try options.double("--seconds", 5), synchronous: mode)
+            case "populate-feedback":
+                try FeedbackPopulator.populate(stateDirectory: try options.required("--state-dir"), records: try options.int("--records", 100_000),
+                                               testers: try options.int("--testers", 20))
+            case "http-timing":
+                try HTTPTiming.run(label: options.values["--label"] ?? "GET", url: try options.required("--url"), token: try options.required("--token"),
+                                   calls: try options.int("--calls", 50), warmUp: try options.int("--warm-up", 5), expect: options.values["--expect"])
+            case "enqueue-deliveries":
+                try OutboxFiller.fill(stateDirectory: try options.required("--state-dir"), url: try options.required("--url"),
+                                      events: try options.int("--events", 5_000))
+            case "delivery-status":
+                try OutboxFiller.status(stateDirectory: try options.required("--state-dir"))
+            case "promotion-delay":
+                try PromotionDelayBench.run(url: try options.required("--url"), token: try options.required("--token"), mode: try options.required("--mode"),
+                                            repetitions: try options.int("--repetitions", 10), soakSeconds: try options.double("--soak-seconds", 2))
             case "free-port":
                 print(try FreePort.find())
             case "-h", "--help":
@@ -78,6 +116,12 @@ struct Options {
 
     func required(_ name: String) throws -> String {
         guard let value = values[name] else { throw BenchError("\(name) is required") }
+        return value
+    }
+
+    func double(_ name: String, _ fallback: Double) throws -> Double {
+        guard let text = values[name] else { return fallback }
+        guard let value = Double(text), value > 0 else { throw BenchError("\(name) needs a positive number") }
         return value
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+import VouchDomain
 import VouchHTTP
+import VouchJSON
 
 /// Opaque paging cursors: the last item's sort key, base64url-encoded so clients do not build them.
 enum Cursor {
@@ -17,6 +19,15 @@ enum Cursor {
                           errors: [.init(field: "cursor", message: "must be a next_cursor value from a previous page")])
         }
         return key
+    }
+
+    /// A whole list answer, `{"<name>": [...], "next_cursor": …}`, for lists ordered by a string key.
+    /// - Parameter fetch: reads the items after a key, at most the given count (one more than a page, to see if another follows).
+    static func listAnswer<T>(_ request: HTTPRequest, name: String, key: (T) -> String, json: (T) -> JSONValue,
+                              fetch: (_ after: String?, _ limit: Int) throws -> [T]) throws -> HTTPResponse {
+        let limit = try Paging.limit(from: request.query["limit"])
+        let page = page(try fetch(decode(request.query["cursor"]), limit + 1), limit: limit, key: key)
+        return .json(.object(JSONObject([(key: name, value: .array(page.items.map(json))), (key: "next_cursor", value: .optional(page.next))])))
     }
 
     /// Splits one extra fetched item off to decide whether there is a next page.

@@ -74,8 +74,8 @@ struct FeedbackController {
             }
         }
         if !submission.replayed {
-            promotion.wakeDeliveries()
-            try promotion.feedbackArrived(key, records: submission.records)
+            if submission.deliveriesEnqueued > 0 { promotion.wakeDeliveries() }
+            try promotion.feedbackArrived(key, records: submission.records, committed: submission.fix.map { ($0, submission.latest) })
         }
         let answer: JSONValue = isBatch ? .object(["feedback": .array(submission.records.map(\.jsonValue))]) : (submission.records.first?.jsonValue ?? .null)
         var headers: [(name: String, value: String)] = []

@@ -33,10 +33,7 @@ struct TesterController {
     }
 
     func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let limit = try Paging.limit(from: request.query["limit"])
-        let testers = try store.testers(after: Cursor.decode(request.query["cursor"]), limit: limit + 1)
-        let page = Cursor.page(testers, limit: limit) { $0.id }
-        return .json(.object(["testers": .array(page.items.map(\.jsonValue)), "next_cursor": .optional(page.next)]))
+        try Cursor.listAnswer(request, name: "testers", key: \.id, json: \.jsonValue, fetch: store.testers)
     }
 
     func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {

@@ -55,10 +55,7 @@ struct TokenController {
     }
 
     func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let limit = try Paging.limit(from: request.query["limit"])
-        let tokens = try store.tokens(after: Cursor.decode(request.query["cursor"]), limit: limit + 1)
-        let page = Cursor.page(tokens, limit: limit) { $0.id }
-        return .json(.object(["tokens": .array(page.items.map { .object(TokenController.json($0)) }), "next_cursor": .optional(page.next)]))
+        try Cursor.listAnswer(request, name: "tokens", key: \.id, json: { .object(TokenController.json($0)) }, fetch: store.tokens)
     }
 
     func revoke(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {

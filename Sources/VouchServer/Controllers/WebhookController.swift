@@ -70,10 +70,7 @@ struct WebhookController {
     }
 
     func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let limit = try Paging.limit(from: request.query["limit"])
-        let endpoints = try store.endpoints(after: Cursor.decode(request.query["cursor"]), limit: limit + 1)
-        let page = Cursor.page(endpoints, limit: limit) { $0.id }
-        return .json(.object(["webhooks": .array(page.items.map { .object(WebhookController.json($0)) }), "next_cursor": .optional(page.next)]))
+        try Cursor.listAnswer(request, name: "webhooks", key: \.id, json: { .object(WebhookController.json($0)) }, fetch: store.endpoints)
     }
 
     func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {

@@ -35,9 +35,9 @@ public final class PromotionService: Sendable {
         try CriteriaEvaluator.evaluate(input(for: fix))
     }
 
-    func input(for fix: Fix) throws -> CriteriaEvaluator.Input {
+    func input(for fix: Fix, latest known: [Feedback]? = nil) throws -> CriteriaEvaluator.Input {
         CriteriaEvaluator.Input(
-            fix: fix, settings: settings.criteria.applying(fix.criteria), latest: try store.latestFeedback(of: fix.key.rawValue, revision: fix.revision),
+            fix: fix, settings: settings.criteria.applying(fix.criteria), latest: try known ?? store.latestFeedback(of: fix.key.rawValue, revision: fix.revision),
             failing: try store.failingFeedback(of: fix.key.rawValue, revision: fix.revision),
             testingSince: fix.testingSince, approvals: try store.approvals(of: fix.key.rawValue), now: clock())
     }
@@ -113,11 +113,11 @@ public final class PromotionService: Sendable {
     // MARK: Reactions
 
     /// Re-evaluates a fix after anything that can change its criteria; promotes it when ready.
-    func afterChange(_ key: String) throws {
-        guard let fix = try store.fix(key) else { return }
+    func afterChange(_ key: String, committed: (fix: Fix, latest: [Feedback])? = nil) throws {
+        guard let fix = try committed?.fix ?? store.fix(key) else { return }
         switch fix.state {
         case .testing:
-            let input = try input(for: fix)
+            let input = try input(for: fix, latest: committed?.latest)
             let report = CriteriaEvaluator.evaluate(input)
             if let next = CriteriaEvaluator.nextTimeChange(input) { timer.schedule(next) }
             if report.readyToPromote {
@@ -139,15 +139,15 @@ public final class PromotionService: Sendable {
     }
 
     /// After feedback: a blocking report pauses a fix that is being or has been released; otherwise re-evaluate.
-    func feedbackArrived(_ key: String, records: [Feedback]) throws {
-        guard let fix = try store.fix(key) else { return }
+    func feedbackArrived(_ key: String, records: [Feedback], committed: (fix: Fix, latest: [Feedback])? = nil) throws {
+        guard let fix = try committed?.fix ?? store.fix(key) else { return }
         if (fix.state == .releasing || fix.state == .released), let blocking = records.first(where: \.isBlocking) {
             try transition(key, .pause, by: "vouchd", note: "paused automatically: blocking feedback \(blocking.id)", extra: { _ in
                 ["reason": .string("blocking feedback"), "feedback": .string(blocking.id)]
             })
             return
         }
-        try afterChange(key)
+        try afterChange(key, committed: committed)
     }
 
     /// Decides a promotion from its `fix.promoted` deliveries: every required one 2xx → released (or releasing);

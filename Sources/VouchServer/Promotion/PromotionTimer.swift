@@ -57,13 +57,13 @@ final class PromotionTimer: Sendable {
     /// Makes the timer run its work at `time` (or now, if earlier than anything scheduled).
     func schedule(_ time: Date) {
         condition.value.lock()
-        state.withLock { state in
-            if state.nextDue == nil || time < state.nextDue! {
-                state.nextDue = time
-                state.scheduleChanged = true
-            }
+        let changed = state.withLock { state -> Bool in
+            guard state.nextDue == nil || time < state.nextDue! else { return false }
+            state.nextDue = time
+            state.scheduleChanged = true
+            return true
         }
-        condition.value.broadcast()
+        if changed { condition.value.broadcast() }
         condition.value.unlock()
     }
 

@@ -1,0 +1,33 @@
+import Foundation
+import VouchClient
+
+/// Times one GET over HTTP, as a client sees it: libcurl with keep-alive (one connection for every call), from before
+/// the request is written until the whole answer is read. Each answer is checked (200 and an expected substring).
+enum HTTPTiming {
+    static func run(label: String, url: String, token: String, calls: Int, warmUp: Int, expect: String?) throws {
+        let client = HTTPClient(timeoutSeconds: 30)
+        let headers = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
+        let clock = ContinuousClock()
+        func call() throws -> (Double, HTTPClient.Response) {
+            let start = clock.now
+            let response = try client.send(method: "GET", url: url, headers: headers)
+            let elapsed = Report.milliseconds(clock.now - start)
+            guard response.status == 200 else { throw BenchError("GET \(url) answered \(response.status): \(response.text.prefix(300))") }
+            if let expect, !response.text.contains(expect) {
+                throw BenchError("GET \(url) answered without '\(expect)': \(response.text.prefix(300))")
+            }
+            return (elapsed, response)
+        }
+        // The first call also opens the connection and warms vouchd's reader connection and SQLite's page cache.
+        let (first, sample) = try call()
+        for _ in 0..<warmUp { _ = try call() }
+        var times: [Double] = []
+        for _ in 0..<calls { times.append(try call().0) }
+        Report.line("\(label) answer bytes", String(sample.body.count))
+        Report.line("\(label) first call ms (cold)", Report.fixed(first, 3))
+        Report.line("\(label) calls", String(calls))
+        Report.line("\(label) ms (median)", Report.fixed(Report.median(times), 3))
+        Report.line("\(label) ms (max)", Report.fixed(times.max() ?? .nan, 3))
+        Report.line("\(label) ms (min)", Report.fixed(times.min() ?? .nan, 3))
+    }
+}
