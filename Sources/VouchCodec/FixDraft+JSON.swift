@@ -2,8 +2,6 @@ import VouchDomain
 import VouchJSON
 
 extension FixDraft {
-    /// The fields a client may send when creating or patching a fix.
-    public static let writableFields = ["key", "title", "description", "ui_area", "platforms", "wcag", "expected_announcement"]
     /// Fields the server maintains; sending them is refused by name rather than silently ignored.
     public static let readOnlyFields = ["state", "revision", "author", "paused_from", "rollout_percentage", "allowed_actions", "created_at", "updated_at", "testing_since", "criteria", "rollout"]
 

@@ -1,5 +1,6 @@
 import Foundation
 import VouchCodec
+import VouchDomain
 
 /// The rule a configuration value must follow, with the words that explain it.
 enum ConfigValueCheck: Sendable {
@@ -40,21 +41,18 @@ enum ConfigValueCheck: Sendable {
             return parts.isEmpty || parts.contains { ConfigValueCheck.seconds($0) == nil }
                 ? "expected durations separated by commas, such as 5s,5m,30m" : nil
         case .percentageList:
+            // The same rule as a fix's own rollout profile.
             let numbers = value.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard !numbers.isEmpty, numbers.allSatisfy({ $0 != nil && (1...100).contains($0!) }),
-                  zip(numbers, numbers.dropFirst()).allSatisfy({ $0! < $1! }), numbers.last! == 100 else {
+            guard numbers.allSatisfy({ $0 != nil }), RolloutPlan.validate(steps: numbers.compactMap { $0 }, intervalSeconds: 1).isEmpty else {
                 return "expected increasing percentages from 1 to 100 ending with 100, such as 1,2,5,10,20,50,100"
             }
             return nil
         case .boolean:
             return ["true", "false"].contains(value) ? nil : "allowed: true, false"
         case .assistiveTechList:
-            let platforms = ["ios", "android", "web"]
-            let technologies = ["voiceover", "talkback", "switch_control", "switch_access", "voice_control", "voice_access",
-                                "braille_display", "screen_magnifier", "large_text", "other"]
-            let pairs = value.split(separator: ",").map { $0.split(separator: ":").map { String($0).trimmingCharacters(in: .whitespaces) } }
-            let valid = pairs.allSatisfy { $0.count == 2 && platforms.contains($0[0]) && technologies.contains($0[1]) }
-            return valid ? nil : "expected platform:technology pairs separated by commas, such as ios:voiceover,android:talkback"
+            // Parsed by the domain, which knows the platforms and technologies.
+            do { _ = try CriteriaSettings.requirements(parsing: value, field: "criteria.required_assistive_tech") } catch { return error.message }
+            return nil
         }
     }
 
