@@ -53,7 +53,9 @@ public struct Problem: Error, Sendable {
         case 415: "Unsupported Media Type"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
+        case 507: "Insufficient Storage"
         default: status >= 500 ? "Internal Server Error" : "Error"
         }
     }
@@ -70,7 +72,9 @@ public struct Problem: Error, Sendable {
         case 415: "unsupported-media-type"
         case 422: "validation-failed"
         case 429: "rate-limited"
+        case 431: "headers-too-large"
         case 503: "unavailable"
+        case 507: "insufficient-storage"
         default: "internal-error"
         }
     }

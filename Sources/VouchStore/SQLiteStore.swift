@@ -6,8 +6,9 @@ public final class SQLiteStore: Store {
     public let database: Database
 
     /// Opens (creating if needed) and migrates the database at `path`.
-    public init(path: String, synchronous: Database.Synchronous = .full) throws {
-        database = try Database(path: path, synchronous: synchronous)
+    /// - Parameter busyTimeoutMilliseconds: how long a write waits for a lock held elsewhere (`sqlite.busy_timeout`).
+    public init(path: String, synchronous: Database.Synchronous = .full, busyTimeoutMilliseconds: Int = 5_000) throws {
+        database = try Database(path: path, synchronous: synchronous, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try Migrator().migrate(database)
     }
 

@@ -5,6 +5,9 @@ import VouchStore
 
 /// The one place errors become HTTP answers (STYLE.md rule 5).
 enum ErrorResponses {
+    /// What a 503 for a busy database asks the client to wait: long enough for a backup step or a short script to finish.
+    static let busyRetryAfterSeconds = 1
+
     static func problem(for error: any Error) -> Problem? {
         switch error {
         case let problem as Problem:
@@ -26,6 +29,14 @@ enum ErrorResponses {
             return Problem(status: 404, detail: "no \(kind) '\(id)'")
         case StoreError.alreadyExists(let kind, let id):
             return Problem(status: 409, detail: "a \(kind) '\(id)' already exists")
+        case let sqlite as SQLiteError where sqlite.isBusy:
+            // Another process (a backup, an operator's sqlite3 shell) held the write lock past the busy timeout.
+            // The transaction was rolled back, so the client may simply retry.
+            return Problem(status: 503, detail: "the database is busy: another connection holds its write lock, so the change was not stored; "
+                               + "retry in \(busyRetryAfterSeconds) s", headers: [(name: "Retry-After", value: String(busyRetryAfterSeconds))])
+        case let sqlite as SQLiteError where sqlite.isDiskFull:
+            return Problem(status: 507, detail: "the disk holding the database is full, so the change was not stored; "
+                               + "free space in the state directory, then retry")
         default:
             return nil
         }

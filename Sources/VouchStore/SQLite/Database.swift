@@ -16,13 +16,18 @@ public final class Database: Sendable {
     private let writer: Mutex<SQLiteConnection>
     private let readers: Mutex<[SQLiteConnection]>
     private let maxIdleReaders: Int
+    /// How long a connection waits for another connection's lock before failing with SQLITE_BUSY.
+    public let busyTimeoutMilliseconds: Int
     /// Writes waiting for the next group commit (`groupWrite`).
     let pendingJobs = Mutex<[GroupCommitJob]>([])
 
-    public init(path: String, synchronous: Synchronous = .full, maxIdleReaders: Int = 8) throws(SQLiteError) {
+    /// - Parameter busyTimeoutMilliseconds: how long a write waits for a lock held elsewhere (another process, a backup)
+    ///   before it fails with SQLITE_BUSY, which the API answers with 503 and `Retry-After`.
+    public init(path: String, synchronous: Synchronous = .full, maxIdleReaders: Int = 8, busyTimeoutMilliseconds: Int = 5_000) throws(SQLiteError) {
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         let connection = try SQLiteConnection(path: path)
-        try Database.configure(connection)
+        try Database.configure(connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         // WAL is a property of the file, so setting it once on the writer covers the readers.
         try connection.query("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
@@ -33,9 +38,9 @@ public final class Database: Sendable {
         self.maxIdleReaders = maxIdleReaders
     }
 
-    private static func configure(_ connection: SQLiteConnection) throws(SQLiteError) {
+    private static func configure(_ connection: SQLiteConnection, busyTimeoutMilliseconds: Int) throws(SQLiteError) {
         // "sets a busy handler that sleeps for a specified amount of time when a table is locked".
-        sqlite3_busy_timeout(connection.handle, 5_000)
+        sqlite3_busy_timeout(connection.handle, Int32(clamping: max(0, busyTimeoutMilliseconds)))
         try connection.execute("PRAGMA foreign_keys = ON")
     }
 
@@ -62,7 +67,7 @@ public final class Database: Sendable {
     private func checkOutReader() throws(SQLiteError) -> SQLiteConnection {
         if let idle = readers.withLock({ $0.popLast() }) { return idle }
         let connection = try SQLiteConnection(path: path)
-        try Database.configure(connection)
+        try Database.configure(connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try connection.execute("PRAGMA query_only = ON")
         return connection
     }

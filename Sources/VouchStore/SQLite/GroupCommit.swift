@@ -14,6 +14,12 @@ final class GroupCommitJob: @unchecked Sendable {
 
     var isDone: Bool { outcome != nil }
 
+    /// The error the job ended with; nil while it has not run or when it succeeded.
+    var failure: (any Error)? {
+        if case .failure(let error) = outcome { return error }
+        return nil
+    }
+
     func run(on connection: SQLiteConnection) {
         outcome = Result { try body(connection) }
     }
@@ -54,12 +60,19 @@ extension Database {
                 do {
                     try connection.execute("SAVEPOINT group_member")
                     member.run(on: connection)
-                    if case .failure = Result(catching: { try member.result() }) {
+                    if member.failure != nil, connection.isInTransaction {
                         try connection.execute("ROLLBACK TO group_member")
                     }
-                    try connection.execute("RELEASE group_member")
+                    if connection.isInTransaction { try connection.execute("RELEASE group_member") }
                 } catch {
                     member.fail(error)
+                }
+                // On SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY or SQLITE_NOMEM "it might be necessary for SQLite to rollback and cancel
+                // the entire transaction": then the members before this one are undone too, and none of the batch may report success.
+                if !connection.isInTransaction {
+                    let error = member.failure ?? SQLiteError(code: 1, message: "the group commit's transaction ended early", sql: nil)
+                    batch.filter { $0.failure == nil }.forEach { $0.fail(error) }
+                    return
                 }
             }
             do {

@@ -29,7 +29,10 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     func error(_ status: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        // "If the most recent error was caused by a failure of a system call, sqlite3_system_errno() returns its errno",
+        // which tells a full disk (ENOSPC) behind a plain SQLITE_IOERR.
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+                    systemErrno: sqlite3_system_errno(handle))
     }
 
     /// Runs one or more statements that take no parameters and return nothing of interest.
@@ -58,6 +61,9 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open; false after SQLite rolled one back on its own (a full disk, an I/O error).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws (the first error wins).
     public func transaction<T>(immediate: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
