@@ -31,6 +31,14 @@ public enum Digest {
         return Array(output.prefix(Int(length)))
     }
 
+    /// Equal bytes, compared in a time that depends only on the length (OpenSSL's CRYPTO_memcmp),
+    /// so a secret cannot be guessed byte by byte from how fast a wrong one is refused.
+    public static func constantTimeEquals(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        guard first.count == second.count else { return false }
+        if first.isEmpty { return true }
+        return first.withUnsafeBytes { a in second.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 } }
+    }
+
     public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

@@ -87,7 +87,13 @@ public enum CriteriaEvaluator {
         for approval in input.approvals {
             entries.append(.init(approval: approval, standing: standing(of: approval, input: input)))
         }
-        let validApprovals = entries.filter { $0.approval.decision == .approve && $0.standing.isValid && $0.approval.principal != input.fix.author }
+        // One vote per person, however their name is spelled, and never the author's.
+        var validApprovals: [CriteriaReport.ApprovalEntry] = []
+        for entry in entries where entry.approval.decision == .approve && entry.standing.isValid
+            && !Principal.sameIdentity(entry.approval.principal, input.fix.author)
+            && !validApprovals.contains(where: { Principal.sameIdentity($0.approval.principal, entry.approval.principal) }) {
+            validApprovals.append(entry)
+        }
         let rejections = entries.filter { $0.approval.decision == .reject && $0.approval.revision == input.fix.revision }
         let approvalsMet = rejections.isEmpty && validApprovals.count >= settings.approvalsRequired
         var approvalDetails = entries.map { entry in

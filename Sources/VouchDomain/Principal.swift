@@ -14,3 +14,11 @@ public struct Principal: Sendable, Equatable {
 
     public func allows(_ permission: Permission) -> Bool { role.allows(permission) }
 }
+
+extension Principal {
+    /// Whether two principal names are one person for the four-eyes rule: case does not count, and Swift's string
+    /// comparison treats canonically equivalent forms (NFC "Zoë" and NFD "Zoe\u{308}") as equal.
+    public static func sameIdentity(_ first: String, _ second: String) -> Bool {
+        first.lowercased() == second.lowercased()
+    }
+}

@@ -5,8 +5,10 @@ import VouchJSON
 extension SQLiteStore {
     public func recordApproval(_ approval: Approval, emitting events: [WebhookEvent]) throws {
         try database.write { connection in
-            if try connection.scalar("SELECT 1 FROM approvals WHERE fix_key = ? AND revision = ? AND principal = ?",
-                                     [.text(approval.fixKey), .int(approval.revision), .text(approval.principal)]) != nil {
+            // Compared in Swift, not SQL: "Rita" and "rita", or NFC and NFD spellings, are one principal.
+            let voters = try connection.query("SELECT principal FROM approvals WHERE fix_key = ? AND revision = ?",
+                                              [.text(approval.fixKey), .int(approval.revision)]).map { $0.string(0) }
+            if voters.contains(where: { Principal.sameIdentity($0, approval.principal) }) {
                 throw StoreConflict("\(approval.principal) already decided on revision \(approval.revision) of fix \(approval.fixKey); one vote per principal and revision")
             }
             try connection.query(

@@ -72,22 +72,55 @@ public struct AddressPolicy: Sendable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Loopback, private (RFC 1918), carrier-grade NAT, link-local, unique-local, unspecified and IPv4-mapped forms of them.
+    /// Loopback, private (RFC 1918), carrier-grade NAT, link-local, unique-local, unspecified, multicast and reserved
+    /// addresses, and every IPv6 form that carries one of them inside: IPv4-mapped, IPv4-compatible, NAT64 (64:ff9b::/96),
+    /// 6to4 (2002::/16) and Teredo (2001::/32). Text that is not an address counts as private: refusing is the safe side.
     public static func isPrivate(_ address: String) -> Bool {
-        var text = address.lowercased()
-        if text.hasPrefix("::ffff:") { text = String(text.dropFirst(7)) }
-        let parts = text.split(separator: ".").compactMap { Int($0) }
-        if parts.count == 4 {
-            switch (parts[0], parts[1]) {
-            case (0, _), (10, _), (127, _): return true
-            case (100, 64...127): return true
-            case (169, 254): return true
-            case (172, 16...31): return true
-            case (192, 168): return true
-            default: return false
-            }
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, address, &ipv4) == 1 {
+            return isPrivateIPv4(UInt32(bigEndian: ipv4.s_addr))
         }
-        return text == "::1" || text == "::" || text.hasPrefix("fc") || text.hasPrefix("fd") || text.hasPrefix("fe8") || text.hasPrefix("fe9")
-            || text.hasPrefix("fea") || text.hasPrefix("feb")
+        var ipv6 = in6_addr()
+        guard inet_pton(AF_INET6, address, &ipv6) == 1 else { return true }
+        let bytes = withUnsafeBytes(of: ipv6) { Array($0) }
+        func embedded(at offset: Int) -> UInt32 {
+            bytes[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+        let firstTen = bytes[0..<10].allSatisfy { $0 == 0 }
+        // ::ffff:a.b.c.d and the deprecated ::a.b.c.d (which also covers :: and ::1).
+        if firstTen, (bytes[10] == 0xFF && bytes[11] == 0xFF) || (bytes[10] == 0 && bytes[11] == 0) {
+            return isPrivateIPv4(embedded(at: 12))
+        }
+        // NAT64: 64:ff9b::/96 reaches the IPv4 address in its last 32 bits; 64:ff9b:1::/48 is for local use only.
+        if bytes[0..<4].elementsEqual([0x00, 0x64, 0xFF, 0x9B]) {
+            return bytes[4..<12].allSatisfy { $0 == 0 } ? isPrivateIPv4(embedded(at: 12)) : true
+        }
+        // 6to4 carries the IPv4 address right after 2002:.
+        if bytes[0] == 0x20, bytes[1] == 0x02 { return isPrivateIPv4(embedded(at: 2)) }
+        // Teredo: the server's IPv4 address, and the client's with its bits inverted.
+        if bytes[0..<4].elementsEqual([0x20, 0x01, 0x00, 0x00]) {
+            return isPrivateIPv4(embedded(at: 4)) || isPrivateIPv4(~embedded(at: 12))
+        }
+        switch bytes[0] {
+        case 0xFC, 0xFD: return true  // fc00::/7 unique local
+        case 0xFE: return bytes[1] & 0xC0 == 0x80 || bytes[1] & 0xC0 == 0xC0  // fe80::/10 link-local, fec0::/10 site-local
+        case 0xFF: return true  // multicast
+        default: return false
+        }
+    }
+
+    static func isPrivateIPv4(_ address: UInt32) -> Bool {
+        let first = address >> 24
+        let second = (address >> 16) & 0xFF
+        switch (first, second) {
+        case (0, _), (10, _), (127, _): return true
+        case (100, 64...127): return true  // carrier-grade NAT
+        case (169, 254): return true  // link-local, cloud metadata
+        case (172, 16...31): return true
+        case (192, 168): return true
+        case (192, 0): return (address >> 8) & 0xFF == 0  // 192.0.0.0/24, protocol assignments
+        case (198, 18...19): return true  // benchmarking
+        default: return first >= 224  // multicast, reserved, broadcast
+        }
     }
 }

@@ -6,9 +6,10 @@ import VouchDomain
 public final class TokenDirectory: Sendable {
     private struct State {
         var principals: [[UInt8]: Principal] = [:]
-        /// Secrets already seen, so the hot path skips SHA-256; bounded, and emptied whenever a token is revoked.
-        /// The secrets are in this process's memory anyway, in every request that carries them; never logged or stored.
-        var recent: [String: Principal] = [:]
+        /// Secrets already seen, by their (randomly seeded) hash value, so the hot path skips SHA-256; bounded, and
+        /// emptied whenever a token is revoked. The secrets are in this process's memory anyway, in every request
+        /// that carries them; never logged or stored.
+        var recent: [Int: (secret: [UInt8], principal: Principal)] = [:]
     }
 
     private static let maxRecent = 4_096
@@ -33,13 +34,23 @@ public final class TokenDirectory: Sendable {
     }
 
     /// The principal for a presented secret, or nil when it is unknown or revoked.
+    ///
+    /// Secrets are only ever compared in constant time: the cache is keyed by a hash value and the secret it holds
+    /// is then compared with `Digest.constantTimeEquals`; the directory itself is keyed by SHA-256 of the secret.
     public func principal(forSecret secret: String) -> Principal? {
-        if let known = state.withLock({ $0.recent[secret] }) { return known }
-        let hash = Digest.sha256(secret)
+        let presented = Array(secret.utf8)
+        let slot = secret.hashValue
+        if let cached = state.withLock({ $0.recent[slot] }), Digest.constantTimeEquals(cached.secret, presented) {
+            return cached.principal
+        }
+        let hash = Digest.sha256(presented)
         return state.withLock { state in
-            guard let principal = state.principals[hash] else { return nil }
+            // The dictionary finds the entry by SHA-256; the bytes are then confirmed in constant time.
+            guard let index = state.principals.index(forKey: hash) else { return nil }
+            let (storedHash, principal) = state.principals[index]
+            guard Digest.constantTimeEquals(storedHash, hash) else { return nil }
             if state.recent.count >= TokenDirectory.maxRecent { state.recent = [:] }
-            state.recent[secret] = principal
+            state.recent[slot] = (presented, principal)
             return principal
         }
     }

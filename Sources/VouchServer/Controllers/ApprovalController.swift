@@ -45,7 +45,7 @@ struct ApprovalController {
         }
         try reader.finish()
         guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
-        if fix.author == context.principal.name {
+        if Principal.sameIdentity(fix.author, context.principal.name) {
             throw Problem(status: 403, detail: "\(context.principal.name) is the author of fix \(key) and cannot approve or reject it; another release manager must decide")
         }
         let decidable: [FixState] = [.testing, .promotionFailed]

@@ -27,6 +27,8 @@ struct FeedbackController {
         let key = context.parameters["key"]
         let body = try RequestBody.json(request)
         let idempotencyKey = try FeedbackController.idempotencyKey(in: request)
+        // A tester token learns nothing of fixes its tester is not enrolled in, not even whether they exist.
+        try TesterScope(store: store).requireFixAccess(context.principal, fixKey: key)
         guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
         let isBatch: Bool
         let items: [JSONValue]
