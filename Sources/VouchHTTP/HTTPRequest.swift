@@ -9,8 +9,12 @@ public struct HTTPRequest: Sendable {
     /// Header values by lowercased name; only the headers Vouch reads are collected.
     public var headers: [String: String]
     public var body: [UInt8]
+    /// Where the request came from, for limits per address.
+    public var clientAddress: ClientAddress
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],
+                clientAddress: ClientAddress = .unknown) {
+        self.clientAddress = clientAddress
         self.method = method
         self.path = path
         self.query = query

@@ -14,6 +14,7 @@ extension HTTPServer {
         guard let rawState = requestState.pointee else {
             let state = RequestState()
             requestState.pointee = Unmanaged.passRetained(state).toOpaque()
+            requestsInFlight.add(1, ordering: .relaxed)
             // Answering on the first call would make libmicrohttpd close the connection, so only a body that
             // announces itself as too large is refused here, before any of it is read.
             if let length = header(connection, "Content-Length").flatMap(Int.init), length > configuration.maxBodyBytes {
@@ -43,7 +44,7 @@ extension HTTPServer {
             if let value = header(connection, name) { headers[name] = value }
         }
         let request = HTTPRequest(method: String(cString: method), path: String(cString: url), query: queryArguments(connection),
-                                  headers: headers, body: state.body)
+                                  headers: headers, body: state.body, clientAddress: ClientAddress(vouch_mhd_client_address(connection)))
         return queue(handler(request), on: connection)
     }
 

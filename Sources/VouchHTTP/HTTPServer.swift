@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: a thread pool with epoll, keep-alive, and a body size limit.
 ///
@@ -12,12 +13,14 @@ public final class HTTPServer: Sendable {
         public var maxBodyBytes: Int
         public var connectionTimeoutSeconds: Int
         public var connectionLimit: Int
+        /// Connections one address may hold open at once, so one slow or hostile client cannot take them all.
+        public var connectionLimitPerAddress: Int
         /// Request headers copied into `HTTPRequest.headers`; each costs a lookup per request.
         public var collectedHeaders: [String]
 
         public init(host: String = "127.0.0.1", port: UInt16 = 8750, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maxBodyBytes: Int = 64 * 1024, connectionTimeoutSeconds: Int = 60, connectionLimit: Int = 4096,
-                    collectedHeaders: [String] = HTTPRequest.collectedHeaders) {
+                    maxBodyBytes: Int = 64 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1024,
+                    connectionLimitPerAddress: Int = 256, collectedHeaders: [String] = HTTPRequest.collectedHeaders) {
             self.collectedHeaders = collectedHeaders
             self.host = host
             self.port = port
@@ -25,6 +28,7 @@ public final class HTTPServer: Sendable {
             self.maxBodyBytes = maxBodyBytes
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
             self.connectionLimit = connectionLimit
+            self.connectionLimitPerAddress = connectionLimitPerAddress
         }
     }
 
@@ -38,6 +42,8 @@ public final class HTTPServer: Sendable {
     let handler: Handler
     /// The running daemon; set once in `start`, read by `stop`.
     private let daemon = DaemonHandle()
+    /// Requests begun and not yet completed (or aborted), so shutdown can wait for them.
+    let requestsInFlight = Atomic<Int>(0)
 
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
@@ -56,7 +62,8 @@ public final class HTTPServer: Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started = address.withSockaddr { sockaddr in
             vouch_mhd_start(UInt32(flags), sockaddr, UInt32(configuration.threadCount), UInt32(configuration.connectionTimeoutSeconds),
-                            UInt32(configuration.connectionLimit), HTTPServer.accessHandler, context, HTTPServer.completedHandler, nil)
+                            UInt32(configuration.connectionLimit), UInt32(configuration.connectionLimitPerAddress),
+                            HTTPServer.accessHandler, context, HTTPServer.completedHandler, context)
         }
         guard let started else {
             throw StartFailure(description: "cannot listen on \(configuration.host):\(configuration.port): the address is in use or not available")
@@ -68,6 +75,17 @@ public final class HTTPServer: Sendable {
     /// Stops accepting new connections; requests in flight go on.
     public func quiesce() {
         daemon.withDaemon { daemon in _ = MHD_quiesce_daemon(daemon) }
+    }
+
+    /// Waits until no request is in flight or `timeoutSeconds` have passed; true when none is left.
+    /// Call after `quiesce`, so no new connection adds to them (an open keep-alive connection still may).
+    public func drain(timeoutSeconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while requestsInFlight.load(ordering: .acquiring) > 0 {
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
     }
 
     /// Stops the server and waits for libmicrohttpd's threads; no handler runs after this returns.
@@ -87,8 +105,11 @@ public final class HTTPServer: Sendable {
     }
 
     /// Runs for every request, finished or aborted: the one place per-request state is freed.
-    private static let completedHandler: vouch_mhd_completed_handler = { _, _, requestState, _ in
+    private static let completedHandler: vouch_mhd_completed_handler = { context, _, requestState, _ in
         guard let requestState, let state = requestState.pointee else { return }
+        if let context {
+            Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().requestsInFlight.subtract(1, ordering: .releasing)
+        }
         Unmanaged<RequestState>.fromOpaque(state).release()
         requestState.pointee = nil
     }

@@ -41,6 +41,14 @@ public struct Router: Sendable {
     }
 
     public func route(_ request: HTTPRequest) throws -> HTTPResponse {
+        var matched = -1
+        return try route(request, matchedRoute: &matched)
+    }
+
+    /// Routes the request and sets `matchedRoute` to the index of the route that answered (in `patterns`),
+    /// or -1 when none did (404, 405), so metrics and logs can name the route rather than the raw path.
+    public func route(_ request: HTTPRequest, matchedRoute: inout Int) throws -> HTTPResponse {
+        matchedRoute = -1
         // Split the bytes: splitting a String by Character runs grapheme breaking over the whole path.
         let parts = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         // HEAD is GET without the body; libmicrohttpd leaves the body out of a HEAD answer.
@@ -65,6 +73,7 @@ public struct Router: Sendable {
             for (segment, part) in zip(routes[chosen].segments, parts) {
                 if case .parameter(let name) = segment { parameters.values[name] = String(Substring(part)) }
             }
+            matchedRoute = chosen
             return try routes[chosen].handler(request, parameters)
         }
         var allowed = candidates.map { routes[$0].method }

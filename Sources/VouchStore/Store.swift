@@ -25,6 +25,8 @@ public protocol Store: Sendable {
     func activeTokens() throws -> [TokenRecord]
     func revokeToken(_ id: String, by principal: String, at time: Date) throws -> TokenRecord
     func tokenCount() throws -> Int
+    /// Fixes by state, feedback by verdict and webhook deliveries by status, for `/metrics`.
+    func operationalCounts() throws -> OperationalCounts
 
     func auditEvents(fix key: String?, after id: Int64?, limit: Int) throws -> [AuditEvent]
 

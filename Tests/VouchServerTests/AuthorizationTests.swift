@@ -129,6 +129,6 @@ import Testing
         #expect(try server.call("GET", "/readyz", token: .some(nil)).status == 200)
         let metrics = try server.call("GET", "/metrics", token: .some(nil))
         #expect(metrics.status == 200)
-        #expect(metrics.text.contains("vouch_http_responses_total{code=\"2xx\"}"))
+        #expect(metrics.text.contains("vouch_http_requests_total{method=\"GET\",route=\"/healthz\",code=\"200\"} 1"))
     }
 }

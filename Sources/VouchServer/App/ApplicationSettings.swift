@@ -8,9 +8,13 @@ public struct ApplicationSettings: Sendable {
     public var rollout: RolloutPlan
     /// The longest the promotion timer sleeps without being woken.
     public var maxTimerSleepMilliseconds: Int
+    /// When repeated unknown tokens from one address are answered 429.
+    public var authFailures: AuthFailureLimiter.Settings
 
     public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
-                rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000) {
+                rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
+                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings()) {
+        self.authFailures = authFailures
         self.criteria = criteria
         self.delivery = delivery
         self.rollout = rollout

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import VouchDomain
 import VouchHTTP
@@ -13,7 +14,12 @@ public final class VouchApplication: Sendable {
     public let logger: Logger
     public let promotion: PromotionService
     public let deliveries: DeliveryWorker
+    public let readiness = Readiness()
+    public let authFailures: AuthFailureLimiter
+    private let requestIDs = RequestIDGenerator()
     private let router: Router
+    /// Each route's path pattern by index, for the request log.
+    private let routePatternPaths: [String]
     private let ofrep: OFREPController
 
     /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
@@ -27,6 +33,7 @@ public final class VouchApplication: Sendable {
         tokens = TokenDirectory()
         tokens.load(try store.activeTokens())
         metrics = Metrics()
+        authFailures = AuthFailureLimiter(settings: settings.authFailures)
         let settled = SettledDeliveryRelay()
         deliveries = DeliveryWorker(store: store, settings: settings.delivery, clock: clock, onSettled: { settled.forward($0) }, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
@@ -39,7 +46,7 @@ public final class VouchApplication: Sendable {
         var router = APIRouter(authenticate: { request in
             VouchApplication.presentedSecret(in: request).flatMap(directory.principal(forSecret:))
         })
-        HealthController(store: store, snapshots: snapshots, metrics: metrics).register(in: &router)
+        HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate)
         ofrep.register(in: &router)
         FixController(store: store, snapshots: snapshots, promotion: promotion, clock: clock).register(in: &router)
@@ -53,12 +60,17 @@ public final class VouchApplication: Sendable {
         StatusController(store: store, promotion: promotion, settings: settings, clock: clock).register(in: &router)
         WebhookController(store: store, settings: settings, wakeDeliveries: { worker.wake() }, clock: clock).register(in: &router)
         self.router = router.router
+        let patterns = router.router.patterns
+        routePatternPaths = patterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        metrics.setRoutes(patterns)
     }
 
     /// Starts the webhook worker and the promotion timer; pending deliveries from before a restart resume.
+    /// From then on `/readyz` answers 200.
     public func startServices() {
         deliveries.start()
         promotion.start()
+        readiness.markReady()
     }
 
     /// Stops the promotion timer, then the webhook worker after its attempts in flight are recorded.
@@ -71,26 +83,59 @@ public final class VouchApplication: Sendable {
     public var routePatterns: [String] { router.patterns }
 
     /// Answers one request; every error becomes an RFC 9457 problem here and nowhere else.
+    /// Also the one place each request is counted, logged and given its `X-Request-Id`.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let response: HTTPResponse
-        do {
-            response = try router.route(request)
-        } catch {
-            if let problem = error as? Problem, problem.status == 404, let answer = ofrep.unknownFlag(request) {
-                response = answer
-            } else if let problem = ErrorResponses.problem(for: error) {
-                response = problem.response
-            } else {
-                // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
-                logger.error("request failed", [("http.method", request.method), ("http.path", request.path), ("error", String(describing: error))])
-                response = Problem(status: 500, detail: "the server failed to answer; the error is in its log").response
+        let started = DispatchTime.now().uptimeNanoseconds
+        var request = request
+        let requestID = requestIDs.id(for: request.header("x-request-id"))
+        request.headers["x-request-id"] = requestID
+        let presentsToken = request.headers["authorization"] != nil || request.headers["x-api-key"] != nil
+        var route = -1
+        var response: HTTPResponse
+        if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
+            response = Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
+                               headers: [(name: "Retry-After", value: String(wait))]).response
+        } else {
+            response = answer(request, matchedRoute: &route)
+            if response.status == 401, presentsToken, authFailures.recordFailure(from: request.clientAddress) {
+                // The address is personal data too, but an operator needs it to act on an attack; never the token.
+                logger.warning("unknown tokens blocked", [("client.address", request.clientAddress.description),
+                                                          ("auth.max_failures", String(authFailures.settings.maxFailures))])
             }
         }
-        metrics.recordResponse(status: response.status)
-        if logger.level <= .debug {
-            logger.debug("request", [("http.method", request.method), ("http.path", request.path), ("http.status", String(response.status))])
+        response.headers.append((name: "X-Request-Id", value: requestID))
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        metrics.recordRequest(route: route, status: response.status, seconds: seconds)
+        if logger.level <= .info {
+            // The route's pattern, not the path: paths carry fix keys and tester pseudonyms.
+            logger.info("request", [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
+                                    ("http.status", String(response.status)), ("duration_ms", Logger.milliseconds(seconds)),
+                                    ("request_id", requestID)])
         }
         return response
+    }
+
+    private func answer(_ request: HTTPRequest, matchedRoute route: inout Int) -> HTTPResponse {
+        do {
+            return try router.route(request, matchedRoute: &route)
+        } catch {
+            if let problem = error as? Problem, problem.status == 404, let answer = ofrep.unknownFlag(request) {
+                return answer
+            } else if let problem = ErrorResponses.problem(for: error) {
+                if problem.status == 503 || problem.status == 507 {
+                    // The operator must hear of a locked database or a full disk; the client only sees the problem.
+                    logger.log(problem.status == 507 ? .error : .warning, problem.status == 507 ? "disk full, write refused" : "database busy, write refused",
+                               [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
+                                ("request_id", request.header("x-request-id") ?? ""), ("error", String(describing: error))])
+                }
+                return problem.response
+            } else {
+                // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
+                logger.error("request failed", [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
+                                                ("request_id", request.header("x-request-id") ?? ""), ("error", String(describing: error))])
+                return Problem(status: 500, detail: "the server failed to answer; the error is in its log").response
+            }
+        }
     }
 
     /// The token from `Authorization: Bearer …` or `X-API-Key`.

@@ -29,7 +29,7 @@ struct OFREPController {
         guard let outcome = snapshots.snapshot.evaluate(flag: key, targetingKey: targetingKey) else {
             return OFREPFailure(status: 404, code: "FLAG_NOT_FOUND", details: "no fix has the flag key '\(key)'").response(key: key)
         }
-        metrics.recordEvaluations(1)
+        metrics.recordEvaluation(outcome.reason)
         if let failure = outcome.failure {
             return OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: key)
         }
@@ -53,7 +53,7 @@ struct OFREPController {
         case .failure(let failure): return failure.response(key: nil)
         }
         let outcomes = snapshots.snapshot.evaluateAll(targetingKey: targetingKey)
-        metrics.recordEvaluations(outcomes.count)
+        for outcome in outcomes { metrics.recordEvaluation(outcome.reason) }
         let body = OFREPEncoder.bulk(outcomes)
         let etag = "\"" + ETag.fingerprint(body) + "\""
         if let match = request.header("if-none-match"), ETag.matches(match, etag) {

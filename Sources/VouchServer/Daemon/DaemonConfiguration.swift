@@ -1,6 +1,7 @@
 import Foundation
 import VouchCodec
 import VouchDomain
+import VouchHTTP
 import VouchStore
 import VouchWebhooks
 
@@ -13,7 +14,14 @@ public struct DaemonConfiguration: Sendable {
         ("log.level", "info", .oneOf(["debug", "info", "warning", "error"])),
         ("http.max_body_bytes", "65536", .integer(1_024...16_777_216)),
         ("http.threads", "0", .integer(0...256)),
+        ("http.max_connections", "1024", .integer(1...65_536)),
+        ("http.max_connections_per_ip", "256", .integer(1...65_536)),
+        ("http.connection_timeout", "30s", .duration),
+        ("http.shutdown_timeout", "10s", .duration),
+        ("auth.max_failures", "20", .integer(1...100_000)),
+        ("auth.failure_window", "60s", .duration),
         ("sqlite.synchronous", "full", .oneOf(["full", "normal"])),
+        ("sqlite.busy_timeout", "5s", .duration),
         ("criteria.min_testers_passed", "2", .integer(0...1_000)),
         ("criteria.required_assistive_tech", "ios:voiceover,android:talkback", .assistiveTechList),
         ("criteria.max_blocking", "0", .integer(0...1_000)),
@@ -45,7 +53,7 @@ public struct DaemonConfiguration: Sendable {
             if trimmed.isEmpty { continue }
             let where_ = "\(path) line \(index + 1)"
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw DaemonError("\(where_): expected 'key = value', got '\(trimmed)'")
+                throw ConfigurationError("\(where_): expected 'key = value', got '\(trimmed)'")
             }
             let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
             let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
@@ -66,10 +74,10 @@ public struct DaemonConfiguration: Sendable {
     public mutating func set(_ key: String, _ value: String, source: String, location: String) throws {
         guard let entry = DaemonConfiguration.keys.first(where: { $0.key == key }) else {
             let known = DaemonConfiguration.keys.map(\.key).joined(separator: ", ")
-            throw DaemonError("\(location): unknown key '\(key)'; known keys: \(known)")
+            throw ConfigurationError("\(location): unknown key '\(key)'; known keys: \(known)")
         }
         if let problem = entry.check.problem(with: value) {
-            throw DaemonError("\(location): \(key) = '\(value)' is not valid: \(problem)")
+            throw ConfigurationError("\(location): \(key) = '\(value)' is not valid: \(problem)")
         }
         values[key] = value
         sources[key] = source
@@ -86,9 +94,19 @@ public struct DaemonConfiguration: Sendable {
     public var synchronous: Database.Synchronous { self["sqlite.synchronous"] == "normal" ? .normal : .full }
     public var logLevel: Logger.Level { Logger.Level(name: self["log.level"]) ?? .info }
 
+    /// A duration setting in whole seconds.
+    public func seconds(_ key: String) -> Int { DurationText.seconds(self[key]) ?? 0 }
+
+    public var httpConfiguration: HTTPServer.Configuration {
+        let threads = Int(self["http.threads"]) ?? 0
+        return HTTPServer.Configuration(
+            host: listen.host, port: listen.port, threadCount: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount,
+            maxBodyBytes: maxBodyBytes, connectionTimeoutSeconds: seconds("http.connection_timeout"),
+            connectionLimit: Int(self["http.max_connections"]) ?? 1_024, connectionLimitPerAddress: Int(self["http.max_connections_per_ip"]) ?? 256)
+    }
+
     /// Criteria defaults, webhook delivery and rollout settings for the application.
     public var applicationSettings: ApplicationSettings {
-        func seconds(_ key: String) -> Int { DurationText.seconds(self[key]) ?? 0 }
         let criteria = CriteriaSettings(
             minTestersPassed: Int(self["criteria.min_testers_passed"]) ?? 2,
             requiredAssistiveTech: (try? CriteriaSettings.requirements(parsing: self["criteria.required_assistive_tech"], field: "criteria.required_assistive_tech")) ?? [],
@@ -100,7 +118,8 @@ public struct DaemonConfiguration: Sendable {
                                                allowPrivateNetworks: self["webhooks.allow_private_networks"] == "true")
         let rollout = RolloutPlan(steps: self["rollout.phased_steps"].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) },
                                   intervalSeconds: seconds("rollout.phased_interval"))
-        return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout)
+        let authFailures = AuthFailureLimiter.Settings(maxFailures: Int(self["auth.max_failures"]) ?? 20, windowSeconds: max(1, seconds("auth.failure_window")))
+        return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout, authFailures: authFailures)
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).
@@ -112,8 +131,15 @@ public struct DaemonConfiguration: Sendable {
         return (host, UInt16(text[text.index(after: colon)...]) ?? 8750)
     }
 
+    /// Keys whose values are secrets, shown as `[redacted]` by `check-config`. None yet: tokens and webhook secrets
+    /// live in the database, never in the configuration; a future key that holds one must be listed here.
+    static let secretKeys: Set<String> = []
+
     /// Every key and its effective value, one per line, for `vouchd check-config`.
     public var report: String {
-        DaemonConfiguration.keys.map { "\($0.key) = \(values[$0.key] ?? "")    # from \(sources[$0.key] ?? "default")" }.joined(separator: "\n")
+        DaemonConfiguration.keys.map { entry in
+            let value = DaemonConfiguration.secretKeys.contains(entry.key) ? "[redacted]" : (values[entry.key] ?? "")
+            return "\(entry.key) = \(value)    # from \(sources[entry.key] ?? "default")"
+        }.joined(separator: "\n")
     }
 }

@@ -14,6 +14,7 @@ public enum VouchdCommand {
           vouchd [--state-dir DIR] [--listen HOST:PORT] [--config FILE] [--log-level LEVEL]
           vouchd check-config [--state-dir DIR] [--listen HOST:PORT] [--config FILE]
           vouchd backup --state-dir DIR --to FILE
+          vouchd restore --state-dir DIR --from FILE
           vouchd --help | --version
 
         Options:
@@ -23,12 +24,21 @@ public enum VouchdCommand {
           --log-level LEVEL    debug, info, warning or error (log.level)
 
         On first start with an empty database, vouchd writes an admin token to DIR/admin.token (mode 0600).
-        SIGTERM or SIGINT stops it gracefully.
+        SIGTERM or SIGINT stops it gracefully: /readyz answers 503, no new connection is accepted, requests in
+        flight finish (for up to http.shutdown_timeout), webhook attempts in flight are recorded, the database closes.
+
+        backup copies the database while vouchd runs. restore needs vouchd stopped; it checks the backup and
+        keeps the database it replaces as DIR/vouch.sqlite3.replaced-TIME.
+
+        Exit status: 0 done, 64 wrong command line, 78 a configuration error (file and line named), 1 anything else.
         """
 
     /// Runs vouchd and returns the process exit code.
     public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
         var arguments = Array(arguments.dropFirst())
+        // Every file vouchd writes (database, backups, the copy a restore keeps) holds testers' health data:
+        // readable by its owner only.
+        umask(0o077)
         if arguments.contains("--help") || arguments.contains("-h") {
             print(usage)
             return 0
@@ -51,6 +61,15 @@ public enum VouchdCommand {
                 let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--listen", "--config", "--log-level"])
                 print(try options.configuration(environment: environment).report)
                 return 0
+            case "restore":
+                let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--from", "--config"])
+                guard let source = options.values["--from"] else { throw UsageError("restore needs --from FILE, a file written by 'vouchd backup'") }
+                let configuration = try options.configuration(environment: environment)
+                let result = try StateRestore(stateDirectory: configuration.stateDirectory, backupPath: source).run()
+                print("Restored: \(result.restoredPath)")
+                print("From backup: \(source) (schema version \(result.schemaVersion))")
+                print("Replaced database kept as: \(result.replacedCopy ?? "none, the state directory had no database")")
+                return 0
             case "backup":
                 let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--to", "--config"])
                 guard let destination = options.values["--to"] else { throw UsageError("backup needs --to FILE") }
@@ -59,8 +78,11 @@ public enum VouchdCommand {
                 print("Backup written: \(destination)")
                 return 0
             default:
-                throw UsageError("unknown command '\(subcommand)'; commands: check-config, backup (or none, to serve)")
+                throw UsageError("unknown command '\(subcommand)'; commands: check-config, backup, restore (or none, to serve)")
             }
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("Configuration error: \(error.description)\n".utf8))
+            return 78
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("Error: \(error.message)\nUsage: vouchd [--state-dir DIR] [--listen HOST:PORT] [--config FILE]\nSee 'vouchd --help'.\n".utf8))
             return 64
@@ -89,45 +111,58 @@ public enum VouchdCommand {
 
     static func serve(configuration: DaemonConfiguration) throws -> Int32 {
         let logger = Logger(level: configuration.logLevel)
-        // The database holds testers' health data: files vouchd creates are for its own user only.
-        umask(0o077)
+        let notifier = SystemdNotifier()
         let stateDirectory = configuration.stateDirectory
         try prepareStateDirectory(stateDirectory)
-        let store = try SQLiteStore(path: databasePath(in: stateDirectory), synchronous: configuration.synchronous)
+        let lock = try StateDirectoryLock(stateDirectory: stateDirectory)
+        notifier.notify("STATUS=opening and migrating the database")
+        let store = try SQLiteStore(path: databasePath(in: stateDirectory), synchronous: configuration.synchronous,
+                                    busyTimeoutMilliseconds: configuration.seconds("sqlite.busy_timeout") * 1_000)
         let application = try VouchApplication(store: store, logger: logger, settings: configuration.applicationSettings)
         if let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: stateDirectory) {
             logger.info("admin token created", [("path", tokenPath)])
         }
-        let (host, port) = configuration.listen
-        let threads = Int(configuration["http.threads"]) ?? 0
-        let server = HTTPServer(
-            configuration: .init(host: host, port: port, threadCount: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount,
-                                 maxBodyBytes: configuration.maxBodyBytes),
-            handler: application.handle)
+        let http = configuration.httpConfiguration
+        let server = HTTPServer(configuration: http, handler: application.handle)
         let signals = SignalWaiter()
         let boundPort = try server.start()
         application.startServices()
-        logger.info("listening", [("http.host", host), ("http.port", String(boundPort)), ("state_dir", stateDirectory)])
-        let notifier = SystemdNotifier()
-        notifier.notify("READY=1\nSTATUS=serving on \(host):\(boundPort)")
-        let watchdog = startWatchdog(notifier)
+        logger.info("listening", [("http.host", http.host), ("http.port", String(boundPort)), ("state_dir", stateDirectory)])
+        notifier.notify("READY=1\nSTATUS=serving on \(http.host):\(boundPort)")
+        let watchdog = startWatchdog(notifier, probe: HealthProbe(listenHost: http.host, port: boundPort, timeoutSeconds: 5), logger: logger)
         signals.wait()
+
+        application.readiness.markStopping()
         logger.info("stopping")
-        notifier.notify("STOPPING=1")
+        notifier.notify("STOPPING=1\nSTATUS=finishing requests in flight")
         watchdog?.cancel()
         server.quiesce()
+        let shutdownTimeout = configuration.seconds("http.shutdown_timeout")
+        if !server.drain(timeoutSeconds: Double(shutdownTimeout)) {
+            logger.warning("requests still in flight at the shutdown timeout were cut off", [("http.shutdown_timeout", "\(shutdownTimeout)s")])
+        }
         server.stop()
         // Attempts in flight finish and are recorded; deliveries still waiting stay pending in SQLite for the next start.
         application.stopServices()
+        notifier.notify("STATUS=closing the database")
+        withExtendedLifetime((store, lock)) {}
         logger.info("stopped")
         return 0
     }
 
-    private static func startWatchdog(_ notifier: SystemdNotifier) -> (any DispatchSourceTimer)? {
+    /// Feeds systemd's watchdog at half its period, but only after vouchd's own `/healthz` answered through
+    /// the listening socket: a server that no longer answers is restarted instead of kept alive by a timer.
+    private static func startWatchdog(_ notifier: SystemdNotifier, probe: HealthProbe, logger: Logger) -> (any DispatchSourceTimer)? {
         guard let interval = SystemdNotifier.watchdogInterval() else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "vouchd.watchdog"))
         timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { notifier.notify("WATCHDOG=1") }
+        timer.setEventHandler {
+            if probe.check() {
+                notifier.notify("WATCHDOG=1")
+            } else {
+                logger.warning("watchdog not fed: /healthz did not answer through the listening socket")
+            }
+        }
         timer.resume()
         return timer
     }
@@ -182,7 +217,7 @@ struct DaemonOptions {
     func configuration(environment: [String: String]) throws -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
         if let path = values["--config"] {
-            guard let contents = FileManager.default.contents(atPath: path) else { throw DaemonError("cannot read the config file \(path)") }
+            guard let contents = FileManager.default.contents(atPath: path) else { throw ConfigurationError("cannot read the config file \(path)") }
             try configuration.apply(fileContents: String(decoding: contents, as: UTF8.self), path: path)
         }
         try configuration.apply(environment: environment)

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import VouchCodec
 
 /// Structured logs as logfmt lines on stderr: a constant message, data in dotted keys.
 ///
@@ -33,7 +32,7 @@ public struct Logger: Sendable {
 
     public func log(_ level: Level, _ message: String, _ fields: [(String, String)] = []) {
         guard level >= self.level else { return }
-        var line = "time=\(Timestamp.string(Date())) level=\(level.name) msg=\(Logger.quote(message))"
+        var line = "ts=\(Logger.timestamp()) level=\(level.name) msg=\(Logger.quote(message))"
         for (key, value) in fields { line += " \(key)=\(Logger.quote(value))" }
         sink(line)
     }
@@ -42,6 +41,28 @@ public struct Logger: Sendable {
     public func info(_ message: String, _ fields: [(String, String)] = []) { log(.info, message, fields) }
     public func warning(_ message: String, _ fields: [(String, String)] = []) { log(.warning, message, fields) }
     public func error(_ message: String, _ fields: [(String, String)] = []) { log(.error, message, fields) }
+
+    /// RFC 3339 in UTC with milliseconds, by hand: Foundation's formatter costs microseconds on every request line.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
+    }
+
+    /// A duration in milliseconds with three decimals (`0.125`).
+    static func milliseconds(_ seconds: Double) -> String {
+        let microseconds = Int((seconds * 1_000_000).rounded())
+        let fraction = String(microseconds % 1_000)
+        return "\(microseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
 
     static func quote(_ value: String) -> String {
         let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0.isNewline }

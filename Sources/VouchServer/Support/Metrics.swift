@@ -1,62 +1,140 @@
+import Foundation
 import Synchronization
+import VouchDomain
+import VouchStore
 
-/// Counters for `/metrics`, in Prometheus' text format; atomics so the hot path takes no lock.
+/// `/metrics` in Prometheus' text format: request counts and durations by route, evaluations by reason,
+/// and, read from the database at scrape time, fixes by state, feedback by verdict and deliveries by status.
+///
+/// Counters on the request path are lock-free; route names are only read when scraped.
 public final class Metrics: Sendable {
-    // Atomic is not copyable, so one stored property per status class.
-    private let informational = Atomic<Int>(0)
-    private let successful = Atomic<Int>(0)
-    private let redirected = Atomic<Int>(0)
-    private let clientErrors = Atomic<Int>(0)
-    private let serverErrors = Atomic<Int>(0)
-    private let evaluations = Atomic<Int>(0)
+    /// Seconds; finer than Prometheus' defaults at the low end, where OFREP answers land.
+    static let durationBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    /// Status codes counted by themselves; anything else is counted as `other`.
+    static let statusCodes = [200, 201, 202, 204, 304, 400, 401, 403, 404, 405, 406, 409, 410, 413, 415, 422, 429, 431, 500, 503, 507]
+    /// Room for every route; the last slot counts requests no route matched (404 and 405).
+    static let routeCapacity = 128
+
+    private let routeNames = Mutex<[(method: String, pattern: String)]>([])
+    private let requests = AtomicCounters(count: (routeCapacity + 1) * (statusCodes.count + 1))
+    private let durations = AtomicCounters(count: (routeCapacity + 1) * (durationBuckets.count + 1))
+    private let durationMicroseconds = AtomicCounters(count: routeCapacity + 1)
+    private let evaluations = AtomicCounters(count: reasons.count + 1)
+    private static let reasons: [EvaluationReason] = [.disabled, .targetingMatch, .default, .split, .static]
+    /// When the process started, for `process_start_time_seconds`.
+    let startTime = Date().timeIntervalSince1970
 
     public init() {}
 
-    func recordResponse(status: Int) {
-        switch status / 100 {
-        case 1: informational.add(1, ordering: .relaxed)
-        case 2: successful.add(1, ordering: .relaxed)
-        case 3: redirected.add(1, ordering: .relaxed)
-        case 4: clientErrors.add(1, ordering: .relaxed)
-        default: serverErrors.add(1, ordering: .relaxed)
+    /// Names the routes, in the order the router reports their indexes.
+    func setRoutes(_ patterns: [String]) {
+        let names = patterns.prefix(Metrics.routeCapacity).map { pattern -> (method: String, pattern: String) in
+            let parts = pattern.split(separator: " ", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }
+        routeNames.withLock { $0 = names }
     }
 
-    private func count(forClass statusClass: Int) -> Int {
-        switch statusClass {
-        case 1: informational.load(ordering: .relaxed)
-        case 2: successful.load(ordering: .relaxed)
-        case 3: redirected.load(ordering: .relaxed)
-        case 4: clientErrors.load(ordering: .relaxed)
-        default: serverErrors.load(ordering: .relaxed)
-        }
+    /// One answered request; `route` is the router's index, or -1 when no route matched.
+    func recordRequest(route: Int, status: Int, seconds: Double) {
+        let slot = route >= 0 && route < Metrics.routeCapacity ? route : Metrics.routeCapacity
+        let codeIndex = Metrics.statusCodes.firstIndex(of: status) ?? Metrics.statusCodes.count
+        requests.add(1, at: slot * (Metrics.statusCodes.count + 1) + codeIndex)
+        let bucket = Metrics.durationBuckets.firstIndex { seconds <= $0 } ?? Metrics.durationBuckets.count
+        durations.add(1, at: slot * (Metrics.durationBuckets.count + 1) + bucket)
+        durationMicroseconds.add(Int(seconds * 1_000_000), at: slot)
     }
 
-    func recordEvaluations(_ count: Int) {
-        evaluations.add(count, ordering: .relaxed)
+    func recordEvaluation(_ reason: EvaluationReason?) {
+        let index = reason.flatMap { Metrics.reasons.firstIndex(of: $0) } ?? Metrics.reasons.count
+        evaluations.add(1, at: index)
     }
 
-    func text(snapshot: EvaluationSnapshotSummary) -> String {
+    func text(snapshot: EvaluationSnapshotSummary, counts: OperationalCounts?) -> String {
         var lines: [String] = []
-        lines.append("# HELP vouch_http_responses_total HTTP responses sent, by status class.")
-        lines.append("# TYPE vouch_http_responses_total counter")
-        for index in 1...5 {
-            lines.append("vouch_http_responses_total{code=\"\(index)xx\"} \(count(forClass: index))")
+        let names = routeNames.withLock { $0 }
+        func label(_ slot: Int) -> String {
+            slot < names.count ? "method=\"\(names[slot].method)\",route=\"\(names[slot].pattern)\"" : "method=\"\",route=\"unmatched\""
         }
-        lines.append("# HELP vouch_ofrep_evaluations_total Flags evaluated over OFREP.")
+        let slots = Array(0..<min(names.count, Metrics.routeCapacity)) + [Metrics.routeCapacity]
+
+        lines.append("# HELP vouch_http_requests_total HTTP requests answered, by route and status code.")
+        lines.append("# TYPE vouch_http_requests_total counter")
+        for slot in slots {
+            for codeIndex in 0...Metrics.statusCodes.count {
+                let value = requests[slot * (Metrics.statusCodes.count + 1) + codeIndex]
+                guard value > 0 else { continue }
+                let code = codeIndex < Metrics.statusCodes.count ? String(Metrics.statusCodes[codeIndex]) : "other"
+                lines.append("vouch_http_requests_total{\(label(slot)),code=\"\(code)\"} \(value)")
+            }
+        }
+
+        lines.append("# HELP vouch_http_request_duration_seconds Time from a complete request to its answer, by route.")
+        lines.append("# TYPE vouch_http_request_duration_seconds histogram")
+        for slot in slots {
+            let base = slot * (Metrics.durationBuckets.count + 1)
+            let total = (0...Metrics.durationBuckets.count).reduce(0) { $0 + durations[base + $1] }
+            guard total > 0 else { continue }
+            var cumulative = 0
+            for (index, bound) in Metrics.durationBuckets.enumerated() {
+                cumulative += durations[base + index]
+                lines.append("vouch_http_request_duration_seconds_bucket{\(label(slot)),le=\"\(bound)\"} \(cumulative)")
+            }
+            lines.append("vouch_http_request_duration_seconds_bucket{\(label(slot)),le=\"+Inf\"} \(total)")
+            lines.append("vouch_http_request_duration_seconds_sum{\(label(slot))} \(Double(durationMicroseconds[slot]) / 1_000_000)")
+            lines.append("vouch_http_request_duration_seconds_count{\(label(slot))} \(total)")
+        }
+
+        lines.append("# HELP vouch_ofrep_evaluations_total Flags evaluated over OFREP, by reason (ERROR for an evaluation error).")
         lines.append("# TYPE vouch_ofrep_evaluations_total counter")
-        lines.append("vouch_ofrep_evaluations_total \(evaluations.load(ordering: .relaxed))")
+        for (index, reason) in Metrics.reasons.enumerated() {
+            lines.append("vouch_ofrep_evaluations_total{reason=\"\(reason.rawValue)\"} \(evaluations[index])")
+        }
+        lines.append("vouch_ofrep_evaluations_total{reason=\"ERROR\"} \(evaluations[Metrics.reasons.count])")
+
         lines.append("# HELP vouch_snapshot_generation Evaluation snapshots swapped in since start.")
         lines.append("# TYPE vouch_snapshot_generation gauge")
         lines.append("vouch_snapshot_generation \(snapshot.generation)")
-        lines.append("# HELP vouch_fixes Fixes in the evaluation snapshot.")
-        lines.append("# TYPE vouch_fixes gauge")
-        lines.append("vouch_fixes \(snapshot.fixCount)")
+
+        if let counts {
+            lines.append("# HELP vouch_fixes Fixes in the database, by lifecycle state.")
+            lines.append("# TYPE vouch_fixes gauge")
+            for state in FixState.allCases {
+                lines.append("vouch_fixes{state=\"\(state.rawValue)\"} \(counts.fixesByState[state.rawValue] ?? 0)")
+            }
+            lines.append("# HELP vouch_feedback_records Feedback records in the database, by verdict.")
+            lines.append("# TYPE vouch_feedback_records gauge")
+            for verdict in Verdict.allCases {
+                lines.append("vouch_feedback_records{verdict=\"\(verdict.rawValue)\"} \(counts.feedbackByVerdict[verdict.rawValue] ?? 0)")
+            }
+            lines.append("# HELP vouch_webhook_deliveries Webhook deliveries in the database, by outcome (pending ones are the outbox).")
+            lines.append("# TYPE vouch_webhook_deliveries gauge")
+            for status in WebhookDelivery.Status.allCases {
+                lines.append("vouch_webhook_deliveries{outcome=\"\(status.rawValue)\"} \(counts.deliveriesByStatus[status.rawValue] ?? 0)")
+            }
+            lines.append("# HELP vouch_webhook_outbox_depth Webhook deliveries waiting to be sent or retried.")
+            lines.append("# TYPE vouch_webhook_outbox_depth gauge")
+            lines.append("vouch_webhook_outbox_depth \(counts.deliveriesByStatus[WebhookDelivery.Status.pending.rawValue] ?? 0)")
+        }
+
+        lines.append("# HELP process_resident_memory_bytes Resident memory size in bytes.")
+        lines.append("# TYPE process_resident_memory_bytes gauge")
+        lines.append("process_resident_memory_bytes \(Metrics.residentMemoryBytes())")
+        lines.append("# HELP process_start_time_seconds Start time of the process since the Unix epoch in seconds.")
+        lines.append("# TYPE process_start_time_seconds gauge")
+        lines.append("process_start_time_seconds \(Int(startTime))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The second field of /proc/self/statm, in pages.
+    static func residentMemoryBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
 
 struct EvaluationSnapshotSummary {
     var generation: UInt64
-    var fixCount: Int
 }
