@@ -74,7 +74,12 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting new connections; requests in flight go on.
     public func quiesce() {
-        daemon.withDaemon { daemon in _ = MHD_quiesce_daemon(daemon) }
+        daemon.withDaemon { daemon in
+            // "Returns the listen socket, which the application must close"; left open, the kernel would keep
+            // completing connections into a backlog nobody accepts from.
+            let listener = MHD_quiesce_daemon(daemon)
+            if listener >= 0 { close(listener) }
+        }
     }
 
     /// Waits until no request is in flight or `timeoutSeconds` have passed; true when none is left.

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import VouchHTTP
+import VouchJSON
+@testable import VouchServer
+import VouchStore
+
+/// `/metrics`, `/readyz`, request ids and the limit on unknown tokens, against an application served in-process.
+@Suite struct MetricsTests {
+    /// The value of one sample line, such as `vouch_fixes{state="testing"}`; 0 when absent.
+    func sample(_ text: String, _ series: String) -> Double {
+        for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
+            return Double(line.dropFirst(series.count + 1)) ?? -1
+        }
+        return 0
+    }
+
+    @Test func countersAndGaugesMoveWithRequests() throws {
+        let server = try LiveServer()
+        let before = try server.call("GET", "/metrics", token: .some(nil)).text
+        #expect(sample(before, #"vouch_fixes{state="testing"}"#) == 0)
+        #expect(before.contains("# TYPE vouch_http_request_duration_seconds histogram"))
+        #expect(sample(before, "process_resident_memory_bytes") > 1_000_000)
+        #expect(sample(before, "process_start_time_seconds") > 1_700_000_000)
+
+        try PromotionTests().fixWithPassingTesters(server, testers: 2)
+        for user in ["user-1", "nobody"] { _ = try server.evaluate("tv-channel-selector-labels", targetingKey: user) }
+        _ = try server.call("GET", "/v1/fixes/no-such-fix")
+        _ = try server.call("GET", "/v1/no-such-route")
+        let after = try server.call("GET", "/metrics", token: .some(nil)).text
+
+        #expect(sample(after, #"vouch_fixes{state="testing"}"#) == 1)
+        #expect(sample(after, #"vouch_feedback_records{verdict="passed"}"#) == 2)
+        #expect(sample(after, #"vouch_ofrep_evaluations_total{reason="TARGETING_MATCH"}"#) == 1)
+        #expect(sample(after, #"vouch_ofrep_evaluations_total{reason="DEFAULT"}"#) == 1)
+        #expect(sample(after, #"vouch_http_requests_total{method="POST",route="/v1/fixes/{key}/feedback",code="201"}"#) == 2)
+        #expect(sample(after, #"vouch_http_requests_total{method="GET",route="/v1/fixes/{key}",code="404"}"#) == 1)
+        #expect(sample(after, #"vouch_http_requests_total{method="",route="unmatched",code="404"}"#) == 1)
+        #expect(sample(after, #"vouch_http_request_duration_seconds_count{method="POST",route="/v1/fixes/{key}/feedback"}"#) == 2)
+        #expect(sample(after, #"vouch_http_request_duration_seconds_bucket{method="POST",route="/v1/fixes/{key}/feedback",le="+Inf"}"#) == 2)
+        #expect(sample(after, "vouch_webhook_outbox_depth") == 0)
+        // Buckets are cumulative.
+        let buckets = after.split(separator: "\n").filter { $0.hasPrefix(#"vouch_http_request_duration_seconds_bucket{method="POST",route="/v1/fixes/{key}/feedback""#) }
+            .compactMap { Double($0.split(separator: " ").last ?? "") }
+        #expect(buckets == buckets.sorted())
+    }
+
+    @Test func readinessFollowsStartAndShutdown() throws {
+        let directory = NSTemporaryDirectory() + "vouch-readiness-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let application = try VouchApplication(store: try SQLiteStore(path: directory + "/vouch.sqlite3"), logger: Logger(level: .error, sink: { _ in }))
+        func readyz() -> HTTPResponse { application.handle(HTTPRequest(method: "GET", path: "/readyz")) }
+        #expect(readyz().status == 503)
+        #expect(readyz().header("Retry-After") == "1")
+        application.startServices()
+        #expect(readyz().status == 200)
+        application.readiness.markStopping()
+        #expect(readyz().status == 503)
+        #expect(String(decoding: readyz().body, as: UTF8.self).contains("shutting down"))
+        application.startServices()
+        #expect(readyz().status == 503, "never ready again once stopping")
+        application.stopServices()
+    }
+
+    @Test func everyAnswerCarriesARequestIDAndSaneOnesAreKept() throws {
+        let server = try LiveServer()
+        let generated = try server.call("GET", "/healthz", token: .some(nil)).headers["x-request-id"] ?? ""
+        let again = try server.call("GET", "/healthz", token: .some(nil)).headers["x-request-id"] ?? ""
+        #expect(!generated.isEmpty && generated != again)
+        let kept = try server.call("GET", "/healthz", token: .some(nil), headers: [("X-Request-Id", "lb-7f3a.2")])
+        #expect(kept.headers["x-request-id"] == "lb-7f3a.2")
+        // Anything that could forge a log field is replaced.
+        let replaced = try server.call("GET", "/healthz", token: .some(nil), headers: [("X-Request-Id", "a b=c")])
+        #expect(replaced.headers["x-request-id"] != "a b=c")
+    }
+
+    @Test func repeatedUnknownTokensFromOneAddressAre429UntilTheWindowPasses() throws {
+        var settings = LiveServer.testSettings()
+        settings.authFailures = .init(maxFailures: 3, windowSeconds: 1)
+        let server = try LiveServer(settings: settings)
+        func get(_ token: String, from source: String = "127.0.0.1") throws -> (status: Int, headers: [String: String]) {
+            let connection = try RawConnection(port: server.port, sourceAddress: source)
+            try connection.send("GET /v1/fixes HTTP/1.1\r\nHost: vouch\r\nAuthorization: Bearer \(token)\r\n\r\n")
+            let answer = try #require(try connection.readResponse())
+            return (answer.status, answer.headers)
+        }
+        for _ in 0..<3 { #expect(try get("vch_guess").status == 401) }
+        let limited = try get("vch_guess")
+        #expect(limited.status == 429)
+        #expect(limited.headers["retry-after"] == "1")
+        // While blocked, even the right token is refused from that address, or a lucky guess would show.
+        #expect(try get(server.adminToken).status == 429)
+        // Other addresses are not affected; requests without a token neither.
+        #expect(try get(server.adminToken, from: "127.0.0.2").status == 200)
+        #expect(try server.call("GET", "/healthz", token: .some(nil)).status == 200)
+        Thread.sleep(forTimeInterval: 1.1)
+        #expect(try get(server.adminToken).status == 200)
+    }
+
+    @Test func limiterWindowsAndCapacity() {
+        let clock = ManualClock()
+        let limiter = AuthFailureLimiter(settings: .init(maxFailures: 2, windowSeconds: 10), now: { clock.now })
+        let address = ClientAddress(ipv4: 192, 0, 2, 1)
+        #expect(limiter.retryAfter(for: address) == nil)
+        #expect(!limiter.recordFailure(from: address))
+        clock.advance(11)
+        // The first failure's window has passed: counting starts again.
+        #expect(!limiter.recordFailure(from: address))
+        #expect(limiter.recordFailure(from: address))
+        #expect(limiter.retryAfter(for: address) == 10)
+        clock.advance(4)
+        #expect(limiter.retryAfter(for: address) == 6)
+        clock.advance(6)
+        #expect(limiter.retryAfter(for: address) == nil)
+        #expect(ClientAddress(ipv4: 192, 0, 2, 1).description == "192.0.2.1")
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds: Double = 1_000
+
+    var now: Double { lock.withLock { seconds } }
+
+    func advance(_ by: Double) { lock.withLock { seconds += by } }
+}
