@@ -10,10 +10,13 @@ public struct ApplicationSettings: Sendable {
     public var maxTimerSleepMilliseconds: Int
     /// When repeated unknown tokens from one address are answered 429.
     public var authFailures: AuthFailureLimiter.Settings
+    /// A log line per answered request at level info (`log.requests`).
+    public var logRequests: Bool
 
     public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
                 rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
-                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings()) {
+                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true) {
+        self.logRequests = logRequests
         self.authFailures = authFailures
         self.criteria = criteria
         self.delivery = delivery

@@ -17,6 +17,7 @@ public final class VouchApplication: Sendable {
     public let readiness = Readiness()
     public let authFailures: AuthFailureLimiter
     private let requestIDs = RequestIDGenerator()
+    private let logRequests: Bool
     private let router: Router
     /// Each route's path pattern by index, for the request log.
     private let routePatternPaths: [String]
@@ -34,6 +35,7 @@ public final class VouchApplication: Sendable {
         tokens.load(try store.activeTokens())
         metrics = Metrics()
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
+        logRequests = settings.logRequests
         let settled = SettledDeliveryRelay()
         deliveries = DeliveryWorker(store: store, settings: settings.delivery, clock: clock, onSettled: { settled.forward($0) }, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
@@ -106,7 +108,7 @@ public final class VouchApplication: Sendable {
         response.headers.append((name: "X-Request-Id", value: requestID))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         metrics.recordRequest(route: route, status: response.status, seconds: seconds)
-        if logger.level <= .info {
+        if logRequests, logger.level <= .info {
             // The route's pattern, not the path: paths carry fix keys and tester pseudonyms.
             logger.info("request", [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
                                     ("http.status", String(response.status)), ("duration_ms", Logger.milliseconds(seconds)),

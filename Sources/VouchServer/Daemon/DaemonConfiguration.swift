@@ -12,6 +12,7 @@ public struct DaemonConfiguration: Sendable {
         ("listen", "127.0.0.1:8750", .listenAddress),
         ("state_dir", "/var/lib/vouch", .path),
         ("log.level", "info", .oneOf(["debug", "info", "warning", "error"])),
+        ("log.requests", "true", .boolean),
         ("http.max_body_bytes", "65536", .integer(1_024...16_777_216)),
         ("http.threads", "0", .integer(0...256)),
         ("http.max_connections", "1024", .integer(1...65_536)),
@@ -119,7 +120,8 @@ public struct DaemonConfiguration: Sendable {
         let rollout = RolloutPlan(steps: self["rollout.phased_steps"].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) },
                                   intervalSeconds: seconds("rollout.phased_interval"))
         let authFailures = AuthFailureLimiter.Settings(maxFailures: Int(self["auth.max_failures"]) ?? 20, windowSeconds: max(1, seconds("auth.failure_window")))
-        return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout, authFailures: authFailures)
+        return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout, authFailures: authFailures,
+                                   logRequests: self["log.requests"] == "true")
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).
