@@ -57,6 +57,21 @@ private struct Vectors: Decodable {
         #expect(Digest.hex(Digest.sha256(Data(text.utf8))) == hex)
     }
 
+    @Test func constantTimeEqualityAgreesWithEquality() {
+        let secret = Array("vch_0123456789abcdefghijklmnopqrstuvwxyzABCD".utf8)
+        #expect(Digest.constantTimeEquals(secret, secret))
+        #expect(Digest.constantTimeEquals([], []))
+        // A difference in the first byte, the last byte, or the length.
+        var first = secret
+        first[0] ^= 1
+        var last = secret
+        last[last.count - 1] ^= 0x80
+        #expect(!Digest.constantTimeEquals(secret, first))
+        #expect(!Digest.constantTimeEquals(secret, last))
+        #expect(!Digest.constantTimeEquals(secret, Array(secret.dropLast())))
+        #expect(!Digest.constantTimeEquals(secret, []))
+    }
+
     @Test func sha256OfAMillionAs() {
         let input = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
         #expect(Digest.hex(Digest.sha256(input)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
