@@ -98,6 +98,7 @@ import VouchJSON
         let stored = try collect(from: restarted, path: "/v1/fixes", items: "fixes", field: "key", token: token)
         let lost = Set(keys).subtracting(stored)
         #expect(lost.isEmpty, "acknowledged but lost after SIGKILL: \(lost.sorted().prefix(10))")
+        Figures.report("SIGKILL during fix writes", ["writes acknowledged": keys.count, "records checked": stored.count, "lost": lost.count])
     }
 
     @Test func everyAcknowledgedFeedbackSurvivesSIGKILL() throws {
@@ -147,6 +148,7 @@ import VouchJSON
         let stored = try collect(from: restarted, path: "/v1/fixes/tv-channel-selector-labels/feedback", items: "feedback", field: "id", token: token)
         let lost = Set(ids).subtracting(stored)
         #expect(lost.isEmpty, "acknowledged but lost after SIGKILL: \(lost.sorted().prefix(10))")
+        Figures.report("SIGKILL during feedback intake", ["feedback acknowledged": ids.count, "records checked": stored.count, "lost": lost.count])
     }
 
     @Test func aDeliveryWaitingForItsRetryResumesAfterARestart() throws {

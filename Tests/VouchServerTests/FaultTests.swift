@@ -80,6 +80,10 @@ import VouchJSON
         #expect(stored == acknowledged, "lost: \(acknowledged.subtracting(stored).count), unexpected: \(stored.subtracting(acknowledged).count)")
         #expect(stored.count == 16)
         #expect(try server.integrityCheck() == "ok")
+        Figures.report("database locked by another process", [
+            "writes refused with 503": 1 + during.filter { $0.status == 503 }.count, "reads answered during the lock": 3,
+            "feedback acknowledged": acknowledged.count, "records checked": stored.count, "lost": acknowledged.subtracting(stored).count,
+        ])
     }
 
     /// SQLite may roll back a whole transaction on SQLITE_FULL or SQLITE_IOERR ("it might be necessary for SQLite to
@@ -180,6 +184,10 @@ import VouchJSON
         #expect(stored == acknowledged, "lost: \(acknowledged.subtracting(stored).count)")
         #expect(stored.count == 8)
         #expect(try server.integrityCheck() == "ok")
+        Figures.report("full disk (16 MiB tmpfs)", [
+            "filler bytes": filled, "writes refused with 507": 1 + during.filter { $0.status == 507 }.count,
+            "feedback acknowledged": acknowledged.count, "records checked": stored.count, "lost": acknowledged.subtracting(stored).count,
+        ])
     }
 
     // MARK: - SIGKILL during webhook delivery
@@ -232,5 +240,10 @@ import VouchJSON
             #expect(copies.allSatisfy { $0.body == copies[0].body }, "duplicates of \(id) differ")
         }
         #expect(received.allSatisfy { WebhookReceiver.verify($0, secret: secret) })
+        Figures.report("SIGKILL during webhook delivery", [
+            "events": events, "requests received": received.count, "received before the kill": seenBeforeKill,
+            "duplicates (same webhook-id)": received.count - byID.count, "deliveries checked": deliveries.count,
+            "lost": eventIDs.subtracting(byID.keys).count,
+        ])
     }
 }
