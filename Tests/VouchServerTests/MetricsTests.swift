@@ -91,6 +91,13 @@ import VouchStore
         #expect(limited.headers["retry-after"] == "1")
         // While blocked, even the right token is refused from that address, or a lucky guess would show.
         #expect(try get(server.adminToken).status == 429)
+        // OFREP's 429 has no body.
+        let ofrep = try RawConnection(port: server.port)
+        try ofrep.send("POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: vouch\r\nAuthorization: Bearer \(server.adminToken)\r\nContent-Length: 0\r\n\r\n")
+        let ofrepAnswer = try #require(try ofrep.readResponse())
+        #expect(ofrepAnswer.status == 429)
+        #expect(ofrepAnswer.body.isEmpty)
+        #expect(ofrepAnswer.headers["retry-after"] != nil)
         // Other addresses are not affected; requests without a token neither.
         #expect(try get(server.adminToken, from: "127.0.0.2").status == 200)
         #expect(try server.call("GET", "/healthz", token: .some(nil)).status == 200)

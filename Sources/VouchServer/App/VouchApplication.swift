@@ -95,8 +95,11 @@ public final class VouchApplication: Sendable {
         var route = -1
         var response: HTTPResponse
         if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
-            response = Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
-                               headers: [(name: "Retry-After", value: String(wait))]).response
+            let retryAfter = [(name: "Retry-After", value: String(wait))]
+            // OFREP's 429 has no body, like its 401 and 403; the rest of the API answers with a problem.
+            response = request.path.hasPrefix("/ofrep/") ? .empty(429, headers: retryAfter)
+                : Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
+                          headers: retryAfter).response
         } else {
             response = answer(request, matchedRoute: &route)
             if response.status == 401, presentsToken, authFailures.recordFailure(from: request.clientAddress) {
