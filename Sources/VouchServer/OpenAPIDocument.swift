@@ -12,30 +12,66 @@ public enum OpenAPIDocument {
     "description": "JSON under /v1 with snake_case fields; flags over the OpenFeature Remote Evaluation Protocol (OFREP) under /ofrep/v1.\n\nAuthenticate with `Authorization: Bearer <token>` or `X-API-Key: <token>`; /healthz, /readyz, /metrics and /v1/openapi.json need no token. Roles: admin (everything), release_manager, maintainer, tester, sdk (OFREP only).\n\nErrors are RFC 9457 `application/problem+json` documents, except OFREP's, which follow OFREP. Any request whose body is over the limit gets 413; a method a path does not document gets 405 with `Allow` (components/responses/MethodNotAllowed).\n\nLists answer `{\"<items>\": [...], \"next_cursor\": \"...\" | null}` and page with `limit` (1 to 500, default 50) and `cursor`."
   },
   "tags": [
-    {"name": "operations", "description": "Health, readiness, metrics and this document; no token needed."},
-    {"name": "ofrep", "description": "OpenFeature Remote Evaluation Protocol: any role may evaluate."},
-    {"name": "fixes", "description": "Fixes and their lifecycle."},
-    {"name": "targets", "description": "Direct targeting keys, such as a QA device."},
-    {"name": "testers", "description": "Testers, their consent, withdrawal with erasure, and export."},
-    {"name": "enrollments", "description": "Which testers verify which fix."},
-    {"name": "feedback", "description": "Structured reports by testers, and their summary."},
+    {
+      "name": "operations",
+      "description": "Health, readiness, metrics and this document; no token needed."
+    },
+    {
+      "name": "ofrep",
+      "description": "OpenFeature Remote Evaluation Protocol: any role may evaluate."
+    },
+    {
+      "name": "fixes",
+      "description": "Fixes and their lifecycle."
+    },
+    {
+      "name": "targets",
+      "description": "Direct targeting keys, such as a QA device."
+    },
+    {
+      "name": "testers",
+      "description": "Testers, their consent, withdrawal with erasure, and export."
+    },
+    {
+      "name": "enrollments",
+      "description": "Which testers verify which fix."
+    },
+    {
+      "name": "feedback",
+      "description": "Structured reports by testers, and their summary."
+    },
     {
       "name": "promotion",
       "description": "Criteria, approvals and phased rollout: the way from testing to everyone."
     },
-    {"name": "webhooks", "description": "Standard Webhooks receivers and their deliveries (admin only)."},
-    {"name": "tokens", "description": "API tokens (admin only)."},
-    {"name": "audit", "description": "The audit log."}
+    {
+      "name": "webhooks",
+      "description": "Standard Webhooks receivers and their deliveries (admin only)."
+    },
+    {
+      "name": "tokens",
+      "description": "API tokens (admin only)."
+    },
+    {
+      "name": "audit",
+      "description": "The audit log."
+    }
   ],
   "security": [
-    {"bearerAuth": []},
-    {"apiKeyAuth": []}
+    {
+      "bearerAuth": []
+    },
+    {
+      "apiKeyAuth": []
+    }
   ],
   "paths": {
     "/healthz": {
       "get": {
         "operationId": "health",
-        "tags": ["operations"],
+        "tags": [
+          "operations"
+        ],
         "summary": "The process answers.",
         "security": [],
         "responses": {
@@ -46,9 +82,13 @@ public enum OpenAPIDocument {
                 "schema": {
                   "type": "object",
                   "additionalProperties": false,
-                  "required": ["status"],
+                  "required": [
+                    "status"
+                  ],
                   "properties": {
-                    "status": {"const": "ok"}
+                    "status": {
+                      "const": "ok"
+                    }
                   }
                 }
               }
@@ -60,7 +100,9 @@ public enum OpenAPIDocument {
     "/readyz": {
       "get": {
         "operationId": "ready",
-        "tags": ["operations"],
+        "tags": [
+          "operations"
+        ],
         "summary": "The database answers.",
         "security": [],
         "responses": {
@@ -71,22 +113,30 @@ public enum OpenAPIDocument {
                 "schema": {
                   "type": "object",
                   "additionalProperties": false,
-                  "required": ["status"],
+                  "required": [
+                    "status"
+                  ],
                   "properties": {
-                    "status": {"const": "ready"}
+                    "status": {
+                      "const": "ready"
+                    }
                   }
                 }
               }
             }
           },
-          "503": {"$ref": "#/components/responses/ServiceUnavailable"}
+          "503": {
+            "$ref": "#/components/responses/ServiceUnavailable"
+          }
         }
       }
     },
     "/metrics": {
       "get": {
         "operationId": "metrics",
-        "tags": ["operations"],
+        "tags": [
+          "operations"
+        ],
         "summary": "Counters in the Prometheus text format.",
         "security": [],
         "responses": {
@@ -94,7 +144,9 @@ public enum OpenAPIDocument {
             "description": "Prometheus text exposition format 0.0.4.",
             "content": {
               "text/plain": {
-                "schema": {"type": "string"}
+                "schema": {
+                  "type": "string"
+                }
               }
             }
           }
@@ -104,7 +156,9 @@ public enum OpenAPIDocument {
     "/v1/openapi.json": {
       "get": {
         "operationId": "openapi",
-        "tags": ["operations"],
+        "tags": [
+          "operations"
+        ],
         "summary": "This document.",
         "security": [],
         "responses": {
@@ -112,7 +166,14 @@ public enum OpenAPIDocument {
             "description": "The OpenAPI 3.1 document.",
             "content": {
               "application/json": {
-                "schema": {"type": "object", "required": ["openapi", "info", "paths"]}
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "openapi",
+                    "info",
+                    "paths"
+                  ]
+                }
               }
             }
           }
@@ -122,7 +183,9 @@ public enum OpenAPIDocument {
     "/ofrep/v1/evaluate/flags/{key}": {
       "post": {
         "operationId": "ofrepEvaluateFlag",
-        "tags": ["ofrep"],
+        "tags": [
+          "ofrep"
+        ],
         "summary": "Evaluate one flag (OFREP).",
         "description": "Any role may evaluate. Errors follow OFREP, not RFC 9457 (but 413 is a problem document).",
         "parameters": [
@@ -131,7 +194,10 @@ public enum OpenAPIDocument {
             "in": "path",
             "required": true,
             "description": "The flag key; a key no fix has is answered with 404 FLAG_NOT_FOUND.",
-            "schema": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$"}
+            "schema": {
+              "type": "string",
+              "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$"
+            }
           }
         ],
         "requestBody": {
@@ -139,7 +205,9 @@ public enum OpenAPIDocument {
           "required": false,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/OFREPEvaluationRequest"}
+              "schema": {
+                "$ref": "#/components/schemas/OFREPEvaluationRequest"
+              }
             }
           }
         },
@@ -148,7 +216,9 @@ public enum OpenAPIDocument {
             "description": "The flag's value for this context.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/OFREPEvaluationSuccess"}
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPEvaluationSuccess"
+                }
               }
             }
           },
@@ -156,7 +226,9 @@ public enum OpenAPIDocument {
             "description": "PARSE_ERROR (the body is not a JSON object), INVALID_CONTEXT (`context` is not an object or `targetingKey` not a string), TARGETING_KEY_MISSING (the flag is on for some users only and the context has no targetingKey).",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/OFREPEvaluationFailure"}
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPEvaluationFailure"
+                }
               }
             }
           },
@@ -164,7 +236,9 @@ public enum OpenAPIDocument {
             "description": "No fix has this flag key.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/OFREPFlagNotFound"}
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPFlagNotFound"
+                }
               }
             }
           },
@@ -172,7 +246,9 @@ public enum OpenAPIDocument {
             "description": "A body whose Content-Type is not JSON.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/OFREPEvaluationFailure"}
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPEvaluationFailure"
+                }
               }
             }
           },
@@ -181,21 +257,27 @@ public enum OpenAPIDocument {
             "headers": {
               "WWW-Authenticate": {
                 "description": "Always `Bearer realm=\"vouch\"`.",
-                "schema": {"type": "string"}
+                "schema": {
+                  "type": "string"
+                }
               }
             }
           },
           "403": {
             "description": "The token may not evaluate flags. No body, as OFREP says. (Every role may evaluate today.)"
           },
-          "413": {"$ref": "#/components/responses/ContentTooLarge"}
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          }
         }
       }
     },
     "/ofrep/v1/evaluate/flags": {
       "post": {
         "operationId": "ofrepEvaluateFlags",
-        "tags": ["ofrep"],
+        "tags": [
+          "ofrep"
+        ],
         "summary": "Evaluate every flag (OFREP bulk).",
         "description": "Any role may evaluate. The ETag fingerprints the exact answer, so any change to it changes the tag.",
         "parameters": [
@@ -204,7 +286,9 @@ public enum OpenAPIDocument {
             "in": "header",
             "required": false,
             "description": "ETags from earlier answers (weak or strong, comma-separated) or `*`; a match is answered with 304.",
-            "schema": {"type": "string"}
+            "schema": {
+              "type": "string"
+            }
           }
         ],
         "requestBody": {
@@ -212,7 +296,9 @@ public enum OpenAPIDocument {
           "required": false,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/OFREPEvaluationRequest"}
+              "schema": {
+                "$ref": "#/components/schemas/OFREPEvaluationRequest"
+              }
             }
           }
         },
@@ -223,12 +309,17 @@ public enum OpenAPIDocument {
               "ETag": {
                 "description": "A strong entity tag of this answer.",
                 "required": true,
-                "schema": {"type": "string", "pattern": "^\"[0-9a-f]{16}\"$"}
+                "schema": {
+                  "type": "string",
+                  "pattern": "^\"[0-9a-f]{16}\"$"
+                }
               }
             },
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/OFREPBulkEvaluationSuccess"}
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPBulkEvaluationSuccess"
+                }
               }
             }
           },
@@ -238,7 +329,9 @@ public enum OpenAPIDocument {
               "ETag": {
                 "description": "The current entity tag.",
                 "required": true,
-                "schema": {"type": "string"}
+                "schema": {
+                  "type": "string"
+                }
               }
             }
           },
@@ -246,7 +339,9 @@ public enum OpenAPIDocument {
             "description": "PARSE_ERROR or INVALID_CONTEXT.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/OFREPBulkEvaluationFailure"}
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPBulkEvaluationFailure"
+                }
               }
             }
           },
@@ -254,7 +349,9 @@ public enum OpenAPIDocument {
             "description": "A body whose Content-Type is not JSON.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/OFREPBulkEvaluationFailure"}
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPBulkEvaluationFailure"
+                }
               }
             }
           },
@@ -263,21 +360,27 @@ public enum OpenAPIDocument {
             "headers": {
               "WWW-Authenticate": {
                 "description": "Always `Bearer realm=\"vouch\"`.",
-                "schema": {"type": "string"}
+                "schema": {
+                  "type": "string"
+                }
               }
             }
           },
           "403": {
             "description": "The token may not evaluate flags. No body, as OFREP says. (Every role may evaluate today.)"
           },
-          "413": {"$ref": "#/components/responses/ContentTooLarge"}
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          }
         }
       }
     },
     "/v1/fixes": {
       "post": {
         "operationId": "createFix",
-        "tags": ["fixes"],
+        "tags": [
+          "fixes"
+        ],
         "summary": "Create a fix (in state draft).",
         "description": "Roles: admin, maintainer.",
         "requestBody": {
@@ -285,7 +388,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/FixCreate"}
+              "schema": {
+                "$ref": "#/components/schemas/FixCreate"
+              }
             }
           }
         },
@@ -295,27 +400,47 @@ public enum OpenAPIDocument {
             "headers": {
               "Location": {
                 "description": "`/v1/fixes/{key}`",
-                "schema": {"type": "string"}
+                "schema": {
+                  "type": "string"
+                }
               }
             },
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Fix"}
+                "schema": {
+                  "$ref": "#/components/schemas/Fix"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "409": {"$ref": "#/components/responses/Conflict"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       },
       "get": {
         "operationId": "listFixes",
-        "tags": ["fixes"],
+        "tags": [
+          "fixes"
+        ],
         "summary": "List fixes by key.",
         "description": "Roles: admin, release_manager, maintainer; a `tester` token sees the fixes its tester is enrolled in.",
         "parameters": [
@@ -324,33 +449,51 @@ public enum OpenAPIDocument {
             "in": "query",
             "required": false,
             "description": "Only fixes in this state.",
-            "schema": {"$ref": "#/components/schemas/FixState"}
+            "schema": {
+              "$ref": "#/components/schemas/FixState"
+            }
           },
-          {"$ref": "#/components/parameters/Limit"},
-          {"$ref": "#/components/parameters/Cursor"}
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
         ],
         "responses": {
           "200": {
             "description": "One page of fixes.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/FixList"}
+                "schema": {
+                  "$ref": "#/components/schemas/FixList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/fixes/{key}": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "get": {
         "operationId": "getFix",
-        "tags": ["fixes"],
+        "tags": [
+          "fixes"
+        ],
         "summary": "Show a fix.",
         "description": "Roles: admin, release_manager, maintainer; a `tester` token, for the fixes its tester is enrolled in.",
         "responses": {
@@ -358,18 +501,28 @@ public enum OpenAPIDocument {
             "description": "The fix.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Fix"}
+                "schema": {
+                  "$ref": "#/components/schemas/Fix"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       },
       "patch": {
         "operationId": "updateFix",
-        "tags": ["fixes"],
+        "tags": [
+          "fixes"
+        ],
         "summary": "Change a fix's fields.",
         "description": "Roles: admin, maintainer. A bad body is refused (422) before the fix is looked up (404).",
         "requestBody": {
@@ -377,7 +530,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/FixPatch"}
+              "schema": {
+                "$ref": "#/components/schemas/FixPatch"
+              }
             }
           }
         },
@@ -386,27 +541,47 @@ public enum OpenAPIDocument {
             "description": "The changed fix.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Fix"}
+                "schema": {
+                  "$ref": "#/components/schemas/Fix"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/fixes/{key}/{action}": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "post": {
         "operationId": "actOnFix",
-        "tags": ["fixes"],
+        "tags": [
+          "fixes"
+        ],
         "summary": "Move a fix through its lifecycle.",
         "description": "start, revise, abandon: admin, maintainer. pause, resume, rollback, promote, retry-promotion: admin, release_manager. A transition the fix's state does not allow is refused with 409, naming the state and the allowed actions; promote and retry-promotion also answer 409 while the criteria are not met (`errors` names each unmet criterion).",
         "parameters": [
@@ -417,7 +592,16 @@ public enum OpenAPIDocument {
             "description": "The lifecycle command; other names are answered with 404.",
             "schema": {
               "type": "string",
-              "enum": ["start", "revise", "pause", "resume", "abandon", "rollback", "promote", "retry-promotion"]
+              "enum": [
+                "start",
+                "revise",
+                "pause",
+                "resume",
+                "abandon",
+                "rollback",
+                "promote",
+                "retry-promotion"
+              ]
             }
           }
         ],
@@ -426,7 +610,9 @@ public enum OpenAPIDocument {
           "required": false,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/FixActionRequest"}
+              "schema": {
+                "$ref": "#/components/schemas/FixActionRequest"
+              }
             }
           }
         },
@@ -435,28 +621,50 @@ public enum OpenAPIDocument {
             "description": "The fix after the transition.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Fix"}
+                "schema": {
+                  "$ref": "#/components/schemas/Fix"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "409": {"$ref": "#/components/responses/Conflict"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/fixes/{key}/targets": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "get": {
         "operationId": "listTargets",
-        "tags": ["targets"],
+        "tags": [
+          "targets"
+        ],
         "summary": "The fix's direct targeting keys.",
         "description": "Roles: admin, release_manager, maintainer.",
         "responses": {
@@ -464,18 +672,28 @@ public enum OpenAPIDocument {
             "description": "The direct targets, sorted.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Targets"}
+                "schema": {
+                  "$ref": "#/components/schemas/Targets"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       },
       "post": {
         "operationId": "changeTargets",
-        "tags": ["targets"],
+        "tags": [
+          "targets"
+        ],
         "summary": "Add and remove direct targeting keys.",
         "description": "Roles: admin, maintainer. While the fix is in testing the flag is on for its direct targets.",
         "requestBody": {
@@ -483,7 +701,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/TargetChange"}
+              "schema": {
+                "$ref": "#/components/schemas/TargetChange"
+              }
             }
           }
         },
@@ -492,24 +712,42 @@ public enum OpenAPIDocument {
             "description": "The targets after the change.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/TargetChangeResult"}
+                "schema": {
+                  "$ref": "#/components/schemas/TargetChangeResult"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/testers": {
       "post": {
         "operationId": "createTester",
-        "tags": ["testers"],
+        "tags": [
+          "testers"
+        ],
         "summary": "Enroll a tester, with their consent.",
         "description": "Roles: admin, maintainer.",
         "requestBody": {
@@ -517,7 +755,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/TesterCreate"}
+              "schema": {
+                "$ref": "#/components/schemas/TesterCreate"
+              }
             }
           }
         },
@@ -527,54 +767,88 @@ public enum OpenAPIDocument {
             "headers": {
               "Location": {
                 "description": "`/v1/testers/{id}`",
-                "schema": {"type": "string"}
+                "schema": {
+                  "type": "string"
+                }
               }
             },
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Tester"}
+                "schema": {
+                  "$ref": "#/components/schemas/Tester"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       },
       "get": {
         "operationId": "listTesters",
-        "tags": ["testers"],
+        "tags": [
+          "testers"
+        ],
         "summary": "List testers by id, withdrawn ones included.",
         "description": "Roles: admin, maintainer.",
         "parameters": [
-          {"$ref": "#/components/parameters/Limit"},
-          {"$ref": "#/components/parameters/Cursor"}
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
         ],
         "responses": {
           "200": {
             "description": "One page of testers.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/TesterList"}
+                "schema": {
+                  "$ref": "#/components/schemas/TesterList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/testers/{id}": {
       "parameters": [
-        {"$ref": "#/components/parameters/TesterID"}
+        {
+          "$ref": "#/components/parameters/TesterID"
+        }
       ],
       "get": {
         "operationId": "getTester",
-        "tags": ["testers"],
+        "tags": [
+          "testers"
+        ],
         "summary": "Show a tester.",
         "description": "Roles: admin, maintainer, and the tester's own `tester` token.",
         "responses": {
@@ -582,18 +856,28 @@ public enum OpenAPIDocument {
             "description": "The tester.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Tester"}
+                "schema": {
+                  "$ref": "#/components/schemas/Tester"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       },
       "patch": {
         "operationId": "updateTester",
-        "tags": ["testers"],
+        "tags": [
+          "testers"
+        ],
         "summary": "Change a tester's fields.",
         "description": "Roles: admin, maintainer. A bad body is refused (422) before the tester is looked up (404).",
         "requestBody": {
@@ -601,7 +885,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/TesterPatch"}
+              "schema": {
+                "$ref": "#/components/schemas/TesterPatch"
+              }
             }
           }
         },
@@ -610,27 +896,47 @@ public enum OpenAPIDocument {
             "description": "The changed tester.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Tester"}
+                "schema": {
+                  "$ref": "#/components/schemas/Tester"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/testers/{id}/withdraw": {
       "parameters": [
-        {"$ref": "#/components/parameters/TesterID"}
+        {
+          "$ref": "#/components/parameters/TesterID"
+        }
       ],
       "post": {
         "operationId": "withdrawTester",
-        "tags": ["testers"],
+        "tags": [
+          "testers"
+        ],
         "summary": "Withdraw a tester and erase their personal data.",
         "description": "Roles: admin, maintainer, and the tester's own `tester` token. Erases name, contact, assistive technologies, targeting keys and enrollments, removes the comments of their feedback (or the feedback, with `purge_feedback`) and revokes their tokens.",
         "requestBody": {
@@ -638,7 +944,9 @@ public enum OpenAPIDocument {
           "required": false,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/WithdrawRequest"}
+              "schema": {
+                "$ref": "#/components/schemas/WithdrawRequest"
+              }
             }
           }
         },
@@ -647,27 +955,47 @@ public enum OpenAPIDocument {
             "description": "What was erased.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Withdrawal"}
+                "schema": {
+                  "$ref": "#/components/schemas/Withdrawal"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/testers/{id}/export": {
       "parameters": [
-        {"$ref": "#/components/parameters/TesterID"}
+        {
+          "$ref": "#/components/parameters/TesterID"
+        }
       ],
       "get": {
         "operationId": "exportTester",
-        "tags": ["testers"],
+        "tags": [
+          "testers"
+        ],
         "summary": "Everything kept about a tester, as JSON.",
         "description": "Roles: admin, maintainer, and the tester's own `tester` token.",
         "responses": {
@@ -676,28 +1004,42 @@ public enum OpenAPIDocument {
             "headers": {
               "Content-Disposition": {
                 "description": "`attachment; filename=\"vouch-tester-{id}.json\"`",
-                "schema": {"type": "string"}
+                "schema": {
+                  "type": "string"
+                }
               }
             },
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/TesterExport"}
+                "schema": {
+                  "$ref": "#/components/schemas/TesterExport"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       }
     },
     "/v1/fixes/{key}/enrollments": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "get": {
         "operationId": "listEnrollments",
-        "tags": ["enrollments"],
+        "tags": [
+          "enrollments"
+        ],
         "summary": "The testers enrolled in a fix.",
         "description": "Roles: admin, release_manager, maintainer.",
         "responses": {
@@ -705,18 +1047,28 @@ public enum OpenAPIDocument {
             "description": "The enrollments, by tester id.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Enrollments"}
+                "schema": {
+                  "$ref": "#/components/schemas/Enrollments"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       },
       "post": {
         "operationId": "enrollTesters",
-        "tags": ["enrollments"],
+        "tags": [
+          "enrollments"
+        ],
         "summary": "Enroll testers in a fix.",
         "description": "Roles: admin, maintainer. While the fix is in testing its flag is on for the enrolled testers' keys.",
         "requestBody": {
@@ -724,7 +1076,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/EnrollRequest"}
+              "schema": {
+                "$ref": "#/components/schemas/EnrollRequest"
+              }
             }
           }
         },
@@ -733,27 +1087,47 @@ public enum OpenAPIDocument {
             "description": "The enrollments after the change.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/EnrollmentChange"}
+                "schema": {
+                  "$ref": "#/components/schemas/EnrollmentChange"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/fixes/{key}/enrollments/{tester}": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "delete": {
         "operationId": "unenrollTester",
-        "tags": ["enrollments"],
+        "tags": [
+          "enrollments"
+        ],
         "summary": "Take a tester off a fix.",
         "description": "Roles: admin, maintainer.",
         "parameters": [
@@ -761,7 +1135,10 @@ public enum OpenAPIDocument {
             "name": "tester",
             "in": "path",
             "required": true,
-            "schema": {"type": "string", "pattern": "^t_[a-z0-9]{12}$"}
+            "schema": {
+              "type": "string",
+              "pattern": "^t_[a-z0-9]{12}$"
+            }
           }
         ],
         "responses": {
@@ -769,17 +1146,25 @@ public enum OpenAPIDocument {
             "description": "The enrollments after the change.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Enrollments"}
+                "schema": {
+                  "$ref": "#/components/schemas/Enrollments"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "description": "No such fix, or the tester is not enrolled in it.",
             "content": {
               "application/problem+json": {
-                "schema": {"$ref": "#/components/schemas/Problem"}
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
               }
             }
           }
@@ -788,11 +1173,15 @@ public enum OpenAPIDocument {
     },
     "/v1/fixes/{key}/feedback": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "post": {
         "operationId": "submitFeedback",
-        "tags": ["feedback"],
+        "tags": [
+          "feedback"
+        ],
         "summary": "Record feedback: one record, or an array of 1 to 500.",
         "description": "Roles: admin, maintainer (on a tester's behalf), tester (as itself). The fix must be in testing, promoting, promotion_failed, releasing or released, and the tester active and enrolled in it (409 otherwise). An array is stored whole or not at all. With `Idempotency-Key`, a retry answers the first result (with `Idempotent-Replayed: true`) and the same key with another body is 409.",
         "parameters": [
@@ -801,7 +1190,10 @@ public enum OpenAPIDocument {
             "in": "header",
             "required": false,
             "description": "1 to 255 visible ASCII characters, such as a UUID; one per submission.",
-            "schema": {"type": "string", "pattern": "^[!-~]{1,255}$"}
+            "schema": {
+              "type": "string",
+              "pattern": "^[!-~]{1,255}$"
+            }
           }
         ],
         "requestBody": {
@@ -811,12 +1203,16 @@ public enum OpenAPIDocument {
             "application/json": {
               "schema": {
                 "oneOf": [
-                  {"$ref": "#/components/schemas/FeedbackSubmission"},
+                  {
+                    "$ref": "#/components/schemas/FeedbackSubmission"
+                  },
                   {
                     "type": "array",
                     "minItems": 1,
                     "maxItems": 500,
-                    "items": {"$ref": "#/components/schemas/FeedbackSubmission"}
+                    "items": {
+                      "$ref": "#/components/schemas/FeedbackSubmission"
+                    }
                   }
                 ]
               }
@@ -829,33 +1225,58 @@ public enum OpenAPIDocument {
             "headers": {
               "Idempotent-Replayed": {
                 "description": "`true` when this answers a retry.",
-                "schema": {"type": "string", "const": "true"}
+                "schema": {
+                  "type": "string",
+                  "const": "true"
+                }
               }
             },
             "content": {
               "application/json": {
                 "schema": {
                   "oneOf": [
-                    {"$ref": "#/components/schemas/Feedback"},
-                    {"$ref": "#/components/schemas/FeedbackBatch"}
+                    {
+                      "$ref": "#/components/schemas/Feedback"
+                    },
+                    {
+                      "$ref": "#/components/schemas/FeedbackBatch"
+                    }
                   ]
                 }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "409": {"$ref": "#/components/responses/Conflict"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       },
       "get": {
         "operationId": "listFeedback",
-        "tags": ["feedback"],
+        "tags": [
+          "feedback"
+        ],
         "summary": "A fix's feedback records, oldest first.",
         "description": "Roles: admin, release_manager, maintainer; a `tester` token sees its own records only.",
         "parameters": [
@@ -864,41 +1285,64 @@ public enum OpenAPIDocument {
             "in": "query",
             "required": false,
             "description": "Only this tester's records.",
-            "schema": {"type": "string"}
+            "schema": {
+              "type": "string"
+            }
           },
           {
             "name": "revision",
             "in": "query",
             "required": false,
             "description": "Only records on this revision.",
-            "schema": {"type": "integer", "minimum": 1}
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
           },
-          {"$ref": "#/components/parameters/Limit"},
-          {"$ref": "#/components/parameters/Cursor"}
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
         ],
         "responses": {
           "200": {
             "description": "One page of records.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/FeedbackList"}
+                "schema": {
+                  "$ref": "#/components/schemas/FeedbackList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/fixes/{key}/feedback/summary": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "get": {
         "operationId": "feedbackSummary",
-        "tags": ["feedback"],
+        "tags": [
+          "feedback"
+        ],
         "summary": "The evidence on the fix's current revision.",
         "description": "Roles: admin, release_manager, maintainer.",
         "responses": {
@@ -906,23 +1350,35 @@ public enum OpenAPIDocument {
             "description": "Counts by verdict, assistive technology and platform, and the latest records.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/FeedbackSummary"}
+                "schema": {
+                  "$ref": "#/components/schemas/FeedbackSummary"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       }
     },
     "/v1/fixes/{key}/status": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "get": {
         "operationId": "getFixStatus",
-        "tags": ["promotion"],
+        "tags": [
+          "promotion"
+        ],
         "summary": "The criteria report: what stands between the fix and everyone.",
         "description": "Roles: admin, release_manager, maintainer.",
         "responses": {
@@ -930,23 +1386,35 @@ public enum OpenAPIDocument {
             "description": "Every criterion, met or not.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/CriteriaStatus"}
+                "schema": {
+                  "$ref": "#/components/schemas/CriteriaStatus"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       }
     },
     "/v1/fixes/{key}/criteria": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "put": {
         "operationId": "setFixCriteria",
-        "tags": ["promotion"],
+        "tags": [
+          "promotion"
+        ],
         "summary": "Replace the fix's own criteria.",
         "description": "Roles: admin, release_manager, maintainer. The body replaces every override; a criterion left out or null keeps the configured default. A bad body is refused (422) before the fix is looked up (404).",
         "requestBody": {
@@ -954,7 +1422,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/CriteriaInput"}
+              "schema": {
+                "$ref": "#/components/schemas/CriteriaInput"
+              }
             }
           }
         },
@@ -963,27 +1433,47 @@ public enum OpenAPIDocument {
             "description": "The criteria report under the new criteria.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/CriteriaStatus"}
+                "schema": {
+                  "$ref": "#/components/schemas/CriteriaStatus"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/fixes/{key}/rollout": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "put": {
         "operationId": "setFixRollout",
-        "tags": ["promotion"],
+        "tags": [
+          "promotion"
+        ],
         "summary": "Set or clear the phased rollout profile.",
         "description": "Roles: admin, release_manager. Only before promotion: in draft, testing, promotion_failed, paused or rolled_back (409 otherwise).",
         "requestBody": {
@@ -991,7 +1481,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/RolloutRequest"}
+              "schema": {
+                "$ref": "#/components/schemas/RolloutRequest"
+              }
             }
           }
         },
@@ -1000,28 +1492,50 @@ public enum OpenAPIDocument {
             "description": "The fix with its rollout profile.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Fix"}
+                "schema": {
+                  "$ref": "#/components/schemas/Fix"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "409": {"$ref": "#/components/responses/Conflict"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/fixes/{key}/approvals": {
       "parameters": [
-        {"$ref": "#/components/parameters/FixKey"}
+        {
+          "$ref": "#/components/parameters/FixKey"
+        }
       ],
       "get": {
         "operationId": "listApprovals",
-        "tags": ["promotion"],
+        "tags": [
+          "promotion"
+        ],
         "summary": "The fix's approvals and rejections, with their standing.",
         "description": "Roles: admin, release_manager, maintainer.",
         "responses": {
@@ -1029,18 +1543,28 @@ public enum OpenAPIDocument {
             "description": "Every decision; one page.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/ApprovalList"}
+                "schema": {
+                  "$ref": "#/components/schemas/ApprovalList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       },
       "post": {
         "operationId": "recordApproval",
-        "tags": ["promotion"],
+        "tags": [
+          "promotion"
+        ],
         "summary": "Approve or reject the fix's current revision.",
         "description": "Roles: admin, release_manager; not the fix's author (403). Only while the fix is testing or promotion_failed (409). The decision is bound to the revision and the evidence hash of the moment.",
         "requestBody": {
@@ -1048,7 +1572,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/ApprovalRequest"}
+              "schema": {
+                "$ref": "#/components/schemas/ApprovalRequest"
+              }
             }
           }
         },
@@ -1057,25 +1583,45 @@ public enum OpenAPIDocument {
             "description": "Recorded.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Approval"}
+                "schema": {
+                  "$ref": "#/components/schemas/Approval"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "409": {"$ref": "#/components/responses/Conflict"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/webhooks": {
       "post": {
         "operationId": "createWebhook",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "Add a webhook receiver; its secret is shown once.",
         "description": "Role: admin.",
         "requestBody": {
@@ -1083,7 +1629,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/WebhookCreate"}
+              "schema": {
+                "$ref": "#/components/schemas/WebhookCreate"
+              }
             }
           }
         },
@@ -1092,49 +1640,81 @@ public enum OpenAPIDocument {
             "description": "Created, with the signing secret.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/WebhookCreated"}
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookCreated"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       },
       "get": {
         "operationId": "listWebhooks",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "List webhook receivers by id.",
         "description": "Role: admin.",
         "parameters": [
-          {"$ref": "#/components/parameters/Limit"},
-          {"$ref": "#/components/parameters/Cursor"}
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
         ],
         "responses": {
           "200": {
             "description": "One page of receivers.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/WebhookList"}
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/webhooks/{id}": {
       "parameters": [
-        {"$ref": "#/components/parameters/WebhookID"}
+        {
+          "$ref": "#/components/parameters/WebhookID"
+        }
       ],
       "get": {
         "operationId": "getWebhook",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "Show a webhook receiver.",
         "description": "Role: admin.",
         "responses": {
@@ -1142,18 +1722,28 @@ public enum OpenAPIDocument {
             "description": "The receiver.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Webhook"}
+                "schema": {
+                  "$ref": "#/components/schemas/Webhook"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       },
       "patch": {
         "operationId": "updateWebhook",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "Change a webhook receiver.",
         "description": "Role: admin.",
         "requestBody": {
@@ -1161,7 +1751,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/WebhookPatch"}
+              "schema": {
+                "$ref": "#/components/schemas/WebhookPatch"
+              }
             }
           }
         },
@@ -1170,39 +1762,69 @@ public enum OpenAPIDocument {
             "description": "The changed receiver.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Webhook"}
+                "schema": {
+                  "$ref": "#/components/schemas/Webhook"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       },
       "delete": {
         "operationId": "deleteWebhook",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "Remove a webhook receiver.",
         "description": "Role: admin.",
         "responses": {
-          "204": {"description": "Removed."},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "204": {
+            "description": "Removed."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       }
     },
     "/v1/webhooks/{id}/test": {
       "parameters": [
-        {"$ref": "#/components/parameters/WebhookID"}
+        {
+          "$ref": "#/components/parameters/WebhookID"
+        }
       ],
       "post": {
         "operationId": "testWebhook",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "Queue a signed webhook.test event for this receiver.",
         "description": "Role: admin. A disabled receiver is refused with 409. The body, if any, is ignored.",
         "responses": {
@@ -1210,51 +1832,83 @@ public enum OpenAPIDocument {
             "description": "Queued.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/WebhookTest"}
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookTest"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "409": {"$ref": "#/components/responses/Conflict"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          }
         }
       }
     },
     "/v1/webhooks/{id}/deliveries": {
       "parameters": [
-        {"$ref": "#/components/parameters/WebhookID"}
+        {
+          "$ref": "#/components/parameters/WebhookID"
+        }
       ],
       "get": {
         "operationId": "listWebhookDeliveries",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "A receiver's deliveries.",
         "description": "Role: admin.",
         "parameters": [
-          {"$ref": "#/components/parameters/DeliveryStatus"},
-          {"$ref": "#/components/parameters/Limit"},
-          {"$ref": "#/components/parameters/Cursor"}
+          {
+            "$ref": "#/components/parameters/DeliveryStatus"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
         ],
         "responses": {
           "200": {
             "description": "One page of deliveries.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/DeliveryList"}
+                "schema": {
+                  "$ref": "#/components/schemas/DeliveryList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/deliveries": {
       "get": {
         "operationId": "listDeliveries",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "Every delivery.",
         "description": "Role: admin.",
         "parameters": [
@@ -1263,31 +1917,49 @@ public enum OpenAPIDocument {
             "in": "query",
             "required": false,
             "description": "Only this receiver's deliveries.",
-            "schema": {"type": "string"}
+            "schema": {
+              "type": "string"
+            }
           },
-          {"$ref": "#/components/parameters/DeliveryStatus"},
-          {"$ref": "#/components/parameters/Limit"},
-          {"$ref": "#/components/parameters/Cursor"}
+          {
+            "$ref": "#/components/parameters/DeliveryStatus"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
         ],
         "responses": {
           "200": {
             "description": "One page of deliveries.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/DeliveryList"}
+                "schema": {
+                  "$ref": "#/components/schemas/DeliveryList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/deliveries/{id}/redeliver": {
       "post": {
         "operationId": "redeliver",
-        "tags": ["webhooks"],
+        "tags": [
+          "webhooks"
+        ],
         "summary": "Send a dead or cancelled delivery again.",
         "description": "Role: admin. A pending or succeeded delivery is refused with 409. The body, if any, is ignored.",
         "parameters": [
@@ -1295,7 +1967,9 @@ public enum OpenAPIDocument {
             "name": "id",
             "in": "path",
             "required": true,
-            "schema": {"type": "string"}
+            "schema": {
+              "type": "string"
+            }
           }
         ],
         "responses": {
@@ -1303,21 +1977,33 @@ public enum OpenAPIDocument {
             "description": "The delivery, pending again.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Delivery"}
+                "schema": {
+                  "$ref": "#/components/schemas/Delivery"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"},
-          "409": {"$ref": "#/components/responses/Conflict"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          }
         }
       }
     },
     "/v1/tokens": {
       "post": {
         "operationId": "createToken",
-        "tags": ["tokens"],
+        "tags": [
+          "tokens"
+        ],
         "summary": "Create a token; its secret is shown once.",
         "description": "Role: admin.",
         "requestBody": {
@@ -1325,7 +2011,9 @@ public enum OpenAPIDocument {
           "required": true,
           "content": {
             "application/json": {
-              "schema": {"$ref": "#/components/schemas/TokenCreate"}
+              "schema": {
+                "$ref": "#/components/schemas/TokenCreate"
+              }
             }
           }
         },
@@ -1334,46 +2022,76 @@ public enum OpenAPIDocument {
             "description": "Created, with the secret in `token`.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/TokenCreated"}
+                "schema": {
+                  "$ref": "#/components/schemas/TokenCreated"
+                }
               }
             }
           },
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "413": {"$ref": "#/components/responses/ContentTooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       },
       "get": {
         "operationId": "listTokens",
-        "tags": ["tokens"],
+        "tags": [
+          "tokens"
+        ],
         "summary": "List tokens by id, revoked ones included.",
         "description": "Role: admin.",
         "parameters": [
-          {"$ref": "#/components/parameters/Limit"},
-          {"$ref": "#/components/parameters/Cursor"}
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
         ],
         "responses": {
           "200": {
             "description": "One page of tokens.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/TokenList"}
+                "schema": {
+                  "$ref": "#/components/schemas/TokenList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     },
     "/v1/tokens/{id}": {
       "delete": {
         "operationId": "revokeToken",
-        "tags": ["tokens"],
+        "tags": [
+          "tokens"
+        ],
         "summary": "Revoke a token (at once; revoking twice is harmless).",
         "description": "Role: admin.",
         "parameters": [
@@ -1381,7 +2099,10 @@ public enum OpenAPIDocument {
             "name": "id",
             "in": "path",
             "required": true,
-            "schema": {"type": "string", "pattern": "^tok_[a-z0-9]{16}$"}
+            "schema": {
+              "type": "string",
+              "pattern": "^tok_[a-z0-9]{16}$"
+            }
           }
         ],
         "responses": {
@@ -1389,20 +2110,30 @@ public enum OpenAPIDocument {
             "description": "The revoked token.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/Token"}
+                "schema": {
+                  "$ref": "#/components/schemas/Token"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "404": {"$ref": "#/components/responses/NotFound"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
         }
       }
     },
     "/v1/audit": {
       "get": {
         "operationId": "listAuditEvents",
-        "tags": ["audit"],
+        "tags": [
+          "audit"
+        ],
         "summary": "Every mutation, oldest first.",
         "description": "Roles: admin, release_manager, maintainer.",
         "parameters": [
@@ -1411,23 +2142,37 @@ public enum OpenAPIDocument {
             "in": "query",
             "required": false,
             "description": "Only events about this fix key.",
-            "schema": {"type": "string"}
+            "schema": {
+              "type": "string"
+            }
           },
-          {"$ref": "#/components/parameters/Limit"},
-          {"$ref": "#/components/parameters/Cursor"}
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
         ],
         "responses": {
           "200": {
             "description": "One page of events.",
             "content": {
               "application/json": {
-                "schema": {"$ref": "#/components/schemas/AuditList"}
+                "schema": {
+                  "$ref": "#/components/schemas/AuditList"
+                }
               }
             }
           },
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"},
-          "422": {"$ref": "#/components/responses/ValidationFailed"}
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "422": {
+            "$ref": "#/components/responses/ValidationFailed"
+          }
         }
       }
     }
@@ -1453,41 +2198,66 @@ public enum OpenAPIDocument {
         "in": "path",
         "required": true,
         "description": "The fix's flag key.",
-        "schema": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$"}
+        "schema": {
+          "type": "string",
+          "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$"
+        }
       },
       "TesterID": {
         "name": "id",
         "in": "path",
         "required": true,
         "description": "The tester's pseudonymous id.",
-        "schema": {"type": "string", "pattern": "^t_[a-z0-9]{12}$"}
+        "schema": {
+          "type": "string",
+          "pattern": "^t_[a-z0-9]{12}$"
+        }
       },
       "WebhookID": {
         "name": "id",
         "in": "path",
         "required": true,
-        "schema": {"type": "string", "pattern": "^we_[a-z0-9]{16}$"}
+        "schema": {
+          "type": "string",
+          "pattern": "^we_[a-z0-9]{16}$"
+        }
       },
       "DeliveryStatus": {
         "name": "status",
         "in": "query",
         "required": false,
         "description": "Only deliveries in this status.",
-        "schema": {"type": "string", "enum": ["pending", "succeeded", "dead", "cancelled"]}
+        "schema": {
+          "type": "string",
+          "enum": [
+            "pending",
+            "succeeded",
+            "dead",
+            "cancelled"
+          ]
+        }
       },
       "Limit": {
         "name": "limit",
         "in": "query",
         "required": false,
         "description": "Page size.",
-        "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 500,
+          "default": 50
+        }
       },
       "Cursor": {
         "name": "cursor",
         "in": "query",
         "required": false,
         "description": "The `next_cursor` of the previous page; any other value is refused with 422.",
-        "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]+$"}
+        "schema": {
+          "type": "string",
+          "pattern": "^[A-Za-z0-9_-]+$"
+        }
       }
     },
     "responses": {
@@ -1495,7 +2265,9 @@ public enum OpenAPIDocument {
         "description": "Malformed request: no body where one is needed, or a body that is not valid JSON (or nested deeper than 64 levels).",
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1504,12 +2276,16 @@ public enum OpenAPIDocument {
         "headers": {
           "WWW-Authenticate": {
             "description": "Always `Bearer realm=\"vouch\"`.",
-            "schema": {"type": "string"}
+            "schema": {
+              "type": "string"
+            }
           }
         },
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1517,7 +2293,9 @@ public enum OpenAPIDocument {
         "description": "The token's role may not do this.",
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1525,7 +2303,9 @@ public enum OpenAPIDocument {
         "description": "No such resource.",
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1533,7 +2313,9 @@ public enum OpenAPIDocument {
         "description": "Conflicts with the current state.",
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1541,7 +2323,9 @@ public enum OpenAPIDocument {
         "description": "The body is larger than http.max_body_bytes (64 KiB by default).",
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1549,7 +2333,9 @@ public enum OpenAPIDocument {
         "description": "A body whose Content-Type is missing or not application/json (or another +json type).",
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1557,7 +2343,9 @@ public enum OpenAPIDocument {
         "description": "One or more fields are not valid; `errors` names each one.",
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1565,7 +2353,9 @@ public enum OpenAPIDocument {
         "description": "The database does not answer.",
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       },
@@ -1574,12 +2364,16 @@ public enum OpenAPIDocument {
         "headers": {
           "Allow": {
             "description": "The methods the path accepts, comma-separated.",
-            "schema": {"type": "string"}
+            "schema": {
+              "type": "string"
+            }
           }
         },
         "content": {
           "application/problem+json": {
-            "schema": {"$ref": "#/components/schemas/Problem"}
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
           }
         }
       }
@@ -1589,20 +2383,42 @@ public enum OpenAPIDocument {
         "type": "object",
         "description": "An RFC 9457 problem document; every /v1 error and every non-OFREP error is one.",
         "additionalProperties": false,
-        "required": ["type", "title", "status", "detail", "errors"],
+        "required": [
+          "type",
+          "title",
+          "status",
+          "detail",
+          "errors"
+        ],
         "properties": {
           "type": {
             "type": "string",
             "format": "uri",
             "description": "A stable URI per kind of problem.",
-            "examples": ["https://vouch.dev/problems/validation-failed"]
+            "examples": [
+              "https://vouch.dev/problems/validation-failed"
+            ]
           },
-          "title": {"type": "string", "examples": ["Unprocessable Content"]},
-          "status": {"type": "integer", "minimum": 400, "maximum": 599},
-          "detail": {"type": "string", "description": "What went wrong, in words."},
+          "title": {
+            "type": "string",
+            "examples": [
+              "Unprocessable Content"
+            ]
+          },
+          "status": {
+            "type": "integer",
+            "minimum": 400,
+            "maximum": 599
+          },
+          "detail": {
+            "type": "string",
+            "description": "What went wrong, in words."
+          },
           "errors": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/FieldIssue"},
+            "items": {
+              "$ref": "#/components/schemas/FieldIssue"
+            },
             "description": "One entry per bad field (422); empty for other problems."
           }
         }
@@ -1610,36 +2426,144 @@ public enum OpenAPIDocument {
       "FieldIssue": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["field", "message"],
+        "required": [
+          "field",
+          "message"
+        ],
         "properties": {
           "field": {
             "type": "string",
             "description": "The field as the API names it (`ui_area`, `wcag[1]`, `limit`).",
-            "examples": ["platforms[0]"]
+            "examples": [
+              "platforms[0]"
+            ]
           },
-          "message": {"type": "string"}
+          "message": {
+            "type": "string"
+          }
         }
       },
-      "Platform": {"type": "string", "enum": ["ios", "android", "web"]},
+      "Platform": {
+        "type": "string",
+        "enum": [
+          "ios",
+          "android",
+          "web"
+        ]
+      },
       "FixState": {
         "type": "string",
         "enum": [
-          "draft", "testing", "promoting", "promotion_failed", "releasing", "released", "paused", "rolled_back",
+          "draft",
+          "testing",
+          "promoting",
+          "promotion_failed",
+          "releasing",
+          "released",
+          "paused",
+          "rolled_back",
           "abandoned"
         ]
       },
-      "Role": {"type": "string", "enum": ["admin", "release_manager", "maintainer", "tester", "sdk"]},
+      "Role": {
+        "type": "string",
+        "enum": [
+          "admin",
+          "release_manager",
+          "maintainer",
+          "tester",
+          "sdk"
+        ]
+      },
       "WCAGCriterion": {
         "type": "string",
         "enum": [
-          "1.1.1", "1.2.1", "1.2.2", "1.2.3", "1.2.4", "1.2.5", "1.2.6", "1.2.7", "1.2.8", "1.2.9", "1.3.1",
-          "1.3.2", "1.3.3", "1.3.4", "1.3.5", "1.3.6", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6",
-          "1.4.7", "1.4.8", "1.4.9", "1.4.10", "1.4.11", "1.4.12", "1.4.13", "2.1.1", "2.1.2", "2.1.3", "2.1.4",
-          "2.2.1", "2.2.2", "2.2.3", "2.2.4", "2.2.5", "2.2.6", "2.3.1", "2.3.2", "2.3.3", "2.4.1", "2.4.2",
-          "2.4.3", "2.4.4", "2.4.5", "2.4.6", "2.4.7", "2.4.8", "2.4.9", "2.4.10", "2.4.11", "2.4.12", "2.4.13",
-          "2.5.1", "2.5.2", "2.5.3", "2.5.4", "2.5.5", "2.5.6", "2.5.7", "2.5.8", "3.1.1", "3.1.2", "3.1.3",
-          "3.1.4", "3.1.5", "3.1.6", "3.2.1", "3.2.2", "3.2.3", "3.2.4", "3.2.5", "3.2.6", "3.3.1", "3.3.2",
-          "3.3.3", "3.3.4", "3.3.5", "3.3.6", "3.3.7", "3.3.8", "3.3.9", "4.1.2", "4.1.3"
+          "1.1.1",
+          "1.2.1",
+          "1.2.2",
+          "1.2.3",
+          "1.2.4",
+          "1.2.5",
+          "1.2.6",
+          "1.2.7",
+          "1.2.8",
+          "1.2.9",
+          "1.3.1",
+          "1.3.2",
+          "1.3.3",
+          "1.3.4",
+          "1.3.5",
+          "1.3.6",
+          "1.4.1",
+          "1.4.2",
+          "1.4.3",
+          "1.4.4",
+          "1.4.5",
+          "1.4.6",
+          "1.4.7",
+          "1.4.8",
+          "1.4.9",
+          "1.4.10",
+          "1.4.11",
+          "1.4.12",
+          "1.4.13",
+          "2.1.1",
+          "2.1.2",
+          "2.1.3",
+          "2.1.4",
+          "2.2.1",
+          "2.2.2",
+          "2.2.3",
+          "2.2.4",
+          "2.2.5",
+          "2.2.6",
+          "2.3.1",
+          "2.3.2",
+          "2.3.3",
+          "2.4.1",
+          "2.4.2",
+          "2.4.3",
+          "2.4.4",
+          "2.4.5",
+          "2.4.6",
+          "2.4.7",
+          "2.4.8",
+          "2.4.9",
+          "2.4.10",
+          "2.4.11",
+          "2.4.12",
+          "2.4.13",
+          "2.5.1",
+          "2.5.2",
+          "2.5.3",
+          "2.5.4",
+          "2.5.5",
+          "2.5.6",
+          "2.5.7",
+          "2.5.8",
+          "3.1.1",
+          "3.1.2",
+          "3.1.3",
+          "3.1.4",
+          "3.1.5",
+          "3.1.6",
+          "3.2.1",
+          "3.2.2",
+          "3.2.3",
+          "3.2.4",
+          "3.2.5",
+          "3.2.6",
+          "3.3.1",
+          "3.3.2",
+          "3.3.3",
+          "3.3.4",
+          "3.3.5",
+          "3.3.6",
+          "3.3.7",
+          "3.3.8",
+          "3.3.9",
+          "4.1.2",
+          "4.1.3"
         ],
         "description": "A current WCAG 2.2 success criterion number."
       },
@@ -1647,47 +2571,97 @@ public enum OpenAPIDocument {
         "type": "string",
         "format": "date-time",
         "description": "RFC 3339 in UTC with milliseconds.",
-        "examples": ["2025-03-01T09:30:00.000Z"]
+        "examples": [
+          "2025-03-01T09:30:00.000Z"
+        ]
       },
       "Fix": {
         "type": "object",
         "description": "One accessibility fix and its flag.",
         "additionalProperties": false,
         "required": [
-          "key", "title", "description", "ui_area", "platforms", "wcag", "expected_announcement", "author",
-          "revision", "state", "paused_from", "rollout_percentage", "allowed_actions", "testing_since", "criteria",
-          "rollout", "created_at", "updated_at"
+          "key",
+          "title",
+          "description",
+          "ui_area",
+          "platforms",
+          "wcag",
+          "expected_announcement",
+          "author",
+          "revision",
+          "state",
+          "paused_from",
+          "rollout_percentage",
+          "allowed_actions",
+          "testing_since",
+          "criteria",
+          "rollout",
+          "created_at",
+          "updated_at"
         ],
         "properties": {
-          "key": {"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$"},
-          "title": {"type": "string"},
-          "description": {"type": ["string", "null"]},
-          "ui_area": {"type": "string"},
+          "key": {
+            "type": "string",
+            "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$"
+          },
+          "title": {
+            "type": "string"
+          },
+          "description": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "ui_area": {
+            "type": "string"
+          },
           "platforms": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Platform"}
+            "items": {
+              "$ref": "#/components/schemas/Platform"
+            }
           },
           "wcag": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/WCAGCriterion"}
+            "items": {
+              "$ref": "#/components/schemas/WCAGCriterion"
+            }
           },
-          "expected_announcement": {"type": ["string", "null"]},
-          "author": {"type": "string", "description": "The principal who created the fix."},
+          "expected_announcement": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "author": {
+            "type": "string",
+            "description": "The principal who created the fix."
+          },
           "revision": {
             "type": "integer",
             "minimum": 1,
             "description": "1 at creation; bumped by revise and by start after a rollback."
           },
-          "state": {"$ref": "#/components/schemas/FixState"},
+          "state": {
+            "$ref": "#/components/schemas/FixState"
+          },
           "paused_from": {
             "description": "The state resume returns to, while paused; otherwise null.",
             "anyOf": [
-              {"$ref": "#/components/schemas/FixState"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/FixState"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "rollout_percentage": {
-            "type": ["integer", "null"],
+            "type": [
+              "integer",
+              "null"
+            ],
             "minimum": 0,
             "maximum": 100,
             "description": "The current step of a phased rollout; null when the rollout is not phased."
@@ -1696,41 +2670,70 @@ public enum OpenAPIDocument {
             "type": "array",
             "items": {
               "type": "string",
-              "enum": ["start", "revise", "pause", "resume", "abandon", "rollback", "promote", "retry-promotion"]
+              "enum": [
+                "start",
+                "revise",
+                "pause",
+                "resume",
+                "abandon",
+                "rollback",
+                "promote",
+                "retry-promotion"
+              ]
             },
             "description": "The lifecycle commands the fix's state allows."
           },
           "testing_since": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Timestamp"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Timestamp"
+              },
+              {
+                "type": "null"
+              }
             ],
             "description": "When the current revision entered testing (for the soak time); null when not tested yet."
           },
-          "criteria": {"$ref": "#/components/schemas/CriteriaOverrides"},
+          "criteria": {
+            "$ref": "#/components/schemas/CriteriaOverrides"
+          },
           "rollout": {
             "anyOf": [
-              {"$ref": "#/components/schemas/RolloutPlan"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/RolloutPlan"
+              },
+              {
+                "type": "null"
+              }
             ],
             "description": "The phased rollout profile; null releases to everyone at once."
           },
-          "created_at": {"$ref": "#/components/schemas/Timestamp"},
-          "updated_at": {"$ref": "#/components/schemas/Timestamp"}
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "updated_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          }
         }
       },
       "Duration": {
         "type": "string",
         "pattern": "^(0|[0-9]+[smhd])$",
         "description": "A duration such as 90s, 15m, 24h or 7d.",
-        "examples": ["24h"]
+        "examples": [
+          "24h"
+        ]
       },
       "CriteriaOverrides": {
         "type": "object",
         "description": "The fix's own promotion criteria; a criterion not named here keeps the configured default.",
         "additionalProperties": false,
         "properties": {
-          "min_testers_passed": {"type": "integer", "minimum": 0, "maximum": 1000},
+          "min_testers_passed": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1000
+          },
           "required_assistive_tech": {
             "type": "array",
             "items": {
@@ -1739,27 +2742,55 @@ public enum OpenAPIDocument {
             },
             "description": "platform:technology pairs, such as ios:voiceover."
           },
-          "max_blocking": {"type": "integer", "minimum": 0, "maximum": 1000},
-          "min_pass_ratio": {"type": "number", "minimum": 0, "maximum": 1},
-          "min_soak": {"$ref": "#/components/schemas/Duration"},
-          "approvals_required": {"type": "integer", "minimum": 0, "maximum": 100}
+          "max_blocking": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1000
+          },
+          "min_pass_ratio": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          },
+          "min_soak": {
+            "$ref": "#/components/schemas/Duration"
+          },
+          "approvals_required": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100
+          }
         }
       },
       "RolloutPlan": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["steps", "interval", "next_step_at"],
+        "required": [
+          "steps",
+          "interval",
+          "next_step_at"
+        ],
         "properties": {
           "steps": {
             "type": "array",
-            "items": {"type": "integer", "minimum": 1, "maximum": 100},
+            "items": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100
+            },
             "description": "Percentages, ending at 100."
           },
-          "interval": {"$ref": "#/components/schemas/Duration"},
+          "interval": {
+            "$ref": "#/components/schemas/Duration"
+          },
           "next_step_at": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Timestamp"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Timestamp"
+              },
+              {
+                "type": "null"
+              }
             ]
           }
         }
@@ -1768,13 +2799,20 @@ public enum OpenAPIDocument {
         "type": "object",
         "description": "A new fix. The read-only fields (state, revision, author, paused_from, rollout_percentage, allowed_actions, testing_since, criteria, rollout, created_at, updated_at) are refused by name with 422, as is any unknown field.",
         "additionalProperties": false,
-        "required": ["key", "title", "ui_area", "platforms"],
+        "required": [
+          "key",
+          "title",
+          "ui_area",
+          "platforms"
+        ],
         "properties": {
           "key": {
             "type": "string",
             "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$",
             "description": "The flag key apps ask OFREP for; it cannot change after creation.",
-            "examples": ["tv-channel-selector-labels"]
+            "examples": [
+              "tv-channel-selector-labels"
+            ]
           },
           "title": {
             "type": "string",
@@ -1784,7 +2822,10 @@ public enum OpenAPIDocument {
             "description": "A short name for the fix (trimmed; at most 200 characters; no control characters but tab and line feed)."
           },
           "description": {
-            "type": ["string", "null"],
+            "type": [
+              "string",
+              "null"
+            ],
             "maxLength": 4000,
             "pattern": "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$",
             "description": "Free text; blank or null means none."
@@ -1795,21 +2836,30 @@ public enum OpenAPIDocument {
             "maxLength": 200,
             "pattern": "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$",
             "description": "The human name of the UI area the fix touches.",
-            "examples": ["TV channel selector"]
+            "examples": [
+              "TV channel selector"
+            ]
           },
           "platforms": {
             "type": "array",
             "minItems": 1,
-            "items": {"$ref": "#/components/schemas/Platform"},
+            "items": {
+              "$ref": "#/components/schemas/Platform"
+            },
             "description": "Where the fix ships; stored without repeats in the order ios, android, web."
           },
           "wcag": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/WCAGCriterion"},
+            "items": {
+              "$ref": "#/components/schemas/WCAGCriterion"
+            },
             "description": "WCAG 2.2 success criteria the fix addresses; stored without repeats in WCAG order. 4.1.1 is obsolete and refused."
           },
           "expected_announcement": {
-            "type": ["string", "null"],
+            "type": [
+              "string",
+              "null"
+            ],
             "maxLength": 500,
             "pattern": "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$",
             "description": "What a screen reader should say once the fix works; blank or null means none."
@@ -1825,7 +2875,9 @@ public enum OpenAPIDocument {
             "type": "string",
             "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$",
             "description": "The flag key apps ask OFREP for; it cannot change after creation.",
-            "examples": ["tv-channel-selector-labels"]
+            "examples": [
+              "tv-channel-selector-labels"
+            ]
           },
           "title": {
             "type": "string",
@@ -1835,7 +2887,10 @@ public enum OpenAPIDocument {
             "description": "A short name for the fix (trimmed; at most 200 characters; no control characters but tab and line feed)."
           },
           "description": {
-            "type": ["string", "null"],
+            "type": [
+              "string",
+              "null"
+            ],
             "maxLength": 4000,
             "pattern": "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$",
             "description": "Free text; blank or null means none."
@@ -1846,21 +2901,30 @@ public enum OpenAPIDocument {
             "maxLength": 200,
             "pattern": "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$",
             "description": "The human name of the UI area the fix touches.",
-            "examples": ["TV channel selector"]
+            "examples": [
+              "TV channel selector"
+            ]
           },
           "platforms": {
             "type": "array",
             "minItems": 1,
-            "items": {"$ref": "#/components/schemas/Platform"},
+            "items": {
+              "$ref": "#/components/schemas/Platform"
+            },
             "description": "Where the fix ships; stored without repeats in the order ios, android, web."
           },
           "wcag": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/WCAGCriterion"},
+            "items": {
+              "$ref": "#/components/schemas/WCAGCriterion"
+            },
             "description": "WCAG 2.2 success criteria the fix addresses; stored without repeats in WCAG order. 4.1.1 is obsolete and refused."
           },
           "expected_announcement": {
-            "type": ["string", "null"],
+            "type": [
+              "string",
+              "null"
+            ],
             "maxLength": 500,
             "pattern": "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$",
             "description": "What a screen reader should say once the fix works; blank or null means none."
@@ -1870,17 +2934,27 @@ public enum OpenAPIDocument {
       "FixList": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["fixes", "next_cursor"],
+        "required": [
+          "fixes",
+          "next_cursor"
+        ],
         "properties": {
           "fixes": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Fix"}
+            "items": {
+              "$ref": "#/components/schemas/Fix"
+            }
           },
-          "next_cursor": {"$ref": "#/components/schemas/NextCursor"}
+          "next_cursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
         }
       },
       "NextCursor": {
-        "type": ["string", "null"],
+        "type": [
+          "string",
+          "null"
+        ],
         "description": "Pass as `cursor` for the next page; null on the last page."
       },
       "FixActionRequest": {
@@ -1889,8 +2963,16 @@ public enum OpenAPIDocument {
         "additionalProperties": false,
         "maxProperties": 1,
         "properties": {
-          "note": {"type": "string", "maxLength": 1000, "description": "revise only: what changed in the new build."},
-          "reason": {"type": "string", "maxLength": 1000, "description": "rollback only: why the fix is rolled back."}
+          "note": {
+            "type": "string",
+            "maxLength": 1000,
+            "description": "revise only: what changed in the new build."
+          },
+          "reason": {
+            "type": "string",
+            "maxLength": 1000,
+            "description": "rollback only: why the fix is rolled back."
+          }
         }
       },
       "TargetingKey": {
@@ -1908,25 +2990,37 @@ public enum OpenAPIDocument {
           "add": {
             "type": "array",
             "maxItems": 1000,
-            "items": {"$ref": "#/components/schemas/TargetingKey"}
+            "items": {
+              "$ref": "#/components/schemas/TargetingKey"
+            }
           },
           "remove": {
             "type": "array",
             "maxItems": 1000,
-            "items": {"$ref": "#/components/schemas/TargetingKey"}
+            "items": {
+              "$ref": "#/components/schemas/TargetingKey"
+            }
           }
         },
         "anyOf": [
           {
-            "required": ["add"],
+            "required": [
+              "add"
+            ],
             "properties": {
-              "add": {"minItems": 1}
+              "add": {
+                "minItems": 1
+              }
             }
           },
           {
-            "required": ["remove"],
+            "required": [
+              "remove"
+            ],
             "properties": {
-              "remove": {"minItems": 1}
+              "remove": {
+                "minItems": 1
+              }
             }
           }
         ]
@@ -1934,34 +3028,54 @@ public enum OpenAPIDocument {
       "Targets": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["fix", "targets"],
+        "required": [
+          "fix",
+          "targets"
+        ],
         "properties": {
-          "fix": {"type": "string"},
+          "fix": {
+            "type": "string"
+          },
           "targets": {
             "type": "array",
-            "items": {"type": "string"}
+            "items": {
+              "type": "string"
+            }
           }
         }
       },
       "TargetChangeResult": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["fix", "targets", "added", "removed"],
+        "required": [
+          "fix",
+          "targets",
+          "added",
+          "removed"
+        ],
         "properties": {
-          "fix": {"type": "string"},
+          "fix": {
+            "type": "string"
+          },
           "targets": {
             "type": "array",
-            "items": {"type": "string"},
+            "items": {
+              "type": "string"
+            },
             "description": "Every direct target after the change."
           },
           "added": {
             "type": "array",
-            "items": {"type": "string"},
+            "items": {
+              "type": "string"
+            },
             "description": "Keys that were not targets before."
           },
           "removed": {
             "type": "array",
-            "items": {"type": "string"},
+            "items": {
+              "type": "string"
+            },
             "description": "Keys that were targets before."
           }
         }
@@ -1970,7 +3084,10 @@ public enum OpenAPIDocument {
         "type": "object",
         "description": "A `tester` token names its tester, which must exist and be active; no other role has one.",
         "additionalProperties": false,
-        "required": ["name", "role"],
+        "required": [
+          "name",
+          "role"
+        ],
         "properties": {
           "name": {
             "type": "string",
@@ -1978,30 +3095,47 @@ public enum OpenAPIDocument {
             "maxLength": 100,
             "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
             "description": "Who or what uses the token (trimmed; 1 to 100 characters; no control characters).",
-            "examples": ["python-app"]
+            "examples": [
+              "python-app"
+            ]
           },
-          "role": {"$ref": "#/components/schemas/Role"},
+          "role": {
+            "$ref": "#/components/schemas/Role"
+          },
           "tester": {
-            "type": ["string", "null"],
+            "type": [
+              "string",
+              "null"
+            ],
             "pattern": "^t_[a-z0-9]{12}$",
             "description": "The tester (t_...) a `tester` token is bound to."
           }
         },
         "if": {
-          "required": ["role"],
+          "required": [
+            "role"
+          ],
           "properties": {
-            "role": {"const": "tester"}
+            "role": {
+              "const": "tester"
+            }
           }
         },
         "then": {
-          "required": ["tester"],
+          "required": [
+            "tester"
+          ],
           "properties": {
-            "tester": {"type": "string"}
+            "tester": {
+              "type": "string"
+            }
           }
         },
         "else": {
           "properties": {
-            "tester": {"type": "null"}
+            "tester": {
+              "type": "null"
+            }
           }
         }
       },
@@ -2009,18 +3143,46 @@ public enum OpenAPIDocument {
         "type": "object",
         "description": "A token as the API shows it: never the secret or its hash.",
         "additionalProperties": false,
-        "required": ["id", "name", "role", "tester", "created_by", "created_at", "revoked_at"],
+        "required": [
+          "id",
+          "name",
+          "role",
+          "tester",
+          "created_by",
+          "created_at",
+          "revoked_at"
+        ],
         "properties": {
-          "id": {"type": "string", "pattern": "^tok_[a-z0-9]{16}$"},
-          "name": {"type": "string"},
-          "role": {"$ref": "#/components/schemas/Role"},
-          "tester": {"type": ["string", "null"]},
-          "created_by": {"type": "string"},
-          "created_at": {"$ref": "#/components/schemas/Timestamp"},
+          "id": {
+            "type": "string",
+            "pattern": "^tok_[a-z0-9]{16}$"
+          },
+          "name": {
+            "type": "string"
+          },
+          "role": {
+            "$ref": "#/components/schemas/Role"
+          },
+          "tester": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_by": {
+            "type": "string"
+          },
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
           "revoked_at": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Timestamp"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Timestamp"
+              },
+              {
+                "type": "null"
+              }
             ]
           }
         }
@@ -2029,15 +3191,42 @@ public enum OpenAPIDocument {
         "type": "object",
         "description": "The new token, with its secret: shown this once only.",
         "additionalProperties": false,
-        "required": ["id", "name", "role", "tester", "created_by", "created_at", "revoked_at", "token"],
+        "required": [
+          "id",
+          "name",
+          "role",
+          "tester",
+          "created_by",
+          "created_at",
+          "revoked_at",
+          "token"
+        ],
         "properties": {
-          "id": {"type": "string", "pattern": "^tok_[a-z0-9]{16}$"},
-          "name": {"type": "string"},
-          "role": {"$ref": "#/components/schemas/Role"},
-          "tester": {"type": ["string", "null"]},
-          "created_by": {"type": "string"},
-          "created_at": {"$ref": "#/components/schemas/Timestamp"},
-          "revoked_at": {"type": "null"},
+          "id": {
+            "type": "string",
+            "pattern": "^tok_[a-z0-9]{16}$"
+          },
+          "name": {
+            "type": "string"
+          },
+          "role": {
+            "$ref": "#/components/schemas/Role"
+          },
+          "tester": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_by": {
+            "type": "string"
+          },
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "revoked_at": {
+            "type": "null"
+          },
           "token": {
             "type": "string",
             "pattern": "^vch_[a-z0-9]{40}$",
@@ -2048,65 +3237,138 @@ public enum OpenAPIDocument {
       "TokenList": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["tokens", "next_cursor"],
+        "required": [
+          "tokens",
+          "next_cursor"
+        ],
         "properties": {
           "tokens": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Token"}
+            "items": {
+              "$ref": "#/components/schemas/Token"
+            }
           },
-          "next_cursor": {"$ref": "#/components/schemas/NextCursor"}
+          "next_cursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
         }
       },
       "AuditEvent": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["id", "at", "principal", "action", "fix", "subject", "note", "before", "after"],
+        "required": [
+          "id",
+          "at",
+          "principal",
+          "action",
+          "fix",
+          "subject",
+          "note",
+          "before",
+          "after"
+        ],
         "properties": {
-          "id": {"type": "integer", "minimum": 1},
-          "at": {"$ref": "#/components/schemas/Timestamp"},
-          "principal": {"type": "string", "description": "Who did it (the token's name, or `vouchd`)."},
+          "id": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "principal": {
+            "type": "string",
+            "description": "Who did it (the token's name, or `vouchd`)."
+          },
           "action": {
             "type": "string",
             "description": "A dotted verb such as fix.create, fix.start, fix.targets, token.revoke.",
-            "examples": ["fix.start"]
+            "examples": [
+              "fix.start"
+            ]
           },
-          "fix": {"type": ["string", "null"]},
+          "fix": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "subject": {
-            "type": ["string", "null"],
+            "type": [
+              "string",
+              "null"
+            ],
             "description": "What else the event concerns (a token id), when not a fix."
           },
-          "note": {"type": ["string", "null"], "description": "A revise note or a rollback reason."},
-          "before": {"description": "The state before, as JSON; null where there was none."},
-          "after": {"description": "The state after, as JSON; null where there is none."}
+          "note": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "A revise note or a rollback reason."
+          },
+          "before": {
+            "description": "The state before, as JSON; null where there was none."
+          },
+          "after": {
+            "description": "The state after, as JSON; null where there is none."
+          }
         }
       },
       "AuditList": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["events", "next_cursor"],
+        "required": [
+          "events",
+          "next_cursor"
+        ],
         "properties": {
           "events": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/AuditEvent"}
+            "items": {
+              "$ref": "#/components/schemas/AuditEvent"
+            }
           },
-          "next_cursor": {"$ref": "#/components/schemas/NextCursor"}
+          "next_cursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
         }
       },
       "AssistiveTech": {
         "type": "string",
         "enum": [
-          "voiceover", "talkback", "switch_control", "switch_access", "voice_control", "voice_access", "braille_display",
-          "screen_magnifier", "large_text", "other"
+          "voiceover",
+          "talkback",
+          "switch_control",
+          "switch_access",
+          "voice_control",
+          "voice_access",
+          "braille_display",
+          "screen_magnifier",
+          "large_text",
+          "other"
         ]
       },
       "AssistiveTechProfile": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["name", "platform", "version"],
+        "required": [
+          "name",
+          "platform",
+          "version"
+        ],
         "properties": {
-          "name": {"$ref": "#/components/schemas/AssistiveTech"},
-          "platform": {"$ref": "#/components/schemas/Platform"},
-          "version": {"type": ["string", "null"]}
+          "name": {
+            "$ref": "#/components/schemas/AssistiveTech"
+          },
+          "platform": {
+            "$ref": "#/components/schemas/Platform"
+          },
+          "version": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
         }
       },
       "AssistiveTechProfileInput": {
@@ -2115,11 +3377,25 @@ public enum OpenAPIDocument {
           {
             "type": "object",
             "additionalProperties": false,
-            "required": ["name", "platform"],
+            "required": [
+              "name",
+              "platform"
+            ],
             "properties": {
-              "name": {"$ref": "#/components/schemas/AssistiveTech"},
-              "platform": {"$ref": "#/components/schemas/Platform"},
-              "version": {"type": ["string", "null"], "minLength": 1, "maxLength": 32}
+              "name": {
+                "$ref": "#/components/schemas/AssistiveTech"
+              },
+              "platform": {
+                "$ref": "#/components/schemas/Platform"
+              },
+              "version": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "minLength": 1,
+                "maxLength": 32
+              }
             }
           },
           {
@@ -2134,7 +3410,9 @@ public enum OpenAPIDocument {
           {
             "type": "object",
             "additionalProperties": false,
-            "required": ["version"],
+            "required": [
+              "version"
+            ],
             "properties": {
               "version": {
                 "type": "string",
@@ -2155,11 +3433,21 @@ public enum OpenAPIDocument {
       "Consent": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["version", "given_at", "recorded_by"],
+        "required": [
+          "version",
+          "given_at",
+          "recorded_by"
+        ],
         "properties": {
-          "version": {"type": "string"},
-          "given_at": {"$ref": "#/components/schemas/Timestamp"},
-          "recorded_by": {"type": "string"}
+          "version": {
+            "type": "string"
+          },
+          "given_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "recorded_by": {
+            "type": "string"
+          }
         }
       },
       "Tester": {
@@ -2167,29 +3455,71 @@ public enum OpenAPIDocument {
         "description": "A person who verifies fixes. Name, contact, assistive technologies and targeting keys are erased on withdrawal.",
         "additionalProperties": false,
         "required": [
-          "id", "name", "contact", "assistive_tech", "targeting_keys", "consent", "status", "created_at",
-          "updated_at", "withdrawn_at"
+          "id",
+          "name",
+          "contact",
+          "assistive_tech",
+          "targeting_keys",
+          "consent",
+          "status",
+          "created_at",
+          "updated_at",
+          "withdrawn_at"
         ],
         "properties": {
-          "id": {"type": "string", "pattern": "^t_[a-z0-9]{12}$"},
-          "name": {"type": ["string", "null"], "description": "Null once withdrawn."},
-          "contact": {"type": ["string", "null"]},
+          "id": {
+            "type": "string",
+            "pattern": "^t_[a-z0-9]{12}$"
+          },
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Null once withdrawn."
+          },
+          "contact": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "assistive_tech": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/AssistiveTechProfile"}
+            "items": {
+              "$ref": "#/components/schemas/AssistiveTechProfile"
+            }
           },
           "targeting_keys": {
             "type": "array",
-            "items": {"type": "string"}
+            "items": {
+              "type": "string"
+            }
           },
-          "consent": {"$ref": "#/components/schemas/Consent"},
-          "status": {"type": "string", "enum": ["active", "withdrawn"]},
-          "created_at": {"$ref": "#/components/schemas/Timestamp"},
-          "updated_at": {"$ref": "#/components/schemas/Timestamp"},
+          "consent": {
+            "$ref": "#/components/schemas/Consent"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "active",
+              "withdrawn"
+            ]
+          },
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "updated_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
           "withdrawn_at": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Timestamp"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Timestamp"
+              },
+              {
+                "type": "null"
+              }
             ]
           }
         }
@@ -2198,7 +3528,12 @@ public enum OpenAPIDocument {
         "type": "object",
         "description": "A new tester; no consent, no tester. The read-only fields (id, status, created_at, updated_at, withdrawn_at) are refused by name with 422, as is any unknown field.",
         "additionalProperties": false,
-        "required": ["name", "consent", "assistive_tech", "targeting_keys"],
+        "required": [
+          "name",
+          "consent",
+          "assistive_tech",
+          "targeting_keys"
+        ],
         "properties": {
           "name": {
             "type": "string",
@@ -2207,20 +3542,33 @@ public enum OpenAPIDocument {
             "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
             "description": "The display name."
           },
-          "contact": {"type": ["string", "null"], "maxLength": 320, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"},
+          "contact": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 320,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+          },
           "assistive_tech": {
             "type": "array",
             "minItems": 1,
-            "items": {"$ref": "#/components/schemas/AssistiveTechProfileInput"}
+            "items": {
+              "$ref": "#/components/schemas/AssistiveTechProfileInput"
+            }
           },
           "targeting_keys": {
             "type": "array",
             "minItems": 1,
             "maxItems": 20,
-            "items": {"$ref": "#/components/schemas/TargetingKey"},
+            "items": {
+              "$ref": "#/components/schemas/TargetingKey"
+            },
             "description": "The app user ids of the tester's accounts; stored without repeats."
           },
-          "consent": {"$ref": "#/components/schemas/ConsentInput"}
+          "consent": {
+            "$ref": "#/components/schemas/ConsentInput"
+          }
         }
       },
       "TesterPatch": {
@@ -2234,31 +3582,51 @@ public enum OpenAPIDocument {
             "maxLength": 200,
             "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$"
           },
-          "contact": {"type": ["string", "null"], "maxLength": 320, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"},
+          "contact": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 320,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
+          },
           "assistive_tech": {
             "type": "array",
             "minItems": 1,
-            "items": {"$ref": "#/components/schemas/AssistiveTechProfileInput"}
+            "items": {
+              "$ref": "#/components/schemas/AssistiveTechProfileInput"
+            }
           },
           "targeting_keys": {
             "type": "array",
             "minItems": 1,
             "maxItems": 20,
-            "items": {"$ref": "#/components/schemas/TargetingKey"}
+            "items": {
+              "$ref": "#/components/schemas/TargetingKey"
+            }
           },
-          "consent": {"$ref": "#/components/schemas/ConsentInput"}
+          "consent": {
+            "$ref": "#/components/schemas/ConsentInput"
+          }
         }
       },
       "TesterList": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["testers", "next_cursor"],
+        "required": [
+          "testers",
+          "next_cursor"
+        ],
         "properties": {
           "testers": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Tester"}
+            "items": {
+              "$ref": "#/components/schemas/Tester"
+            }
           },
-          "next_cursor": {"$ref": "#/components/schemas/NextCursor"}
+          "next_cursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
         }
       },
       "WithdrawRequest": {
@@ -2275,85 +3643,149 @@ public enum OpenAPIDocument {
       "Withdrawal": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["tester", "feedback_unlinked", "feedback_deleted", "tokens_revoked"],
+        "required": [
+          "tester",
+          "feedback_unlinked",
+          "feedback_deleted",
+          "tokens_revoked"
+        ],
         "properties": {
-          "tester": {"$ref": "#/components/schemas/Tester"},
+          "tester": {
+            "$ref": "#/components/schemas/Tester"
+          },
           "feedback_unlinked": {
             "type": "integer",
             "minimum": 0,
             "description": "Records kept without the tester and without comment."
           },
-          "feedback_deleted": {"type": "integer", "minimum": 0},
-          "tokens_revoked": {"type": "integer", "minimum": 0}
+          "feedback_deleted": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "tokens_revoked": {
+            "type": "integer",
+            "minimum": 0
+          }
         }
       },
       "TesterExport": {
         "type": "object",
         "description": "Everything Vouch keeps about one tester (GDPR Art. 15 and 20).",
         "additionalProperties": false,
-        "required": ["tester", "enrollments", "feedback", "tokens", "exported_at"],
+        "required": [
+          "tester",
+          "enrollments",
+          "feedback",
+          "tokens",
+          "exported_at"
+        ],
         "properties": {
-          "tester": {"$ref": "#/components/schemas/Tester"},
+          "tester": {
+            "$ref": "#/components/schemas/Tester"
+          },
           "enrollments": {
             "type": "array",
             "items": {
               "type": "object",
               "additionalProperties": false,
-              "required": ["fix", "enrolled_by", "enrolled_at"],
+              "required": [
+                "fix",
+                "enrolled_by",
+                "enrolled_at"
+              ],
               "properties": {
-                "fix": {"type": "string"},
-                "enrolled_by": {"type": "string"},
-                "enrolled_at": {"$ref": "#/components/schemas/Timestamp"}
+                "fix": {
+                  "type": "string"
+                },
+                "enrolled_by": {
+                  "type": "string"
+                },
+                "enrolled_at": {
+                  "$ref": "#/components/schemas/Timestamp"
+                }
               }
             }
           },
           "feedback": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Feedback"}
+            "items": {
+              "$ref": "#/components/schemas/Feedback"
+            }
           },
           "tokens": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Token"}
+            "items": {
+              "$ref": "#/components/schemas/Token"
+            }
           },
-          "exported_at": {"$ref": "#/components/schemas/Timestamp"}
+          "exported_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          }
         }
       },
       "Enrollment": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["tester", "enrolled_by", "enrolled_at"],
+        "required": [
+          "tester",
+          "enrolled_by",
+          "enrolled_at"
+        ],
         "properties": {
-          "tester": {"type": "string"},
-          "enrolled_by": {"type": "string"},
-          "enrolled_at": {"$ref": "#/components/schemas/Timestamp"}
+          "tester": {
+            "type": "string"
+          },
+          "enrolled_by": {
+            "type": "string"
+          },
+          "enrolled_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          }
         }
       },
       "Enrollments": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["fix", "enrollments"],
+        "required": [
+          "fix",
+          "enrollments"
+        ],
         "properties": {
-          "fix": {"type": "string"},
+          "fix": {
+            "type": "string"
+          },
           "enrollments": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Enrollment"}
+            "items": {
+              "$ref": "#/components/schemas/Enrollment"
+            }
           }
         }
       },
       "EnrollmentChange": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["fix", "enrollments", "added"],
+        "required": [
+          "fix",
+          "enrollments",
+          "added"
+        ],
         "properties": {
-          "fix": {"type": "string"},
+          "fix": {
+            "type": "string"
+          },
           "enrollments": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Enrollment"},
+            "items": {
+              "$ref": "#/components/schemas/Enrollment"
+            },
             "description": "Every enrollment after the change."
           },
           "added": {
             "type": "array",
-            "items": {"type": "string"},
+            "items": {
+              "type": "string"
+            },
             "description": "Testers that were not enrolled before."
           }
         }
@@ -2361,24 +3793,42 @@ public enum OpenAPIDocument {
       "EnrollRequest": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["testers"],
+        "required": [
+          "testers"
+        ],
         "properties": {
           "testers": {
             "type": "array",
             "minItems": 1,
             "maxItems": 500,
-            "items": {"type": "string"},
+            "items": {
+              "type": "string"
+            },
             "description": "Active testers' ids (t_...); an unknown or withdrawn one is refused with 422."
           }
         }
       },
-      "Announcement": {"type": "string", "enum": ["yes", "no", "n/a"]},
+      "Announcement": {
+        "type": "string",
+        "enum": [
+          "yes",
+          "no",
+          "n/a"
+        ]
+      },
       "FeedbackSubmission": {
         "type": "object",
         "description": "One structured report. A `tester` token may leave out `tester` (it is its own) and may not name another. A failed verdict needs severity moderate or worse. The read-only fields (id, fix, revision, blocking, recorded_by, recorded_at) are refused by name with 422, as is any unknown field.",
         "additionalProperties": false,
         "required": [
-          "tester", "verdict", "task_outcome", "severity", "platform", "os_version", "app_build", "assistive_tech"
+          "tester",
+          "verdict",
+          "task_outcome",
+          "severity",
+          "platform",
+          "os_version",
+          "app_build",
+          "assistive_tech"
         ],
         "properties": {
           "tester": {
@@ -2388,70 +3838,161 @@ public enum OpenAPIDocument {
             "pattern": "\\S",
             "description": "The tester's id (t_...)."
           },
-          "platform": {"$ref": "#/components/schemas/Platform"},
-          "os_version": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "\\S"},
-          "device": {"type": ["string", "null"], "maxLength": 64},
-          "app_build": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "\\S"},
-          "assistive_tech": {"$ref": "#/components/schemas/AssistiveTech"},
-          "at_version": {"type": ["string", "null"], "maxLength": 64},
-          "verdict": {"type": "string", "enum": ["passed", "failed", "cant_tell"]},
+          "platform": {
+            "$ref": "#/components/schemas/Platform"
+          },
+          "os_version": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "pattern": "\\S"
+          },
+          "device": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 64
+          },
+          "app_build": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "pattern": "\\S"
+          },
+          "assistive_tech": {
+            "$ref": "#/components/schemas/AssistiveTech"
+          },
+          "at_version": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 64
+          },
+          "verdict": {
+            "type": "string",
+            "enum": [
+              "passed",
+              "failed",
+              "cant_tell"
+            ]
+          },
           "task_outcome": {
             "type": "string",
             "enum": [
-              "completed_independently", "completed_with_workaround", "completed_with_assistance", "not_completed"
+              "completed_independently",
+              "completed_with_workaround",
+              "completed_with_assistance",
+              "not_completed"
             ]
           },
           "severity": {
             "type": "string",
-            "enum": ["none", "minor", "moderate", "serious", "critical"],
+            "enum": [
+              "none",
+              "minor",
+              "moderate",
+              "serious",
+              "critical"
+            ],
             "description": "The worst remaining problem."
           },
           "name_announced": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Announcement"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Announcement"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "role_announced": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Announcement"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Announcement"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "state_announced": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Announcement"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Announcement"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "focus_order": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Announcement"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Announcement"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "heard": {
-            "type": ["string", "null"],
+            "type": [
+              "string",
+              "null"
+            ],
             "maxLength": 1000,
             "description": "What the screen reader said, verbatim."
           },
-          "regression": {"type": "boolean", "default": false, "description": "Something else broke while the fix was on."},
+          "regression": {
+            "type": "boolean",
+            "default": false,
+            "description": "Something else broke while the fix was on."
+          },
           "wcag": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/WCAGCriterion"}
+            "items": {
+              "$ref": "#/components/schemas/WCAGCriterion"
+            }
           },
-          "comment": {"type": ["string", "null"], "maxLength": 4000},
-          "channel": {"type": "string", "enum": ["cli", "http", "web"], "default": "http"}
+          "comment": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 4000
+          },
+          "channel": {
+            "type": "string",
+            "enum": [
+              "cli",
+              "http",
+              "web"
+            ],
+            "default": "http"
+          }
         },
         "if": {
-          "required": ["verdict"],
+          "required": [
+            "verdict"
+          ],
           "properties": {
-            "verdict": {"const": "failed"}
+            "verdict": {
+              "const": "failed"
+            }
           }
         },
         "then": {
           "properties": {
-            "severity": {"enum": ["moderate", "serious", "critical"]}
+            "severity": {
+              "enum": [
+                "moderate",
+                "serious",
+                "critical"
+              ]
+            }
           }
         }
       },
@@ -2459,130 +4000,305 @@ public enum OpenAPIDocument {
         "type": "object",
         "additionalProperties": false,
         "required": [
-          "id", "fix", "revision", "tester", "platform", "os_version", "device", "app_build", "assistive_tech",
-          "at_version", "verdict", "task_outcome", "severity", "name_announced", "role_announced", "state_announced",
-          "focus_order", "heard", "regression", "wcag", "comment", "blocking", "channel", "recorded_by",
+          "id",
+          "fix",
+          "revision",
+          "tester",
+          "platform",
+          "os_version",
+          "device",
+          "app_build",
+          "assistive_tech",
+          "at_version",
+          "verdict",
+          "task_outcome",
+          "severity",
+          "name_announced",
+          "role_announced",
+          "state_announced",
+          "focus_order",
+          "heard",
+          "regression",
+          "wcag",
+          "comment",
+          "blocking",
+          "channel",
+          "recorded_by",
           "recorded_at"
         ],
         "properties": {
-          "id": {"type": "string", "pattern": "^fb_[a-z0-9]{16}$"},
-          "fix": {"type": "string"},
+          "id": {
+            "type": "string",
+            "pattern": "^fb_[a-z0-9]{16}$"
+          },
+          "fix": {
+            "type": "string"
+          },
           "revision": {
             "type": "integer",
             "minimum": 1,
             "description": "The fix's revision when the feedback was recorded."
           },
-          "tester": {"type": "string", "description": "The tester's id, or `withdrawn` once the tester withdrew."},
-          "platform": {"$ref": "#/components/schemas/Platform"},
-          "os_version": {"type": "string"},
-          "device": {"type": ["string", "null"]},
-          "app_build": {"type": "string"},
-          "assistive_tech": {"$ref": "#/components/schemas/AssistiveTech"},
-          "at_version": {"type": ["string", "null"]},
-          "verdict": {"type": "string", "enum": ["passed", "failed", "cant_tell"]},
+          "tester": {
+            "type": "string",
+            "description": "The tester's id, or `withdrawn` once the tester withdrew."
+          },
+          "platform": {
+            "$ref": "#/components/schemas/Platform"
+          },
+          "os_version": {
+            "type": "string"
+          },
+          "device": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "app_build": {
+            "type": "string"
+          },
+          "assistive_tech": {
+            "$ref": "#/components/schemas/AssistiveTech"
+          },
+          "at_version": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "verdict": {
+            "type": "string",
+            "enum": [
+              "passed",
+              "failed",
+              "cant_tell"
+            ]
+          },
           "task_outcome": {
             "type": "string",
             "enum": [
-              "completed_independently", "completed_with_workaround", "completed_with_assistance", "not_completed"
+              "completed_independently",
+              "completed_with_workaround",
+              "completed_with_assistance",
+              "not_completed"
             ]
           },
-          "severity": {"type": "string", "enum": ["none", "minor", "moderate", "serious", "critical"]},
+          "severity": {
+            "type": "string",
+            "enum": [
+              "none",
+              "minor",
+              "moderate",
+              "serious",
+              "critical"
+            ]
+          },
           "name_announced": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Announcement"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Announcement"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "role_announced": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Announcement"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Announcement"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "state_announced": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Announcement"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Announcement"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
           "focus_order": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Announcement"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Announcement"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
-          "heard": {"type": ["string", "null"]},
-          "regression": {"type": "boolean"},
+          "heard": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "regression": {
+            "type": "boolean"
+          },
           "wcag": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/WCAGCriterion"}
+            "items": {
+              "$ref": "#/components/schemas/WCAGCriterion"
+            }
           },
-          "comment": {"type": ["string", "null"], "description": "Erased when the tester withdraws."},
+          "comment": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Erased when the tester withdraws."
+          },
           "blocking": {
             "type": "boolean",
             "description": "Severity serious or critical, or a regression: blocks promotion."
           },
-          "channel": {"type": "string", "enum": ["cli", "http", "web"]},
-          "recorded_by": {"type": "string"},
-          "recorded_at": {"$ref": "#/components/schemas/Timestamp"}
+          "channel": {
+            "type": "string",
+            "enum": [
+              "cli",
+              "http",
+              "web"
+            ]
+          },
+          "recorded_by": {
+            "type": "string"
+          },
+          "recorded_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          }
         }
       },
       "FeedbackBatch": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["feedback"],
+        "required": [
+          "feedback"
+        ],
         "properties": {
           "feedback": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Feedback"}
+            "items": {
+              "$ref": "#/components/schemas/Feedback"
+            }
           }
         }
       },
       "FeedbackList": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["feedback", "next_cursor"],
+        "required": [
+          "feedback",
+          "next_cursor"
+        ],
         "properties": {
           "feedback": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Feedback"}
+            "items": {
+              "$ref": "#/components/schemas/Feedback"
+            }
           },
-          "next_cursor": {"$ref": "#/components/schemas/NextCursor"}
+          "next_cursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
         }
       },
       "VerdictCounts": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["passed", "failed", "cant_tell", "total"],
+        "required": [
+          "passed",
+          "failed",
+          "cant_tell",
+          "total"
+        ],
         "properties": {
-          "passed": {"type": "integer", "minimum": 0},
-          "failed": {"type": "integer", "minimum": 0},
-          "cant_tell": {"type": "integer", "minimum": 0},
-          "total": {"type": "integer", "minimum": 0}
+          "passed": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "failed": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "cant_tell": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "total": {
+            "type": "integer",
+            "minimum": 0
+          }
         }
       },
       "FeedbackBrief": {
         "type": "object",
         "additionalProperties": false,
         "required": [
-          "tester", "feedback", "verdict", "severity", "regression", "assistive_tech", "platform", "task_outcome",
+          "tester",
+          "feedback",
+          "verdict",
+          "severity",
+          "regression",
+          "assistive_tech",
+          "platform",
+          "task_outcome",
           "recorded_at"
         ],
         "properties": {
-          "tester": {"type": "string"},
-          "feedback": {"type": "string", "description": "The feedback record's id."},
-          "verdict": {"type": "string", "enum": ["passed", "failed", "cant_tell"]},
-          "severity": {"type": "string", "enum": ["none", "minor", "moderate", "serious", "critical"]},
-          "regression": {"type": "boolean"},
-          "assistive_tech": {"$ref": "#/components/schemas/AssistiveTech"},
-          "platform": {"$ref": "#/components/schemas/Platform"},
+          "tester": {
+            "type": "string"
+          },
+          "feedback": {
+            "type": "string",
+            "description": "The feedback record's id."
+          },
+          "verdict": {
+            "type": "string",
+            "enum": [
+              "passed",
+              "failed",
+              "cant_tell"
+            ]
+          },
+          "severity": {
+            "type": "string",
+            "enum": [
+              "none",
+              "minor",
+              "moderate",
+              "serious",
+              "critical"
+            ]
+          },
+          "regression": {
+            "type": "boolean"
+          },
+          "assistive_tech": {
+            "$ref": "#/components/schemas/AssistiveTech"
+          },
+          "platform": {
+            "$ref": "#/components/schemas/Platform"
+          },
           "task_outcome": {
             "type": "string",
             "enum": [
-              "completed_independently", "completed_with_workaround", "completed_with_assistance", "not_completed"
+              "completed_independently",
+              "completed_with_workaround",
+              "completed_with_assistance",
+              "not_completed"
             ]
           },
-          "recorded_at": {"$ref": "#/components/schemas/Timestamp"}
+          "recorded_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          }
         }
       },
       "FeedbackSummary": {
@@ -2590,36 +4306,66 @@ public enum OpenAPIDocument {
         "description": "The evidence on the fix's current revision: per tester the latest record counts.",
         "additionalProperties": false,
         "required": [
-          "fix", "revision", "records", "testers", "by_verdict", "by_assistive_tech", "by_platform", "latest",
+          "fix",
+          "revision",
+          "records",
+          "testers",
+          "by_verdict",
+          "by_assistive_tech",
+          "by_platform",
+          "latest",
           "blocking"
         ],
         "properties": {
-          "fix": {"type": "string"},
-          "revision": {"type": "integer", "minimum": 1},
+          "fix": {
+            "type": "string"
+          },
+          "revision": {
+            "type": "integer",
+            "minimum": 1
+          },
           "records": {
             "type": "integer",
             "minimum": 0,
             "description": "Every record on the revision, replaced ones included."
           },
-          "testers": {"type": "integer", "minimum": 0, "description": "Testers with a latest record."},
-          "by_verdict": {"$ref": "#/components/schemas/VerdictCounts"},
+          "testers": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Testers with a latest record."
+          },
+          "by_verdict": {
+            "$ref": "#/components/schemas/VerdictCounts"
+          },
           "by_assistive_tech": {
             "type": "object",
-            "propertyNames": {"$ref": "#/components/schemas/AssistiveTech"},
-            "additionalProperties": {"$ref": "#/components/schemas/VerdictCounts"}
+            "propertyNames": {
+              "$ref": "#/components/schemas/AssistiveTech"
+            },
+            "additionalProperties": {
+              "$ref": "#/components/schemas/VerdictCounts"
+            }
           },
           "by_platform": {
             "type": "object",
-            "propertyNames": {"$ref": "#/components/schemas/Platform"},
-            "additionalProperties": {"$ref": "#/components/schemas/VerdictCounts"}
+            "propertyNames": {
+              "$ref": "#/components/schemas/Platform"
+            },
+            "additionalProperties": {
+              "$ref": "#/components/schemas/VerdictCounts"
+            }
           },
           "latest": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/FeedbackBrief"}
+            "items": {
+              "$ref": "#/components/schemas/FeedbackBrief"
+            }
           },
           "blocking": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/FeedbackBrief"},
+            "items": {
+              "$ref": "#/components/schemas/FeedbackBrief"
+            },
             "description": "Latest records that block promotion."
           }
         }
@@ -2629,57 +4375,126 @@ public enum OpenAPIDocument {
         "description": "A release manager's decision, bound to the fix revision and the evidence it saw.",
         "additionalProperties": false,
         "required": [
-          "id", "fix", "revision", "principal", "decision", "comment", "evidence_hash", "recorded_at", "valid",
+          "id",
+          "fix",
+          "revision",
+          "principal",
+          "decision",
+          "comment",
+          "evidence_hash",
+          "recorded_at",
+          "valid",
           "standing"
         ],
         "properties": {
-          "id": {"type": "string", "pattern": "^apr_[a-z0-9]{16}$"},
-          "fix": {"type": "string"},
-          "revision": {"type": "integer", "minimum": 1},
-          "principal": {"type": "string"},
-          "decision": {"type": "string", "enum": ["approve", "reject"]},
-          "comment": {"type": ["string", "null"]},
-          "evidence_hash": {"type": "string"},
-          "recorded_at": {"$ref": "#/components/schemas/Timestamp"},
-          "valid": {"type": "boolean", "description": "An approval that still counts toward promotion."},
+          "id": {
+            "type": "string",
+            "pattern": "^apr_[a-z0-9]{16}$"
+          },
+          "fix": {
+            "type": "string"
+          },
+          "revision": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "principal": {
+            "type": "string"
+          },
+          "decision": {
+            "type": "string",
+            "enum": [
+              "approve",
+              "reject"
+            ]
+          },
+          "comment": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "evidence_hash": {
+            "type": "string"
+          },
+          "recorded_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "valid": {
+            "type": "boolean",
+            "description": "An approval that still counts toward promotion."
+          },
           "standing": {
             "type": "string",
             "description": "`valid`, or why it no longer counts (another revision, expired, voided by failing feedback).",
-            "examples": ["valid"]
+            "examples": [
+              "valid"
+            ]
           }
         }
       },
       "ApprovalList": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["approvals", "next_cursor"],
+        "required": [
+          "approvals",
+          "next_cursor"
+        ],
         "properties": {
           "approvals": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Approval"}
+            "items": {
+              "$ref": "#/components/schemas/Approval"
+            }
           },
-          "next_cursor": {"type": "null", "description": "Always null: one page."}
+          "next_cursor": {
+            "type": "null",
+            "description": "Always null: one page."
+          }
         }
       },
       "ApprovalRequest": {
         "type": "object",
         "description": "A rejection needs a comment saying what must change.",
         "additionalProperties": false,
-        "required": ["decision"],
+        "required": [
+          "decision"
+        ],
         "properties": {
-          "decision": {"type": "string", "enum": ["approve", "reject"]},
-          "comment": {"type": ["string", "null"], "maxLength": 2000}
+          "decision": {
+            "type": "string",
+            "enum": [
+              "approve",
+              "reject"
+            ]
+          },
+          "comment": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 2000
+          }
         },
         "if": {
-          "required": ["decision"],
+          "required": [
+            "decision"
+          ],
           "properties": {
-            "decision": {"const": "reject"}
+            "decision": {
+              "const": "reject"
+            }
           }
         },
         "then": {
-          "required": ["comment"],
+          "required": [
+            "comment"
+          ],
           "properties": {
-            "comment": {"type": "string", "pattern": "\\S"}
+            "comment": {
+              "type": "string",
+              "pattern": "\\S"
+            }
           }
         }
       },
@@ -2688,53 +4503,110 @@ public enum OpenAPIDocument {
         "description": "Every criterion in words and numbers, met or not, and what is still missing.",
         "additionalProperties": false,
         "required": [
-          "fix", "revision", "state", "criteria_met", "ready_to_promote", "criteria", "missing", "approvals",
-          "evidence_hash", "rollout_percentage"
+          "fix",
+          "revision",
+          "state",
+          "criteria_met",
+          "ready_to_promote",
+          "criteria",
+          "missing",
+          "approvals",
+          "evidence_hash",
+          "rollout_percentage"
         ],
         "properties": {
-          "fix": {"type": "string"},
-          "revision": {"type": "integer", "minimum": 1},
-          "state": {"$ref": "#/components/schemas/FixState"},
-          "criteria_met": {"type": "boolean", "description": "Every criterion met, approvals included."},
-          "ready_to_promote": {"type": "boolean", "description": "Criteria met and the fix in testing: the daemon promotes it."},
+          "fix": {
+            "type": "string"
+          },
+          "revision": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "state": {
+            "$ref": "#/components/schemas/FixState"
+          },
+          "criteria_met": {
+            "type": "boolean",
+            "description": "Every criterion met, approvals included."
+          },
+          "ready_to_promote": {
+            "type": "boolean",
+            "description": "Criteria met and the fix in testing: the daemon promotes it."
+          },
           "criteria": {
             "type": "array",
             "items": {
               "type": "object",
               "additionalProperties": false,
-              "required": ["name", "met", "summary", "details", "missing"],
+              "required": [
+                "name",
+                "met",
+                "summary",
+                "details",
+                "missing"
+              ],
               "properties": {
                 "name": {
                   "type": "string",
                   "enum": [
-                    "min_testers_passed", "required_assistive_tech", "max_blocking", "min_pass_ratio", "min_soak",
+                    "min_testers_passed",
+                    "required_assistive_tech",
+                    "max_blocking",
+                    "min_pass_ratio",
+                    "min_soak",
                     "approvals_required"
                   ]
                 },
-                "met": {"type": "boolean"},
-                "summary": {"type": "string", "examples": ["1 of 2 passing testers"]},
+                "met": {
+                  "type": "boolean"
+                },
+                "summary": {
+                  "type": "string",
+                  "examples": [
+                    "1 of 2 passing testers"
+                  ]
+                },
                 "details": {
                   "type": "array",
-                  "items": {"type": "string"}
+                  "items": {
+                    "type": "string"
+                  }
                 },
-                "missing": {"type": ["string", "null"], "description": "What would make it met; null when met."}
+                "missing": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "description": "What would make it met; null when met."
+                }
               }
             }
           },
           "missing": {
             "type": "array",
-            "items": {"type": "string"},
+            "items": {
+              "type": "string"
+            },
             "description": "One line per unmet criterion."
           },
           "approvals": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Approval"}
+            "items": {
+              "$ref": "#/components/schemas/Approval"
+            }
           },
           "evidence_hash": {
             "type": "string",
             "description": "The evidence fingerprint an approval given now would be bound to."
           },
-          "rollout_percentage": {"type": ["integer", "null"], "minimum": 0, "maximum": 100}
+          "rollout_percentage": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 100
+          }
         }
       },
       "CriteriaInput": {
@@ -2742,7 +4614,14 @@ public enum OpenAPIDocument {
         "description": "Per-fix criteria; a criterion left out or null keeps the configured default. Unknown members are refused with 422.",
         "additionalProperties": false,
         "properties": {
-          "min_testers_passed": {"type": ["integer", "null"], "minimum": 0, "maximum": 1000},
+          "min_testers_passed": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 1000
+          },
           "required_assistive_tech": {
             "description": "platform:technology pairs, as an array or one comma-separated string; empty means none is required.",
             "anyOf": [
@@ -2757,41 +4636,87 @@ public enum OpenAPIDocument {
                 "type": "string",
                 "pattern": "^(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?(,(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?)*$"
               },
-              {"type": "null"}
+              {
+                "type": "null"
+              }
             ]
           },
-          "max_blocking": {"type": ["integer", "null"], "minimum": 0, "maximum": 1000},
-          "min_pass_ratio": {"type": ["number", "null"], "minimum": 0, "maximum": 1},
+          "max_blocking": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 1000
+          },
+          "min_pass_ratio": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 1
+          },
           "min_soak": {
             "anyOf": [
-              {"$ref": "#/components/schemas/Duration"},
-              {"type": "null"}
+              {
+                "$ref": "#/components/schemas/Duration"
+              },
+              {
+                "type": "null"
+              }
             ]
           },
-          "approvals_required": {"type": ["integer", "null"], "minimum": 0, "maximum": 100}
+          "approvals_required": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 100
+          }
         }
       },
       "RolloutRequest": {
         "type": "object",
         "description": "`{\"phased\": true, \"steps\": [1, 5, 100], \"interval\": \"24h\"}` or `{\"phased\": false}`; steps and interval default to the configured profile.",
         "additionalProperties": false,
-        "required": ["phased"],
+        "required": [
+          "phased"
+        ],
         "properties": {
-          "phased": {"type": "boolean"},
+          "phased": {
+            "type": "boolean"
+          },
           "steps": {
             "type": "array",
             "minItems": 1,
-            "items": {"type": "integer", "minimum": 1, "maximum": 100},
+            "items": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100
+            },
             "description": "Increasing percentages ending with 100."
           },
-          "interval": {"$ref": "#/components/schemas/Duration"}
+          "interval": {
+            "$ref": "#/components/schemas/Duration"
+          }
         }
       },
       "EventType": {
         "type": "string",
         "enum": [
-          "fix.created", "fix.testing_started", "fix.revised", "feedback.received", "approval.recorded",
-          "fix.promoted", "fix.released", "fix.promotion_failed", "fix.paused", "fix.resumed", "fix.rolled_back",
+          "fix.created",
+          "fix.testing_started",
+          "fix.revised",
+          "feedback.received",
+          "approval.recorded",
+          "fix.promoted",
+          "fix.released",
+          "fix.promotion_failed",
+          "fix.paused",
+          "fix.resumed",
+          "fix.rolled_back",
           "fix.rollout_step"
         ]
       },
@@ -2800,41 +4725,85 @@ public enum OpenAPIDocument {
         "description": "A webhook receiver; its secret is shown once, at creation.",
         "additionalProperties": false,
         "required": [
-          "id", "url", "events", "required", "enabled", "disabled_reason", "created_by", "created_at", "updated_at"
+          "id",
+          "url",
+          "events",
+          "required",
+          "enabled",
+          "disabled_reason",
+          "created_by",
+          "created_at",
+          "updated_at"
         ],
         "properties": {
-          "id": {"type": "string", "pattern": "^we_[a-z0-9]{16}$"},
-          "url": {"type": "string"},
+          "id": {
+            "type": "string",
+            "pattern": "^we_[a-z0-9]{16}$"
+          },
+          "url": {
+            "type": "string"
+          },
           "events": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/EventType"},
+            "items": {
+              "$ref": "#/components/schemas/EventType"
+            },
             "description": "The event types it receives; empty means all."
           },
           "required": {
             "type": "boolean",
             "description": "Counts for promotion: a fix is released when every required endpoint answered 2xx."
           },
-          "enabled": {"type": "boolean"},
-          "disabled_reason": {"type": ["string", "null"], "description": "Why the server disabled it (such as a 410 answer)."},
-          "created_by": {"type": "string"},
-          "created_at": {"$ref": "#/components/schemas/Timestamp"},
-          "updated_at": {"$ref": "#/components/schemas/Timestamp"}
+          "enabled": {
+            "type": "boolean"
+          },
+          "disabled_reason": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the server disabled it (such as a 410 answer)."
+          },
+          "created_by": {
+            "type": "string"
+          },
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "updated_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          }
         }
       },
       "WebhookCreate": {
         "type": "object",
         "description": "The URL must be http or https, without user name or password, at most 2000 characters, and resolve to a public address unless webhooks.allow_private_networks is set. The read-only fields (id, secret, created_at, updated_at, disabled_reason) are refused by name with 422, as is any unknown field.",
         "additionalProperties": false,
-        "required": ["url"],
+        "required": [
+          "url"
+        ],
         "properties": {
-          "url": {"type": "string", "format": "uri", "maxLength": 2000, "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"},
+          "url": {
+            "type": "string",
+            "format": "uri",
+            "maxLength": 2000,
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"
+          },
           "events": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/EventType"},
+            "items": {
+              "$ref": "#/components/schemas/EventType"
+            },
             "description": "Empty or absent: every event."
           },
-          "required": {"type": "boolean", "default": false},
-          "enabled": {"type": "boolean", "default": true}
+          "required": {
+            "type": "boolean",
+            "default": false
+          },
+          "enabled": {
+            "type": "boolean",
+            "default": true
+          }
         }
       },
       "WebhookPatch": {
@@ -2842,36 +4811,62 @@ public enum OpenAPIDocument {
         "description": "The fields to change; enabling clears disabled_reason. The same rules as at creation apply.",
         "additionalProperties": false,
         "properties": {
-          "url": {"type": "string", "format": "uri", "maxLength": 2000, "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"},
+          "url": {
+            "type": "string",
+            "format": "uri",
+            "maxLength": 2000,
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"
+          },
           "events": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/EventType"}
+            "items": {
+              "$ref": "#/components/schemas/EventType"
+            }
           },
-          "required": {"type": "boolean"},
-          "enabled": {"type": "boolean"}
+          "required": {
+            "type": "boolean"
+          },
+          "enabled": {
+            "type": "boolean"
+          }
         }
       },
       "WebhookList": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["webhooks", "next_cursor"],
+        "required": [
+          "webhooks",
+          "next_cursor"
+        ],
         "properties": {
           "webhooks": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Webhook"}
+            "items": {
+              "$ref": "#/components/schemas/Webhook"
+            }
           },
-          "next_cursor": {"$ref": "#/components/schemas/NextCursor"}
+          "next_cursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
         }
       },
       "WebhookTest": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["event", "deliveries"],
+        "required": [
+          "event",
+          "deliveries"
+        ],
         "properties": {
-          "event": {"type": "string", "description": "The test event's id (its webhook-id)."},
+          "event": {
+            "type": "string",
+            "description": "The test event's id (its webhook-id)."
+          },
           "deliveries": {
             "type": "array",
-            "items": {"type": "string"},
+            "items": {
+              "type": "string"
+            },
             "description": "The deliveries queued for it."
           }
         }
@@ -2881,111 +4876,249 @@ public enum OpenAPIDocument {
         "description": "One event sent to one endpoint, with its attempts so far.",
         "additionalProperties": false,
         "required": [
-          "id", "event", "type", "webhook", "status", "required", "attempts", "next_attempt_at", "last_status_code",
-          "last_error", "created_at", "updated_at"
+          "id",
+          "event",
+          "type",
+          "webhook",
+          "status",
+          "required",
+          "attempts",
+          "next_attempt_at",
+          "last_status_code",
+          "last_error",
+          "created_at",
+          "updated_at"
         ],
         "properties": {
-          "id": {"type": "string"},
-          "event": {"type": "string"},
-          "type": {"type": "string", "description": "The event type (one of the webhook events, or webhook.test)."},
-          "webhook": {"type": "string"},
-          "status": {"type": "string", "enum": ["pending", "succeeded", "dead", "cancelled"]},
-          "required": {"type": "boolean"},
-          "attempts": {"type": "integer", "minimum": 0},
-          "next_attempt_at": {
-            "anyOf": [
-              {"$ref": "#/components/schemas/Timestamp"},
-              {"type": "null"}
+          "id": {
+            "type": "string"
+          },
+          "event": {
+            "type": "string"
+          },
+          "type": {
+            "type": "string",
+            "description": "The event type (one of the webhook events, or webhook.test)."
+          },
+          "webhook": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "succeeded",
+              "dead",
+              "cancelled"
             ]
           },
-          "last_status_code": {"type": ["integer", "null"]},
-          "last_error": {"type": ["string", "null"]},
-          "created_at": {"$ref": "#/components/schemas/Timestamp"},
-          "updated_at": {"$ref": "#/components/schemas/Timestamp"}
+          "required": {
+            "type": "boolean"
+          },
+          "attempts": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "next_attempt_at": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Timestamp"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "last_status_code": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "last_error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "updated_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          }
         }
       },
       "DeliveryList": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["deliveries", "next_cursor"],
+        "required": [
+          "deliveries",
+          "next_cursor"
+        ],
         "properties": {
           "deliveries": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/Delivery"}
+            "items": {
+              "$ref": "#/components/schemas/Delivery"
+            }
           },
-          "next_cursor": {"$ref": "#/components/schemas/NextCursor"}
+          "next_cursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
         }
       },
       "OFREPEvaluationRequest": {
         "type": "object",
         "description": "OFREP's evaluation request. An empty body counts as an empty context. Members other than `context` are ignored.",
         "properties": {
-          "context": {"$ref": "#/components/schemas/OFREPContext"}
+          "context": {
+            "$ref": "#/components/schemas/OFREPContext"
+          }
         }
       },
       "OFREPContext": {
-        "type": ["object", "null"],
+        "type": [
+          "object",
+          "null"
+        ],
         "description": "The evaluation context; only `targetingKey` is read and nothing is stored. Flags that are on for some users only need a targetingKey.",
         "properties": {
-          "targetingKey": {"type": ["string", "null"], "description": "The app's stable user id.", "examples": ["user-1"]}
+          "targetingKey": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The app's stable user id.",
+            "examples": [
+              "user-1"
+            ]
+          }
         },
         "additionalProperties": true
       },
       "OFREPMetadata": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["revision", "state"],
+        "required": [
+          "revision",
+          "state"
+        ],
         "properties": {
-          "revision": {"type": "integer", "minimum": 1},
-          "state": {"$ref": "#/components/schemas/FixState"}
+          "revision": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "state": {
+            "$ref": "#/components/schemas/FixState"
+          }
         }
       },
       "OFREPEvaluationSuccess": {
         "type": "object",
         "description": "DISABLED: the fix's state turns the flag off for everyone; TARGETING_MATCH: the key is targeted; DEFAULT: in testing and the key is not targeted; SPLIT: phased rollout by the key's bucket; STATIC: released.",
         "additionalProperties": false,
-        "required": ["key", "value", "reason", "variant", "metadata"],
+        "required": [
+          "key",
+          "value",
+          "reason",
+          "variant",
+          "metadata"
+        ],
         "properties": {
-          "key": {"type": "string"},
-          "value": {"type": "boolean"},
-          "reason": {"type": "string", "enum": ["DISABLED", "TARGETING_MATCH", "DEFAULT", "SPLIT", "STATIC"]},
-          "variant": {"type": "string", "enum": ["on", "off"]},
-          "metadata": {"$ref": "#/components/schemas/OFREPMetadata"}
+          "key": {
+            "type": "string"
+          },
+          "value": {
+            "type": "boolean"
+          },
+          "reason": {
+            "type": "string",
+            "enum": [
+              "DISABLED",
+              "TARGETING_MATCH",
+              "DEFAULT",
+              "SPLIT",
+              "STATIC"
+            ]
+          },
+          "variant": {
+            "type": "string",
+            "enum": [
+              "on",
+              "off"
+            ]
+          },
+          "metadata": {
+            "$ref": "#/components/schemas/OFREPMetadata"
+          }
         }
       },
       "OFREPEvaluationFailure": {
         "type": "object",
         "description": "OFREP's evaluation failure, for one flag.",
         "additionalProperties": false,
-        "required": ["key", "errorCode", "errorDetails"],
+        "required": [
+          "key",
+          "errorCode",
+          "errorDetails"
+        ],
         "properties": {
-          "key": {"type": "string"},
-          "errorCode": {"type": "string", "enum": ["PARSE_ERROR", "TARGETING_KEY_MISSING", "INVALID_CONTEXT"]},
-          "errorDetails": {"type": "string"}
+          "key": {
+            "type": "string"
+          },
+          "errorCode": {
+            "type": "string",
+            "enum": [
+              "PARSE_ERROR",
+              "TARGETING_KEY_MISSING",
+              "INVALID_CONTEXT"
+            ]
+          },
+          "errorDetails": {
+            "type": "string"
+          }
         }
       },
       "OFREPFlagNotFound": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["key", "errorCode", "errorDetails"],
+        "required": [
+          "key",
+          "errorCode",
+          "errorDetails"
+        ],
         "properties": {
-          "key": {"type": "string"},
-          "errorCode": {"type": "string", "const": "FLAG_NOT_FOUND"},
-          "errorDetails": {"type": "string"}
+          "key": {
+            "type": "string"
+          },
+          "errorCode": {
+            "type": "string",
+            "const": "FLAG_NOT_FOUND"
+          },
+          "errorDetails": {
+            "type": "string"
+          }
         }
       },
       "OFREPBulkEvaluationSuccess": {
         "type": "object",
         "description": "Every flag, ordered by key. A flag that cannot be evaluated for this context (a targeted flag and no targetingKey) appears as a failure with its key.",
         "additionalProperties": false,
-        "required": ["flags"],
+        "required": [
+          "flags"
+        ],
         "properties": {
           "flags": {
             "type": "array",
             "items": {
               "oneOf": [
-                {"$ref": "#/components/schemas/OFREPEvaluationSuccess"},
-                {"$ref": "#/components/schemas/OFREPBulkFlagFailure"}
+                {
+                  "$ref": "#/components/schemas/OFREPEvaluationSuccess"
+                },
+                {
+                  "$ref": "#/components/schemas/OFREPBulkFlagFailure"
+                }
               ]
             }
           }
@@ -2994,21 +5127,43 @@ public enum OpenAPIDocument {
       "OFREPBulkFlagFailure": {
         "type": "object",
         "additionalProperties": false,
-        "required": ["key", "errorCode", "errorDetails"],
+        "required": [
+          "key",
+          "errorCode",
+          "errorDetails"
+        ],
         "properties": {
-          "key": {"type": "string"},
-          "errorCode": {"type": "string", "const": "TARGETING_KEY_MISSING"},
-          "errorDetails": {"type": "string"}
+          "key": {
+            "type": "string"
+          },
+          "errorCode": {
+            "type": "string",
+            "const": "TARGETING_KEY_MISSING"
+          },
+          "errorDetails": {
+            "type": "string"
+          }
         }
       },
       "OFREPBulkEvaluationFailure": {
         "type": "object",
         "description": "OFREP's bulk evaluation failure: the request as a whole was refused.",
         "additionalProperties": false,
-        "required": ["errorCode", "errorDetails"],
+        "required": [
+          "errorCode",
+          "errorDetails"
+        ],
         "properties": {
-          "errorCode": {"type": "string", "enum": ["PARSE_ERROR", "INVALID_CONTEXT"]},
-          "errorDetails": {"type": "string"}
+          "errorCode": {
+            "type": "string",
+            "enum": [
+              "PARSE_ERROR",
+              "INVALID_CONTEXT"
+            ]
+          },
+          "errorDetails": {
+            "type": "string"
+          }
         }
       },
       "WebhookCreated": {
@@ -3016,26 +5171,55 @@ public enum OpenAPIDocument {
         "additionalProperties": false,
         "description": "The new receiver, with its signing secret: shown this once only.",
         "required": [
-          "id", "url", "events", "required", "enabled", "disabled_reason", "created_by", "created_at", "updated_at",
+          "id",
+          "url",
+          "events",
+          "required",
+          "enabled",
+          "disabled_reason",
+          "created_by",
+          "created_at",
+          "updated_at",
           "secret"
         ],
         "properties": {
-          "id": {"type": "string", "pattern": "^we_[a-z0-9]{16}$"},
-          "url": {"type": "string"},
+          "id": {
+            "type": "string",
+            "pattern": "^we_[a-z0-9]{16}$"
+          },
+          "url": {
+            "type": "string"
+          },
           "events": {
             "type": "array",
-            "items": {"$ref": "#/components/schemas/EventType"},
+            "items": {
+              "$ref": "#/components/schemas/EventType"
+            },
             "description": "The event types it receives; empty means all."
           },
           "required": {
             "type": "boolean",
             "description": "Counts for promotion: a fix is released when every required endpoint answered 2xx."
           },
-          "enabled": {"type": "boolean"},
-          "disabled_reason": {"type": ["string", "null"], "description": "Why the server disabled it (such as a 410 answer)."},
-          "created_by": {"type": "string"},
-          "created_at": {"$ref": "#/components/schemas/Timestamp"},
-          "updated_at": {"$ref": "#/components/schemas/Timestamp"},
+          "enabled": {
+            "type": "boolean"
+          },
+          "disabled_reason": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why the server disabled it (such as a 410 answer)."
+          },
+          "created_by": {
+            "type": "string"
+          },
+          "created_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
+          "updated_at": {
+            "$ref": "#/components/schemas/Timestamp"
+          },
           "secret": {
             "type": "string",
             "pattern": "^whsec_[A-Za-z0-9+/]{43}=$",
