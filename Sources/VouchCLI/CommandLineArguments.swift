@@ -88,6 +88,9 @@ struct CommandLineArguments {
             spelled = String(argument[..<equals])
             inlineValue = String(argument[argument.index(after: equals)...])
         }
+        if inlineValue != nil, ["--help", "--version"].contains(spelled) {
+            throw UsageError("'\(spelled)' does not take a value.", commandPath: invocation.path)
+        }
         guard let option = available.first(where: { $0.spellings.contains(spelled) }) else {
             let suggestion = Suggestion.sentence(for: spelled, among: available.flatMap(\.spellings) + ["--help", "--version"])
             throw UsageError("Unknown option '\(spelled)'.\(suggestion)", commandPath: invocation.path)

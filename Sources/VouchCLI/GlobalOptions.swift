@@ -25,6 +25,11 @@ struct GlobalOptions {
                              commandPath: invocation.path)
         }
         self.server = server
+        if let given = invocation.value("token"), GlobalOptions.nonEmpty(given) == nil {
+            // An empty --token must not quietly become VOUCH_TOKEN's: the caller meant some token, not that one.
+            throw UsageError("Invalid value '' for '--token <token>': give a token, or leave the option out to use VOUCH_TOKEN.",
+                             commandPath: invocation.path)
+        }
         token = GlobalOptions.nonEmpty(invocation.value("token")) ?? GlobalOptions.nonEmpty(environment["VOUCH_TOKEN"])
         json = invocation.flag("json")
     }

@@ -4,7 +4,8 @@ import Foundation
 enum LocalFile {
     static func read(_ path: String) throws(CommandFailure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("Cannot read \(path)") }
+        // A file that cannot be opened is a wrong argument (64), like a misspelt option.
+        guard descriptor >= 0 else { throw failure("Cannot read \(path)", exitCode: .usage) }
         defer { close(descriptor) }
         return try readAll(descriptor, name: path)
     }
@@ -38,7 +39,7 @@ enum LocalFile {
     }
 
     /// `message` and the reason in `errno`.
-    private static func failure(_ message: String) -> CommandFailure {
-        CommandFailure(.failure, "\(message): \(String(cString: strerror(errno))).")
+    private static func failure(_ message: String, exitCode: ExitCode = .failure) -> CommandFailure {
+        CommandFailure(exitCode, "\(message): \(String(cString: strerror(errno))).")
     }
 }
