@@ -9,7 +9,7 @@ public enum OpenAPIDocument {
     "title": "Vouch",
     "version": "0.1.0",
     "summary": "Stage accessibility fixes behind per-user flags, verified by testers who use assistive technology.",
-    "description": "JSON under /v1 with snake_case fields; flags over the OpenFeature Remote Evaluation Protocol (OFREP) under /ofrep/v1.\n\nAuthenticate with `Authorization: Bearer <token>` or `X-API-Key: <token>`; /healthz, /readyz, /metrics and /v1/openapi.json need no token. Roles: admin (everything), release_manager, maintainer, tester, sdk (OFREP only).\n\nErrors are RFC 9457 `application/problem+json` documents, except OFREP's, which follow OFREP. Any request whose body is over the limit gets 413; a method a path does not document gets 405 with `Allow` (components/responses/MethodNotAllowed).\n\nLists answer `{\"<items>\": [...], \"next_cursor\": \"...\" | null}` and page with `limit` (1 to 500, default 50) and `cursor`."
+    "description": "JSON under /v1 with snake_case fields; flags over the OpenFeature Remote Evaluation Protocol (OFREP) under /ofrep/v1.\n\nAuthenticate with `Authorization: Bearer <token>` or `X-API-Key: <token>`; /healthz, /readyz, /metrics and /v1/openapi.json need no token. Roles: admin (everything), release_manager, maintainer, tester, sdk (OFREP only).\n\nErrors are RFC 9457 `application/problem+json` documents, except OFREP's, which follow OFREP. Any request whose body is over the limit gets 413, headers over 16 KiB get 431; a method a path does not document gets 405 with `Allow` (components/responses/MethodNotAllowed).\n\nLists answer `{\"<items>\": [...], \"next_cursor\": \"...\" | null}` and page with `limit` (1 to 500, default 50) and `cursor`.\n\nEvery answer carries `X-Request-Id`: the request's own when it is 1 to 128 letters, digits or `. _ : -`, otherwise one vouchd made; the same id is in vouchd's log line for the request."
   },
   "tags": [
     {
@@ -232,26 +232,6 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "404": {
-            "description": "No fix has this flag key.",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OFREPFlagNotFound"
-                }
-              }
-            }
-          },
-          "415": {
-            "description": "A body whose Content-Type is not JSON.",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OFREPEvaluationFailure"
-                }
-              }
-            }
-          },
           "401": {
             "description": "No token, or an unknown or revoked one. No body, as OFREP says.",
             "headers": {
@@ -266,8 +246,31 @@ public enum OpenAPIDocument {
           "403": {
             "description": "The token may not evaluate flags. No body, as OFREP says. (Every role may evaluate today.)"
           },
+          "404": {
+            "description": "No fix has this flag key.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPFlagNotFound"
+                }
+              }
+            }
+          },
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "description": "A body whose Content-Type is not JSON.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPEvaluationFailure"
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/OFREPTooManyRequests"
           }
         }
       }
@@ -345,16 +348,6 @@ public enum OpenAPIDocument {
               }
             }
           },
-          "415": {
-            "description": "A body whose Content-Type is not JSON.",
-            "content": {
-              "application/json": {
-                "schema": {
-                  "$ref": "#/components/schemas/OFREPBulkEvaluationFailure"
-                }
-              }
-            }
-          },
           "401": {
             "description": "No token, or an unknown or revoked one. No body, as OFREP says.",
             "headers": {
@@ -371,6 +364,19 @@ public enum OpenAPIDocument {
           },
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
+          },
+          "415": {
+            "description": "A body whose Content-Type is not JSON.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OFREPBulkEvaluationFailure"
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/OFREPTooManyRequests"
           }
         }
       }
@@ -433,6 +439,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       },
@@ -479,6 +494,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -515,6 +533,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -567,6 +588,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -650,6 +680,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -686,6 +725,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -738,6 +780,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -797,6 +848,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       },
@@ -834,6 +894,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -870,6 +933,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -879,7 +945,7 @@ public enum OpenAPIDocument {
           "testers"
         ],
         "summary": "Change a tester's fields.",
-        "description": "Roles: admin, maintainer. A bad body is refused (422) before the tester is looked up (404).",
+        "description": "Roles: admin, maintainer. A bad body is refused (422) before the tester is looked up (404); a withdrawn tester is refused with 409.",
         "requestBody": {
           "description": "The fields to change.",
           "required": true,
@@ -914,6 +980,9 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
@@ -922,6 +991,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -938,7 +1016,7 @@ public enum OpenAPIDocument {
           "testers"
         ],
         "summary": "Withdraw a tester and erase their personal data.",
-        "description": "Roles: admin, maintainer, and the tester's own `tester` token. Erases name, contact, assistive technologies, targeting keys and enrollments, removes the comments of their feedback (or the feedback, with `purge_feedback`) and revokes their tokens.",
+        "description": "Roles: admin, maintainer, and the tester's own `tester` token. Erases name, contact, assistive technologies, targeting keys and enrollments, removes the comments of their feedback (or the feedback, with `purge_feedback`) and revokes their tokens. A tester who already withdrew is refused with 409.",
         "requestBody": {
           "description": "Empty, `{}` or `{\"purge_feedback\": true}`.",
           "required": false,
@@ -973,6 +1051,9 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          },
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
@@ -981,6 +1062,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -1025,6 +1115,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -1061,6 +1154,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -1113,6 +1209,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -1167,6 +1272,15 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -1269,6 +1383,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       },
@@ -1328,6 +1451,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -1364,6 +1490,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -1400,6 +1529,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -1459,6 +1591,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -1521,6 +1662,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -1557,6 +1707,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -1612,6 +1765,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -1663,6 +1825,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       },
@@ -1700,6 +1871,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -1736,6 +1910,9 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       },
@@ -1788,6 +1965,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       },
@@ -1810,6 +1996,15 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -1849,6 +2044,15 @@ public enum OpenAPIDocument {
           },
           "409": {
             "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -1899,6 +2103,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -1950,6 +2157,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -1994,6 +2204,15 @@ public enum OpenAPIDocument {
           },
           "409": {
             "$ref": "#/components/responses/Conflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -2045,6 +2264,15 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       },
@@ -2082,6 +2310,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -2124,6 +2355,15 @@ public enum OpenAPIDocument {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/DatabaseBusy"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         }
       }
@@ -2172,6 +2412,9 @@ public enum OpenAPIDocument {
           },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
           }
         }
       }
@@ -2201,7 +2444,8 @@ public enum OpenAPIDocument {
         "schema": {
           "type": "string",
           "pattern": "^[a-z0-9][a-z0-9._-]{0,99}$"
-        }
+        },
+        "example": "tv-channel-selector-labels"
       },
       "TesterID": {
         "name": "id",
@@ -2369,6 +2613,66 @@ public enum OpenAPIDocument {
             }
           }
         },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "TooManyRequests": {
+        "description": "Too many requests with an unknown token came from this address (auth.max_failures within auth.failure_window); every request with a token from it is refused until the window ends.",
+        "headers": {
+          "Retry-After": {
+            "description": "Seconds to wait before trying again.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "OFREPTooManyRequests": {
+        "description": "Too many requests with an unknown token came from this address. No body, as OFREP says.",
+        "headers": {
+          "Retry-After": {
+            "description": "Seconds to wait before trying again.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
+          }
+        }
+      },
+      "DatabaseBusy": {
+        "description": "Another process held the database's write lock longer than sqlite.busy_timeout; nothing was stored, retry after Retry-After.",
+        "headers": {
+          "Retry-After": {
+            "description": "Seconds to wait before trying again.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1
+            }
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "InsufficientStorage": {
+        "description": "The disk holding the database is full; nothing was stored. Reads go on.",
         "content": {
           "application/problem+json": {
             "schema": {
@@ -3573,7 +3877,7 @@ public enum OpenAPIDocument {
       },
       "TesterPatch": {
         "type": "object",
-        "description": "The fields to change on an active tester (a withdrawn one is refused with 422); null clears contact.",
+        "description": "The fields to change on an active tester (a withdrawn one is refused with 409); null clears contact.",
         "additionalProperties": false,
         "properties": {
           "name": {
@@ -3835,7 +4139,7 @@ public enum OpenAPIDocument {
             "type": "string",
             "minLength": 1,
             "maxLength": 64,
-            "pattern": "\\S",
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
             "description": "The tester's id (t_...)."
           },
           "platform": {
@@ -3845,20 +4149,23 @@ public enum OpenAPIDocument {
             "type": "string",
             "minLength": 1,
             "maxLength": 64,
-            "pattern": "\\S"
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
+            "description": "Free text (trimmed; no control characters)."
           },
           "device": {
             "type": [
               "string",
               "null"
             ],
-            "maxLength": 64
+            "maxLength": 64,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
           },
           "app_build": {
             "type": "string",
             "minLength": 1,
             "maxLength": 64,
-            "pattern": "\\S"
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
+            "description": "Free text (trimmed; no control characters)."
           },
           "assistive_tech": {
             "$ref": "#/components/schemas/AssistiveTech"
@@ -3868,7 +4175,8 @@ public enum OpenAPIDocument {
               "string",
               "null"
             ],
-            "maxLength": 64
+            "maxLength": 64,
+            "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$"
           },
           "verdict": {
             "type": "string",
@@ -3944,7 +4252,8 @@ public enum OpenAPIDocument {
               "null"
             ],
             "maxLength": 1000,
-            "description": "What the screen reader said, verbatim."
+            "pattern": "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$",
+            "description": "What the screen reader said, verbatim (no control characters but tab and line feed)."
           },
           "regression": {
             "type": "boolean",
@@ -3962,7 +4271,9 @@ public enum OpenAPIDocument {
               "string",
               "null"
             ],
-            "maxLength": 4000
+            "maxLength": 4000,
+            "pattern": "^[^\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]*$",
+            "description": "No control characters but tab and line feed."
           },
           "channel": {
             "type": "string",
