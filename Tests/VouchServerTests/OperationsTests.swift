@@ -243,6 +243,30 @@ import VouchJSON
         #expect(restarted.stop() == 0)
     }
 
+    @Test func sigtermWaitsForAWebhookAttemptInFlightAndRecordsIt() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let receiver = try WebhookReceiver { _ in .init(status: 200, delaySeconds: 1) }
+        let environment = ["VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true"]
+        let daemon = try DaemonProcess(stateDirectory: directory, environment: environment)
+        let api = DaemonAPI(port: daemon.port, token: daemon.adminToken)
+        try api.require("POST", "/v1/webhooks", json: #"{"url":"\#(receiver.url)","events":["fix.created"]}"#)
+        try api.require("POST", "/v1/fixes", json: #"{"key":"delivered-at-shutdown","title":"T","ui_area":"Area","platforms":["ios"]}"#)
+        #expect(receiver.wait(for: 1).count == 1)
+        // The receiver holds the request a second: vouchd stops only once the answer is in and recorded.
+        let started = Date()
+        #expect(daemon.stop(signal: SIGTERM) == 0)
+        #expect(Date().timeIntervalSince(started) > 0.5, "vouchd waited for the attempt in flight")
+
+        let restarted = try DaemonProcess(stateDirectory: directory, environment: environment)
+        let deliveries = try DaemonAPI(port: restarted.port, token: daemon.adminToken).require("GET", "/v1/deliveries")["deliveries"]?.arrayValue ?? []
+        #expect(deliveries.count == 1)
+        #expect(deliveries.first?["status"]?.stringValue == "succeeded")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(receiver.requests.count == 1, "a recorded attempt is not sent again")
+        #expect(restarted.stop() == 0)
+    }
+
     @Test func aStalledRequestDoesNotHoldShutdownPastItsTimeout() throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
