@@ -16,6 +16,7 @@ import pathlib
 import queue
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -171,3 +172,11 @@ def vouchd(tmp_path: pathlib.Path, vouchd_environment: dict[str, str]):
     errors = [line for line in log if "level=error" in line]
     assert not errors, "vouchd logged errors:\n" + "\n".join(errors)
     assert admin_token not in "\n".join(log), "vouchd logged the admin token"
+
+
+@pytest.fixture
+def refusing_port():
+    """A port on 127.0.0.1 that is bound but never listens: every connection to it is refused at once."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]

@@ -37,7 +37,6 @@ import os
 import pathlib
 import random
 import re
-import socket
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -159,14 +158,6 @@ def vouchd_environment():
     # Webhook receivers on 127.0.0.1 are allowed: the fuzz adds some that point at a port refusing connections,
     # so no delivery ever waits for a timeout.
     return {"VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "1s"}
-
-
-@pytest.fixture
-def refusing_port():
-    """A port on 127.0.0.1 that is bound but never listens: every connection to it is refused at once."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        yield sock.getsockname()[1]
 
 
 def seed(vouchd, receiver: str) -> Seeded:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import collections
 import json
 import pathlib
-import socket
 import subprocess
 import sys
 import time
@@ -62,14 +61,6 @@ def vouchd_environment():
     # Receivers on 127.0.0.1 are allowed (the seeded ones point at a port that refuses connections), and a failed
     # delivery is retried once after 1 s, then dead: that gives POST /v1/deliveries/{id}/redeliver something to resend.
     return {"VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "1s"}
-
-
-@pytest.fixture
-def refusing_port():
-    """A port on 127.0.0.1 that is bound but never listens, so every connection to it is refused at once."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        yield sock.getsockname()[1]
 
 
 @dataclass
