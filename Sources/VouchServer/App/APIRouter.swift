@@ -27,7 +27,7 @@ struct APIRouter {
             guard permissions.contains(where: principal.allows) else {
                 throw Problem(status: 403, detail: "the role \(principal.role.rawValue) may not do this; it needs a role that can \(permission.phrase)")
             }
-            let context = RequestContext(principal: principal, parameters: parameters, requestID: request.header("x-request-id") ?? "")
+            let context = RequestContext(principal: principal, parameters: parameters, requestID: request.requestID)
             return try handler(request, context)
         }
     }

@@ -89,8 +89,9 @@ public final class VouchApplication: Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         var request = request
+        // A field of its own, not a header: changing the headers would copy the dictionary on every request.
         let requestID = requestIDs.id(for: request.header("x-request-id"))
-        request.headers["x-request-id"] = requestID
+        request.requestID = requestID
         let presentsToken = request.headers["authorization"] != nil || request.headers["x-api-key"] != nil
         var route = -1
         var response: HTTPResponse
@@ -131,13 +132,13 @@ public final class VouchApplication: Sendable {
                     // The operator must hear of a locked database or a full disk; the client only sees the problem.
                     logger.log(problem.status == 507 ? .error : .warning, problem.status == 507 ? "disk full, write refused" : "database busy, write refused",
                                [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
-                                ("request_id", request.header("x-request-id") ?? ""), ("error", String(describing: error))])
+                                ("request_id", request.requestID), ("error", String(describing: error))])
                 }
                 return problem.response
             } else {
                 // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
                 logger.error("request failed", [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
-                                                ("request_id", request.header("x-request-id") ?? ""), ("error", String(describing: error))])
+                                                ("request_id", request.requestID), ("error", String(describing: error))])
                 return Problem(status: 500, detail: "the server failed to answer; the error is in its log").response
             }
         }
