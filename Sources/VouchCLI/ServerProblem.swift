@@ -38,8 +38,10 @@ struct ServerProblem {
             let message = detail ?? "the server refused the request (status \(status))"
             return CommandFailure(.rejectedInput, message, details: fieldErrors.map { "  \($0.field): \($0.message)" })
         case 429:
-            let wait = retryAfter.map { " Try again in \($0) seconds." } ?? " Try again later."
-            return CommandFailure(.failure, "The server is receiving too many requests (status 429).\(wait)")
+            // vouchd's detail says why and how long to wait; OFREP's 429 has no body, so Retry-After says it.
+            if let detail { return CommandFailure(.failure, "Too many requests (status 429): \(detail).") }
+            let wait = retryAfter.map { "try again in \($0) seconds" } ?? "try again later"
+            return CommandFailure(.failure, "Too many requests (status 429): the server is limiting this address; \(wait).")
         case 500...:
             return CommandFailure(.failure, "The server failed (status \(status)): \(detail ?? "no detail given").")
         default:

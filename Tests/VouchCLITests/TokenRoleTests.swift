@@ -48,6 +48,21 @@ import VouchJSON
         #expect(actions == ["token.create", "token.create", "token.revoke"])
     }
 
+    @Test func repeatedUnknownTokensAreToldWhyAndHowLongToWait() throws {
+        let server = try LiveServer(environment: ["VOUCHD_AUTH_MAX_FAILURES": "2", "VOUCHD_AUTH_FAILURE_WINDOW": "60s"])
+        defer { server.stop() }
+        for _ in 0..<2 { #expect(try server.vouch("fix", "list", as: .token("vch_wrong")).status == 77) }
+        let limited = try server.vouch("fix", "list", as: .token("vch_wrong"))
+        #expect(limited.status == 1)
+        let lines = limited.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Error: Too many requests (status 429): too many requests with an unknown token came from this address; try again in 60 s.",
+                "\(limited)")
+        #expect(lines.count == 1)
+        // OFREP's 429 has no body: the wait comes from Retry-After.
+        let evaluation = try server.vouch("eval", "some-fix", "--key", "user-1", as: .admin)
+        #expect(evaluation.stderr.hasPrefix("Error: Too many requests (status 429): the server is limiting this address; try again in "), "\(evaluation)")
+    }
+
     @Test func paging() throws {
         let server = try LiveServer()
         defer { server.stop() }
