@@ -4,6 +4,7 @@ import Testing
 import VouchClient
 import VouchJSON
 @testable import VouchServer
+import VouchStore
 
 /// The real `vouchd` as an operator meets it: systemd notifications, configuration errors, backup and restore,
 /// graceful shutdown, and logs that keep every secret and personal datum out.
@@ -140,6 +141,7 @@ import VouchJSON
         let taken = try VouchdRun(["backup", "--state-dir", directory + "/live", "--to", backup])
         #expect(taken.status == 0, "\(taken.errors)")
         #expect(taken.output.contains("Backup written: \(backup)"))
+        #expect(taken.output.contains("Backup checked: SQLite integrity ok, schema version \(Migrator().migrations.last?.version ?? 0)"))
         let mode = (try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600, "a backup holds health data: owner only")
         // A second backup to the same file would overwrite the first: refused.

@@ -19,7 +19,7 @@ struct StateRestore {
         guard FileManager.default.fileExists(atPath: backupPath) else { throw DaemonError("no backup file at \(backupPath)") }
         try VouchdCommand.prepareStateDirectory(stateDirectory)
         let lock = try StateDirectoryLock(stateDirectory: stateDirectory)
-        let version = try verify()
+        let version = try BackupFile.verify(backupPath)
         let databasePath = VouchdCommand.databasePath(in: stateDirectory)
         var replacedCopy: String?
         if FileManager.default.fileExists(atPath: databasePath) {
@@ -52,30 +52,6 @@ struct StateRestore {
                                               directory: stateDirectory)
         withExtendedLifetime(lock) {}
         return Result(restoredPath: databasePath, replacedCopy: replacedCopy, schemaVersion: version)
-    }
-
-    /// The backup must pass SQLite's integrity check and not come from a newer vouchd.
-    private func verify() throws -> Int {
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: backupPath, readOnly: true)
-        } catch {
-            throw DaemonError("\(backupPath) is not a database vouchd can read: \(error)")
-        }
-        let check: String
-        let version: Int
-        do {
-            check = try connection.query("PRAGMA integrity_check").first?.string(0) ?? ""
-            version = try connection.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") ?? 0
-        } catch {
-            throw DaemonError("\(backupPath) is not a vouchd backup: \(error)")
-        }
-        guard check == "ok" else { throw DaemonError("\(backupPath) failed SQLite's integrity check: \(check)") }
-        let known = Migrator().migrations.last?.version ?? 0
-        guard version <= known else {
-            throw DaemonError("\(backupPath) was written by a newer vouchd (schema version \(version); this vouchd knows up to \(known))")
-        }
-        return version
     }
 
     /// Run as root (as an operator would, next to a service with its own user), the files restore writes would

@@ -74,8 +74,9 @@ public enum VouchdCommand {
                 let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--to", "--config"])
                 guard let destination = options.values["--to"] else { throw UsageError("backup needs --to FILE") }
                 let configuration = try options.configuration(environment: environment)
-                try backup(configuration: configuration, to: destination)
+                let version = try backup(configuration: configuration, to: destination)
                 print("Backup written: \(destination)")
+                print("Backup checked: SQLite integrity ok, schema version \(version)")
                 return 0
             default:
                 throw UsageError("unknown command '\(subcommand)'; commands: check-config, backup, restore (or none, to serve)")
@@ -167,15 +168,18 @@ public enum VouchdCommand {
         return timer
     }
 
-    static func backup(configuration: DaemonConfiguration, to destination: String) throws {
+    /// Copies the live database to `destination`, then checks the copy; returns its schema version.
+    static func backup(configuration: DaemonConfiguration, to destination: String) throws -> Int {
         let path = databasePath(in: configuration.stateDirectory)
         guard FileManager.default.fileExists(atPath: path) else { throw DaemonError("no database at \(path)") }
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw DaemonError("\(destination) already exists; choose a new file so no earlier backup is overwritten")
         }
-        let database = try Database(path: path, synchronous: configuration.synchronous)
-        try Migrator().migrate(database)
+        // No migration here: the database may belong to a running vouchd of another version.
+        let database = try Database(path: path, synchronous: configuration.synchronous,
+                                    busyTimeoutMilliseconds: configuration.seconds("sqlite.busy_timeout") * 1_000)
         try database.backup(to: destination)
+        return try BackupFile.verify(destination)
     }
 }
 
