@@ -35,6 +35,12 @@ extension SQLiteStore {
         }
     }
 
+    public func revokedTokenHashes() throws -> [[UInt8]] {
+        try database.read { connection in
+            try connection.query("SELECT secret_sha256 FROM tokens WHERE revoked_at_ms IS NOT NULL").map { $0.blob(0) }
+        }
+    }
+
     public func revokeToken(_ id: String, by principal: String, at time: Date) throws -> TokenRecord {
         try database.write { connection in
             guard let before = try connection.query("SELECT \(SQLiteStore.tokenColumns) FROM tokens WHERE id = ?", [.text(id)]).first

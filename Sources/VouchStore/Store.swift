@@ -23,6 +23,8 @@ public protocol Store: Sendable {
     func createToken(_ token: TokenRecord) throws
     func tokens(after id: String?, limit: Int) throws -> [TokenRecord]
     func activeTokens() throws -> [TokenRecord]
+    /// The SHA-256 of every revoked token's secret, so a revoked token is told apart from a guess.
+    func revokedTokenHashes() throws -> [[UInt8]]
     func revokeToken(_ id: String, by principal: String, at time: Date) throws -> TokenRecord
     func tokenCount() throws -> Int
     /// Fixes by state, feedback by verdict and webhook deliveries by status, for `/metrics`.

@@ -105,6 +105,24 @@ import VouchStore
         #expect(try get(server.adminToken).status == 200)
     }
 
+    @Test func aRevokedTokenStillInUseIsNotCountedAsAGuess() throws {
+        var settings = LiveServer.testSettings()
+        settings.authFailures = .init(maxFailures: 3, windowSeconds: 60)
+        let server = try LiveServer(settings: settings)
+        let created = try server.call("POST", "/v1/tokens", json: #"{"name":"old-app","role":"sdk"}"#).json
+        let secret = try #require(created["token"]?.stringValue)
+        let id = try #require(created["id"]?.stringValue)
+        #expect(try server.call("DELETE", "/v1/tokens/\(id)").status == 200)
+        for _ in 0..<6 { #expect(try server.evaluate("any-flag", targetingKey: "user-1", token: secret).status == 401) }
+        #expect(try server.call("GET", "/v1/fixes").status == 200, "the address is not blocked by a revoked token")
+        // A directory loaded from the store at start knows the revoked token too.
+        let directory = TokenDirectory()
+        directory.load(try server.store.activeTokens(), revokedHashes: try server.store.revokedTokenHashes())
+        #expect(directory.isRevoked(secret: secret))
+        #expect(!directory.isRevoked(secret: "vch_never-issued"))
+        #expect(!directory.isRevoked(secret: server.adminToken))
+    }
+
     @Test func limiterWindowsAndCapacity() {
         let clock = ManualClock()
         let limiter = AuthFailureLimiter(settings: .init(maxFailures: 2, windowSeconds: 10), now: { clock.now })

@@ -10,6 +10,8 @@ public final class TokenDirectory: Sendable {
         /// emptied whenever a token is revoked. The secrets are in this process's memory anyway, in every request
         /// that carries them; never logged or stored.
         var recent: [Int: (secret: [UInt8], principal: Principal)] = [:]
+        /// Hashes of revoked secrets: a client still using one is out of date, not guessing.
+        var revoked: Set<[UInt8]> = []
     }
 
     private static let maxRecent = 4_096
@@ -17,9 +19,10 @@ public final class TokenDirectory: Sendable {
 
     public init() {}
 
-    public func load(_ tokens: [TokenRecord]) {
+    public func load(_ tokens: [TokenRecord], revokedHashes: [[UInt8]] = []) {
         let map = Dictionary(tokens.filter { $0.revokedAt == nil }.map { ($0.secretSHA256, $0.principal) }, uniquingKeysWith: { first, _ in first })
-        state.withLock { $0 = State(principals: map) }
+        let revoked = Set(revokedHashes + tokens.filter { $0.revokedAt != nil }.map(\.secretSHA256))
+        state.withLock { $0 = State(principals: map, revoked: revoked) }
     }
 
     public func add(_ token: TokenRecord) {
@@ -28,6 +31,7 @@ public final class TokenDirectory: Sendable {
 
     public func remove(tokenID: String) {
         state.withLock { state in
+            for (hash, principal) in state.principals where principal.tokenID == tokenID { state.revoked.insert(hash) }
             state.principals = state.principals.filter { $0.value.tokenID != tokenID }
             state.recent = [:]
         }
@@ -53,6 +57,12 @@ public final class TokenDirectory: Sendable {
             state.recent[slot] = (presented, principal)
             return principal
         }
+    }
+
+    /// Whether the secret belongs to a token that was revoked (rather than to no token at all).
+    public func isRevoked(secret: String) -> Bool {
+        let hash = Digest.sha256(secret)
+        return state.withLock { $0.revoked.contains(hash) }
     }
 
     /// A new secret: `vch_` and 40 random lowercase letters and digits (about 206 bits).

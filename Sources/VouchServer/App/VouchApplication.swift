@@ -32,7 +32,7 @@ public final class VouchApplication: Sendable {
         self.logger = logger
         snapshots = SnapshotHolder(EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: try store.flagRules().map { ($0.key, $0) })))
         tokens = TokenDirectory()
-        tokens.load(try store.activeTokens())
+        tokens.load(try store.activeTokens(), revokedHashes: try store.revokedTokenHashes())
         metrics = Metrics()
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
         logRequests = settings.logRequests
@@ -103,7 +103,10 @@ public final class VouchApplication: Sendable {
                           headers: retryAfter).response
         } else {
             response = answer(request, matchedRoute: &route)
-            if response.status == 401, presentsToken, authFailures.recordFailure(from: request.clientAddress) {
+            // Only guesses count: a revoked token still in use (an app not yet updated, often many behind one NAT
+            // address) is refused with 401 but must not get that address blocked for everyone.
+            if response.status == 401, presentsToken, !(VouchApplication.presentedSecret(in: request).map(tokens.isRevoked) ?? false),
+               authFailures.recordFailure(from: request.clientAddress) {
                 // The address is personal data too, but an operator needs it to act on an attack; never the token.
                 logger.warning("unknown tokens blocked", [("client.address", request.clientAddress.description),
                                                           ("auth.max_failures", String(authFailures.settings.maxFailures))])
