@@ -117,11 +117,16 @@ public final class VouchApplication: Sendable {
         metrics.recordRequest(route: route, status: response.status, seconds: seconds)
         if logRequests, logger.level <= .info {
             // The route's pattern, not the path: paths carry fix keys and tester pseudonyms.
-            logger.info("request", [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
+            logger.info("request", [("http.method", request.method), ("http.route", routeName(route)),
                                     ("http.status", String(response.status)), ("duration_ms", Logger.milliseconds(seconds)),
                                     ("request_id", requestID)])
         }
         return response
+    }
+
+    /// The route's path pattern for logs, or `unmatched` (404, 405, 429 before routing).
+    private func routeName(_ route: Int) -> String {
+        route >= 0 ? routePatternPaths[route] : "unmatched"
     }
 
     private func answer(_ request: HTTPRequest, matchedRoute route: inout Int) -> HTTPResponse {
@@ -134,13 +139,13 @@ public final class VouchApplication: Sendable {
                 if problem.status == 503 || problem.status == 507 {
                     // The operator must hear of a locked database or a full disk; the client only sees the problem.
                     logger.log(problem.status == 507 ? .error : .warning, problem.status == 507 ? "disk full, write refused" : "database busy, write refused",
-                               [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
+                               [("http.method", request.method), ("http.route", routeName(route)),
                                 ("request_id", request.requestID), ("error", String(describing: error))])
                 }
                 return problem.response
             } else {
                 // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
-                logger.error("request failed", [("http.method", request.method), ("http.route", route >= 0 ? routePatternPaths[route] : "unmatched"),
+                logger.error("request failed", [("http.method", request.method), ("http.route", routeName(route)),
                                                 ("request_id", request.requestID), ("error", String(describing: error))])
                 return Problem(status: 500, detail: "the server failed to answer; the error is in its log").response
             }
