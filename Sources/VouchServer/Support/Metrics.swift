@@ -50,7 +50,7 @@ public final class Metrics: Sendable {
         evaluations.add(1, at: index)
     }
 
-    func text(snapshot: EvaluationSnapshotSummary, counts: OperationalCounts?) -> String {
+    func text(snapshotGeneration: UInt64, counts: OperationalCounts?) -> String {
         var lines: [String] = []
         let names = routeNames.withLock { $0 }
         func label(_ slot: Int) -> String {
@@ -94,7 +94,7 @@ public final class Metrics: Sendable {
 
         lines.append("# HELP vouch_snapshot_generation Evaluation snapshots swapped in since start.")
         lines.append("# TYPE vouch_snapshot_generation gauge")
-        lines.append("vouch_snapshot_generation \(snapshot.generation)")
+        lines.append("vouch_snapshot_generation \(snapshotGeneration)")
 
         if let counts {
             lines.append("# HELP vouch_fixes Fixes in the database, by lifecycle state.")
@@ -133,8 +133,4 @@ public final class Metrics: Sendable {
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
-}
-
-struct EvaluationSnapshotSummary {
-    var generation: UInt64
 }
