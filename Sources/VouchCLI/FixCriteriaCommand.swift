@@ -12,7 +12,7 @@ enum FixCriteriaCommand {
         .single("max-blocking", "n", help: "How many blocking reports (severity serious or critical, or a regression) are allowed.", range: 0...1_000),
         .single("min-pass-ratio", "ratio", help: "The share of passed verdicts among passed and failed ones, from 0 to 1, such as 0.8."),
         .single("min-soak", "duration", help: "How long the current revision must have been in testing, such as 90s, 15m, 24h or 7d."),
-        .single("approvals-required", "n", help: "How many release managers other than the author must approve.", range: 0...100),
+        .single("approvals-required", "n", help: "How many release managers other than the author must approve.", range: 1...100),
     ]
 
     static func command() -> Command {

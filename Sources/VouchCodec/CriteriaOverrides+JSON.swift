@@ -32,14 +32,21 @@ extension CriteriaOverrides {
         }
         overrides.minTestersPassed = count("min_testers_passed", 0...1_000)
         overrides.maxBlocking = count("max_blocking", 0...1_000)
-        overrides.approvalsRequired = count("approvals_required", 0...100)
+        // Never zero: overrides must not make a fix promotable without a release manager (docs/lifecycle.md, "Criteria").
+        overrides.approvalsRequired = count("approvals_required", 1...100)
         if let value = reader.value("min_pass_ratio"), !value.isNull {
             if let ratio = value.doubleValue, (0...1).contains(ratio) { overrides.minPassRatio = ratio }
             else { reader.addError(FieldError(field: "min_pass_ratio", message: "must be a number from 0 to 1, such as 0.8")) }
         }
         if let value = reader.value("min_soak"), !value.isNull {
-            if let text = value.stringValue, let seconds = DurationText.seconds(text) { overrides.minSoakSeconds = seconds }
-            else { reader.addError(FieldError(field: "min_soak", message: "must be a duration such as 90s, 15m, 24h or 7d")) }
+            do throws(FieldError) {
+                guard let text = value.stringValue else {
+                    throw FieldError(field: "min_soak", message: "must be a duration string such as 90s, 15m, 24h or 7d, got \(value.typeName)")
+                }
+                overrides.minSoakSeconds = try DurationText.seconds(text, field: "min_soak", allowed: 0...DurationText.maximumSeconds)
+            } catch {
+                reader.addError(error)
+            }
         }
         if let value = reader.value("required_assistive_tech"), !value.isNull {
             let text: String?
@@ -61,29 +68,5 @@ extension CriteriaOverrides {
         } catch {
             return (overrides, error.errors)
         }
-    }
-}
-
-/// Durations as people write them in configuration: `90s`, `15m`, `24h`, `7d`.
-public enum DurationText {
-    public static func seconds(_ text: String) -> Int? {
-        let text = text.trimmingCharacters(in: .whitespaces)
-        if text == "0" { return 0 }
-        guard let unit = text.last, let number = Int(text.dropLast()), number >= 0 else { return nil }
-        switch unit {
-        case "s": return number
-        case "m": return number * 60
-        case "h": return number * 3_600
-        case "d": return number * 86_400
-        default: return nil
-        }
-    }
-
-    /// The shortest exact form: `86400` → `1d`, `5400` → `90m`.
-    public static func string(_ seconds: Int) -> String {
-        if seconds > 0 && seconds % 86_400 == 0 { return "\(seconds / 86_400)d" }
-        if seconds > 0 && seconds % 3_600 == 0 { return "\(seconds / 3_600)h" }
-        if seconds > 0 && seconds % 60 == 0 { return "\(seconds / 60)m" }
-        return "\(seconds)s"
     }
 }

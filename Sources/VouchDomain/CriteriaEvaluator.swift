@@ -27,7 +27,9 @@ public enum CriteriaEvaluator {
     }
 
     public static func evaluate(_ input: Input) -> CriteriaReport {
-        let settings = input.settings
+        var settings = input.settings
+        // At least one release manager, whatever was configured or stored before this rule was enforced at input.
+        settings.approvalsRequired = max(1, settings.approvalsRequired)
         let passed = input.latest.filter { $0.verdict == .passed }
         let failed = input.latest.filter { $0.verdict == .failed }
         var criteria: [CriteriaReport.Criterion] = []

@@ -4,6 +4,8 @@ import Foundation
 public struct RolloutPlan: Sendable, Equatable {
     public static let defaultSteps = [1, 2, 5, 10, 20, 50, 100]
     public static let defaultIntervalSeconds = 24 * 3_600
+    /// From a second (for trials) to 90 days between steps.
+    public static let intervalRange = 1...(90 * 86_400)
 
     public var steps: [Int]
     public var intervalSeconds: Int
@@ -19,7 +21,7 @@ public struct RolloutPlan: Sendable, Equatable {
         if steps.isEmpty || !steps.allSatisfy({ (1...100).contains($0) }) || zip(steps, steps.dropFirst()).contains(where: { $0 >= $1 }) || steps.last != 100 {
             errors.append(FieldError(field: "steps", message: "must be increasing percentages from 1 to 100 ending with 100, such as 1,2,5,10,20,50,100"))
         }
-        if intervalSeconds < 1 || intervalSeconds > 90 * 86_400 {
+        if !intervalRange.contains(intervalSeconds) {
             errors.append(FieldError(field: "interval", message: "must be a duration from 1 s to 90 d, such as 24h"))
         }
         return errors

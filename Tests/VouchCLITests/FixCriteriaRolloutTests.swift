@@ -89,7 +89,7 @@ import VouchJSON
         let bad = try server.vouch("fix", "rollout", Self.key, "--phased", "--steps", "50,10", "--interval", "soon")
         #expect(bad == VouchRun(status: 65, stdout: "", stderr: """
             Error: 2 fields are not valid
-              interval: must be a duration such as 90s, 15m, 24h or 7d
+              interval: must be a duration such as 90s, 15m, 24h or 7d (from 1s to 90d)
               steps: must be increasing percentages from 1 to 100 ending with 100, such as 1,2,5,10,20,50,100
 
             """))

@@ -106,9 +106,21 @@ struct CriteriaEvaluatorTests {
     }
 
     @Test func overridesReplaceDefaults() throws {
-        let settings = CriteriaSettings().applying(CriteriaOverrides(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0, approvalsRequired: 0))
-        let result = try report(latest: [feedback("a", tester: "t1")], hoursInTesting: 0, settings: settings)
+        let settings = CriteriaSettings().applying(CriteriaOverrides(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0))
+        let result = try report(latest: [feedback("a", tester: "t1")], approvals: [approval("rita", at: 60)], hoursInTesting: 0, settings: settings)
         #expect(result.allMet)
+    }
+
+    /// Settings that ask for no approval (stored before the rule, or built by hand) still need one release manager.
+    @Test func noSettingsMakeAFixPromotableWithoutAnApproval() throws {
+        for required in [0, -1, Int.min] {
+            let settings = CriteriaSettings(minTestersPassed: 0, requiredAssistiveTech: [], minPassRatio: 0, minSoakSeconds: 0, approvalsRequired: required)
+            let alone = try report(latest: [], hoursInTesting: 0, settings: settings)
+            #expect(!alone.allMet, "approvals_required \(required) let a fix through without an approval")
+            #expect(criterion(alone, "approvals_required")?.met == false)
+            let approved = try report(latest: [], approvals: [approval("rita", at: 60)], hoursInTesting: 0, settings: settings)
+            #expect(criterion(approved, "approvals_required")?.met == true)
+        }
     }
 
     @Test func readyOnlyInTesting() throws {

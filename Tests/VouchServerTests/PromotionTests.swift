@@ -49,6 +49,13 @@ import VouchJSON
         return ids
     }
 
+    /// A release manager (not the author, the admin) approves the fix's current revision.
+    func approve(_ server: LiveServer, key: String = "tv-channel-selector-labels") throws {
+        let manager = try server.token(role: "release_manager", name: "rita")
+        let answer = try server.call("POST", "/v1/fixes/\(key)/approvals", token: manager, json: #"{"decision":"approve"}"#)
+        guard answer.status == 201 else { throw DaemonProcess.DaemonStartFailure(log: answer.text) }
+    }
+
     @Test func theSeedsStoryFromFixToEveryoneAndBack() throws {
         let receiver = try WebhookReceiver()
         let server = try LiveServer(settings: Self.storySettings)
@@ -153,9 +160,10 @@ import VouchJSON
     @Test func goneDisablesTheEndpointAndFailsARequiredPromotion() throws {
         let receiver = try WebhookReceiver { _ in .init(status: 410) }
         let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [],
-                                                                                                  minSoakSeconds: 0, approvalsRequired: 0)))
+                                                                                                  minSoakSeconds: 0)))
         let webhook = try addWebhook(server, receiver, events: ["fix.promoted"])
         try fixWithPassingTesters(server, testers: 1)
+        try approve(server)
         #expect(try waitForState(server, "tv-channel-selector-labels", "promotion_failed") == "promotion_failed")
         let endpoint = try server.call("GET", "/v1/webhooks/\(webhook.id)").json
         #expect(endpoint["enabled"] == .bool(false))
@@ -169,10 +177,11 @@ import VouchJSON
     @Test func deletingARequiredWebhookFailsThePromotionWaitingOnIt() throws {
         let receiver = try WebhookReceiver { _ in .init(status: 500) }
         let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [],
-                                                                                                  minSoakSeconds: 0, approvalsRequired: 0),
+                                                                                                  minSoakSeconds: 0),
                                                                       retryDelays: [30, 30]))
         let webhook = try addWebhook(server, receiver, events: ["fix.promoted"])
         try fixWithPassingTesters(server, testers: 1)
+        try approve(server)
         #expect(try waitForState(server, "tv-channel-selector-labels", "promoting") == "promoting")
         #expect(receiver.wait(for: 1).count == 1)
         #expect(try server.call("DELETE", "/v1/webhooks/\(webhook.id)").status == 204)
@@ -212,7 +221,7 @@ import VouchJSON
     }
 
     @Test func phasedRolloutStepsAndPausesOnBlockingFeedback() throws {
-        var settings = LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0, approvalsRequired: 0))
+        var settings = LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0))
         settings.maxTimerSleepMilliseconds = 100
         let server = try LiveServer(settings: settings)
         try server.createChannelSelectorFix()
@@ -228,6 +237,7 @@ import VouchJSON
             return [id]
         }()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/feedback", json: FeedbackRoutesTests.passing(testers[0]))
+        try approve(server)
         #expect(try waitForState(server, "tv-channel-selector-labels", "releasing") == "releasing")
         let first = try server.call("GET", "/v1/fixes/tv-channel-selector-labels").json["rollout_percentage"]?.intValue
         #expect(first == 10)

@@ -14,7 +14,9 @@ struct StatusController {
 
     func register(in router: inout APIRouter) {
         router.add("GET", "/v1/fixes/{key}/status", .readAll, status)
-        router.add("PUT", "/v1/fixes/{key}/criteria", anyOf: [.decideRelease, .editFixes], setCriteria)
+        // Criteria decide when a fix may reach everyone, so only those who decide releases set them: a maintainer who
+        // could lower them would release her own fix alone (docs/lifecycle.md, "Criteria and approvals").
+        router.add("PUT", "/v1/fixes/{key}/criteria", .decideRelease, setCriteria)
         router.add("PUT", "/v1/fixes/{key}/rollout", .decideRelease, setRollout)
     }
 
@@ -49,8 +51,7 @@ struct StatusController {
             else { reader.addError(FieldError(field: "steps", message: "must be an array of whole percentages, such as [1, 2, 5, 10, 20, 50, 100]")) }
         }
         if let text = reader.string("interval") {
-            if let seconds = DurationText.seconds(text) { interval = seconds }
-            else { reader.addError(FieldError(field: "interval", message: "must be a duration such as 90s, 15m, 24h or 7d")) }
+            do { interval = try DurationText.seconds(text, field: "interval", allowed: RolloutPlan.intervalRange) } catch { reader.addError(error) }
         }
         if phased == nil && reader.errors.isEmpty { reader.addError(FieldError(field: "phased", message: "is required: true for a phased rollout, false for everyone at once")) }
         if phased == true { RolloutPlan.validate(steps: steps, intervalSeconds: interval).forEach { reader.addError($0) } }

@@ -9,8 +9,10 @@ enum ConfigValueCheck: Sendable {
     case oneOf([String])
     case integer(ClosedRange<Int>)
     case ratio
-    case duration
-    case durationList
+    /// A duration whose seconds lie in the range.
+    case duration(ClosedRange<Int>)
+    /// Durations separated by commas, each in the range.
+    case durationList(ClosedRange<Int>)
     case percentageList
     case boolean
     case assistiveTechList
@@ -29,17 +31,23 @@ enum ConfigValueCheck: Sendable {
         case .oneOf(let allowed):
             return allowed.contains(value) ? nil : "allowed: \(allowed.joined(separator: ", "))"
         case .integer(let range):
+            // Int(_:) returns nil rather than overflowing, so a 30-digit number is refused like any other.
             guard let number = Int(value), range.contains(number) else { return "expected a whole number from \(range.lowerBound) to \(range.upperBound)" }
             return nil
         case .ratio:
             guard let number = Double(value), (0...1).contains(number) else { return "expected a number from 0 to 1, such as 0.8" }
             return nil
-        case .duration:
-            return ConfigValueCheck.seconds(value) == nil ? "expected a duration such as 90s, 15m, 24h or 7d" : nil
-        case .durationList:
+        case .duration(let range):
+            do { _ = try DurationText.seconds(value, field: "value", allowed: range) } catch { return "expected a duration such as 90s, 15m, 24h or 7d, \(DurationText.describe(range)); this one \(error.message)" }
+            return nil
+        case .durationList(let range):
             let parts = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            return parts.isEmpty || parts.contains { ConfigValueCheck.seconds($0) == nil }
-                ? "expected durations separated by commas, such as 5s,5m,30m" : nil
+            for part in parts {
+                do { _ = try DurationText.seconds(part, field: "value", allowed: range) } catch {
+                    return "expected durations separated by commas, such as 5s,5m,30m, each \(DurationText.describe(range)); '\(part)' \(error.message)"
+                }
+            }
+            return parts.isEmpty ? "expected durations separated by commas, such as 5s,5m,30m" : nil
         case .percentageList:
             // The same rule as a fix's own rollout profile.
             let numbers = value.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -55,6 +63,4 @@ enum ConfigValueCheck: Sendable {
             return nil
         }
     }
-
-    static func seconds(_ text: String) -> Int? { DurationText.seconds(text) }
 }
