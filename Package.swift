@@ -20,10 +20,12 @@ let package = Package(
         .target(name: "VouchJSON"),
         .target(name: "VouchCrypto", dependencies: ["CCrypto"]),
         .target(name: "VouchCodec", dependencies: ["VouchDomain", "VouchJSON"]),
-        .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "CSQLite"]),
+        // Principal names' Unicode normalisation and confusable skeletons, through the ICU that ships inside the toolchain's Foundation.
+        .target(name: "VouchIdentity", dependencies: ["VouchDomain"], linkerSettings: [.linkedLibrary("_FoundationICU")]),
+        .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite"]),
         .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD"]),
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
-        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
+        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
         .target(name: "VouchClient", dependencies: ["CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
 
@@ -33,9 +35,10 @@ let package = Package(
 
         .testTarget(name: "VouchDomainTests", dependencies: ["VouchDomain"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),
+        .testTarget(name: "VouchIdentityTests", dependencies: ["VouchIdentity", "VouchDomain"]),
         .testTarget(name: "VouchCryptoTests", dependencies: ["VouchCrypto"], exclude: ["standard-webhooks-vectors.json"]),
         .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore"], exclude: ["standard-webhooks-vectors.json"]),
-        .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain"]),
+        .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON"]),
     ]

@@ -1,4 +1,5 @@
-/// Who is behind a request: the token's principal name, its role and, for a tester token, the tester.
+/// Who is behind a request: the token's principal (a normalised name; see docs/lifecycle.md, "Four eyes"), its role and,
+/// for a tester token, the tester.
 public struct Principal: Sendable, Equatable {
     public var name: String
     public var role: Role
@@ -16,8 +17,9 @@ public struct Principal: Sendable, Equatable {
 }
 
 extension Principal {
-    /// Whether two principal names are one person for the four-eyes rule: case does not count, and Swift's string
-    /// comparison treats canonically equivalent forms (NFC "Zoë" and NFD "Zoe\u{308}") as equal.
+    /// Whether two principal names are one person for the four-eyes rule. Names are stored NFKC case-folded and no
+    /// two principals share a confusable skeleton (the store refuses the second), so equality decides; lowercasing and
+    /// Swift's canonical equivalence also cover names written before principals were normalised.
     public static func sameIdentity(_ first: String, _ second: String) -> Bool {
         first.lowercased() == second.lowercased()
     }

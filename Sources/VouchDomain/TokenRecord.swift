@@ -3,7 +3,10 @@ import Foundation
 /// An API token as stored: never the secret, only its SHA-256.
 public struct TokenRecord: Sendable, Equatable {
     public var id: String
+    /// What the token is for ("ci", "Rita's laptop"): a label, never an identity.
     public var name: String
+    /// Who holds it: a normalised principal name, or a tester's pseudonym for a tester token. Four-eyes compares these.
+    public var principalName: String
     public var role: Role
     public var testerID: String?
     public var secretSHA256: [UInt8]
@@ -11,10 +14,11 @@ public struct TokenRecord: Sendable, Equatable {
     public var createdAt: Date
     public var revokedAt: Date?
 
-    public init(id: String, name: String, role: Role, testerID: String? = nil, secretSHA256: [UInt8], createdBy: String,
+    public init(id: String, name: String, principalName: String, role: Role, testerID: String? = nil, secretSHA256: [UInt8], createdBy: String,
                 createdAt: Date, revokedAt: Date? = nil) {
         self.id = id
         self.name = name
+        self.principalName = principalName
         self.role = role
         self.testerID = testerID
         self.secretSHA256 = secretSHA256
@@ -23,5 +27,5 @@ public struct TokenRecord: Sendable, Equatable {
         self.revokedAt = revokedAt
     }
 
-    public var principal: Principal { Principal(name: name, role: role, testerID: testerID, tokenID: id) }
+    public var principal: Principal { Principal(name: principalName, role: role, testerID: testerID, tokenID: id) }
 }

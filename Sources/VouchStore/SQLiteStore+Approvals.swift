@@ -3,13 +3,21 @@ import VouchDomain
 import VouchJSON
 
 extension SQLiteStore {
-    public func recordApproval(_ approval: Approval, emitting events: [WebhookEvent]) throws {
+    /// Records a decision; one standing vote per principal and revision.
+    /// - Parameter replacing: the principal's own voided or expired approval that this one replaces, as the caller saw
+    ///   it; if the standing votes changed meanwhile, nothing is written and the caller is told to look again.
+    public func recordApproval(_ approval: Approval, replacing: String?, emitting events: [WebhookEvent]) throws {
         try database.write { connection in
-            // Compared in Swift, not SQL: "Rita" and "rita", or NFC and NFD spellings, are one principal.
-            let voters = try connection.query("SELECT principal FROM approvals WHERE fix_key = ? AND revision = ?",
-                                              [.text(approval.fixKey), .int(approval.revision)]).map { $0.string(0) }
-            if voters.contains(where: { Principal.sameIdentity($0, approval.principal) }) {
-                throw StoreConflict("\(approval.principal) already decided on revision \(approval.revision) of fix \(approval.fixKey); one vote per principal and revision")
+            // Compared in Swift, not SQL, so names stored before normalisation still meet their normalised spelling.
+            let standing = try connection.query("SELECT id, principal FROM approvals WHERE fix_key = ? AND revision = ? AND replaced_at_ms IS NULL",
+                                                [.text(approval.fixKey), .int(approval.revision)])
+                .filter { Principal.sameIdentity($0.string(1), approval.principal) }.map { $0.string(0) }
+            guard standing == (replacing.map { [$0] } ?? []) else {
+                throw StoreConflict("\(approval.principal) already decided on revision \(approval.revision) of fix \(approval.fixKey); one standing vote per principal and revision")
+            }
+            if let replacing {
+                try connection.query("UPDATE approvals SET replaced_at_ms = ? WHERE id = ?",
+                                     [.integer(StoreClock.milliseconds(approval.recordedAt)), .text(replacing)])
             }
             try connection.query(
                 """
@@ -21,7 +29,8 @@ extension SQLiteStore {
             try audit(connection, AuditEvent(
                 at: approval.recordedAt, principal: approval.principal, action: "approval.\(approval.decision.rawValue)", fixKey: approval.fixKey,
                 subject: approval.id, note: approval.comment,
-                after: JSONWriter.string(.object(["revision": .int(approval.revision), "evidence_hash": .string(approval.evidenceHash)]))))
+                after: JSONWriter.string(.object(["revision": .int(approval.revision), "evidence_hash": .string(approval.evidenceHash),
+                                                  "replaces": .optional(replacing)]))))
             _ = try SQLiteStore.enqueue(events, onlyTo: nil, on: connection)
         }
     }
@@ -29,7 +38,7 @@ extension SQLiteStore {
     public func approvals(of key: String) throws -> [Approval] {
         try database.read { connection in
             try connection.query(
-                "SELECT id, fix_key, revision, principal, decision, comment, evidence_hash, recorded_at_ms FROM approvals WHERE fix_key = ? ORDER BY recorded_at_ms, id",
+                "SELECT id, fix_key, revision, principal, decision, comment, evidence_hash, recorded_at_ms FROM approvals WHERE fix_key = ? AND replaced_at_ms IS NULL ORDER BY recorded_at_ms, id",
                 [.text(key)]
             ).map { row in
                 Approval(id: row.string(0), fixKey: row.string(1), revision: row.int(2), principal: row.string(3),

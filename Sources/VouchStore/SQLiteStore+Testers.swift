@@ -97,7 +97,7 @@ extension SQLiteStore {
                 "SELECT fix_key, enrolled_by, enrolled_at_ms FROM enrollments WHERE tester_id = ? ORDER BY fix_key", [.text(id)]
             ).map { (fixKey: $0.string(0), enrolledBy: $0.string(1), enrolledAt: StoreClock.date($0.int64(2))) }
             let tokens = try connection.query(
-                "SELECT id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms FROM tokens WHERE tester_id = ? ORDER BY id",
+                "SELECT \(SQLiteStore.tokenColumns) FROM tokens WHERE tester_id = ? ORDER BY id",
                 [.text(id)]).map(SQLiteStore.token(from:))
             return TesterExport(tester: tester, enrollments: enrollments, feedback: try feedback(ofTester: id, on: connection), tokens: tokens)
         }

@@ -1,11 +1,16 @@
 import Foundation
 import VouchDomain
+import VouchIdentity
 import VouchJSON
 
 extension SQLiteStore {
-    private static let tokenColumns = "id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms"
+    static let tokenColumns = "id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms, principal"
 
-    public func createToken(_ token: TokenRecord) throws {
+    /// Stores a token. A staff token's principal is registered first: a new name whose confusable skeleton another
+    /// principal already has is refused, so no two principals look alike (docs/lifecycle.md, "Four eyes").
+    /// - Parameter principal: the normalised principal of a staff token (nil for a tester token, whose principal is the
+    ///   tester's pseudonym) and the request field it came from, for the error.
+    public func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws {
         try database.write { connection in
             if let testerID = token.testerID {
                 let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(testerID)]).first?.string(0)
@@ -13,10 +18,13 @@ extension SQLiteStore {
                     throw ValidationFailure([FieldError(field: "tester", message: status == nil ? "no tester '\(testerID)'" : "tester '\(testerID)' has withdrawn")])
                 }
             }
+            if let principal {
+                try SQLiteStore.register(principal.name, field: principal.field, by: token.createdBy, at: token.createdAt, on: connection)
+            }
             try connection.query(
-                "INSERT INTO tokens (\(SQLiteStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tokens (\(SQLiteStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(token.id), .text(token.name), .text(token.role.rawValue), .optional(token.testerID), .blob(token.secretSHA256),
-                 .text(token.createdBy), .integer(StoreClock.milliseconds(token.createdAt)), .null])
+                 .text(token.createdBy), .integer(StoreClock.milliseconds(token.createdAt)), .null, .text(token.principalName)])
             try audit(connection, AuditEvent(at: token.createdAt, principal: token.createdBy, action: "token.create", subject: token.id,
                                              after: JSONWriter.string(SQLiteStore.auditDescription(of: token))))
         }
@@ -69,7 +77,8 @@ extension SQLiteStore {
 
     /// What the audit log keeps of a token: never the secret or its hash.
     static func auditDescription(of token: TokenRecord) -> JSONValue {
-        var object: JSONObject = ["id": .string(token.id), "name": .string(token.name), "role": .string(token.role.rawValue)]
+        var object: JSONObject = ["id": .string(token.id), "name": .string(token.name), "principal": .string(token.principalName),
+                                  "role": .string(token.role.rawValue)]
         if let tester = token.testerID { object["tester"] = .string(tester) }
         object["revoked"] = .bool(token.revokedAt != nil)
         return .object(object)
@@ -79,7 +88,57 @@ extension SQLiteStore {
         guard let role = Role(rawValue: row.string(2)) else {
             throw SQLiteError(code: 11, message: "token row '\(row.string(0))' has an unknown role", sql: nil)
         }
-        return TokenRecord(id: row.string(0), name: row.string(1), role: role, testerID: row.optionalString(3), secretSHA256: row.blob(4),
+        return TokenRecord(id: row.string(0), name: row.string(1), principalName: row.optionalString(8) ?? row.string(1), role: role,
+                           testerID: row.optionalString(3), secretSHA256: row.blob(4),
                            createdBy: row.string(5), createdAt: StoreClock.date(row.int64(6)), revokedAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) })
+    }
+
+    /// Adds `name` to the principals, or finds it there; refuses a name that looks like another principal's.
+    static func register(_ name: PrincipalName, field: String, by creator: String, at time: Date, on connection: SQLiteConnection) throws {
+        if let existing = try connection.query("SELECT name FROM principals WHERE skeleton = ?", [.text(name.skeleton)]).first?.string(0) {
+            guard existing == name.value else {
+                throw ValidationFailure([FieldError(field: field, message:
+                    "'\(name.value)' looks like the existing principal '\(existing)' (same Unicode confusable skeleton); "
+                    + "issue the token to '\(existing)' if it is the same person or system, or choose a clearly different name")])
+            }
+            return
+        }
+        try connection.query("INSERT INTO principals (name, skeleton, created_by, created_at_ms) VALUES (?, ?, ?, ?)",
+                             [.text(name.value), .text(name.skeleton), .text(creator), .integer(StoreClock.milliseconds(time))])
+    }
+
+    /// Gives tokens made before principals existed their principal, and rewrites fix authors and approvers to the same
+    /// normalised names, so four-eyes holds across the upgrade. Names that look alike become one principal: the safe
+    /// direction, since two spellings of one person must never count as two.
+    func assignLegacyPrincipals() throws {
+        try database.write { connection in
+            let pending = try connection.query("SELECT id, name, tester_id, created_by, created_at_ms FROM tokens WHERE principal IS NULL")
+            guard !pending.isEmpty else { return }
+            func principal(for text: String, creator: String, at milliseconds: Int64) throws -> String {
+                let name = PrincipalName.legacy(text)
+                if let existing = try connection.query("SELECT name FROM principals WHERE skeleton = ?", [.text(name.skeleton)]).first?.string(0) {
+                    return existing
+                }
+                try connection.query("INSERT INTO principals (name, skeleton, created_by, created_at_ms) VALUES (?, ?, ?, ?)",
+                                     [.text(name.value), .text(name.skeleton), .text(creator), .integer(milliseconds)])
+                return name.value
+            }
+            for row in pending {
+                let assigned = try row.optionalString(2) ?? principal(for: row.string(1), creator: row.string(3), at: row.int64(4))
+                try connection.query("UPDATE tokens SET principal = ? WHERE id = ?", [.text(assigned), .text(row.string(0))])
+            }
+            for row in try connection.query("SELECT key, author, created_at_ms FROM fixes") {
+                let author = try principal(for: row.string(1), creator: "vouchd", at: row.int64(2))
+                try connection.query("UPDATE fixes SET author = ? WHERE key = ?", [.text(author), .text(row.string(0))])
+            }
+            for row in try connection.query("SELECT id, principal, recorded_at_ms, fix_key, revision FROM approvals WHERE replaced_at_ms IS NULL ORDER BY recorded_at_ms") {
+                let voter = try principal(for: row.string(1), creator: "vouchd", at: row.int64(2))
+                // Two old spellings of one voter: the earlier vote stands, the later is kept as replaced history.
+                let taken = try connection.scalar("SELECT COUNT(*) FROM approvals WHERE fix_key = ? AND revision = ? AND principal = ? AND id != ? AND replaced_at_ms IS NULL",
+                                                  [.text(row.string(3)), .int(row.int(4)), .text(voter), .text(row.string(0))]) ?? 0
+                try connection.query("UPDATE approvals SET principal = ?, replaced_at_ms = ? WHERE id = ?",
+                                     [.text(voter), taken > 0 ? .integer(row.int64(2)) : .null, .text(row.string(0))])
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ public final class SQLiteStore: Store {
     public init(path: String, synchronous: Database.Synchronous = .full, busyTimeoutMilliseconds: Int = 5_000) throws {
         database = try Database(path: path, synchronous: synchronous, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try Migrator().migrate(database)
+        try assignLegacyPrincipals()
     }
 
     /// Writes one audit event on the writer connection of the current transaction.

@@ -1,5 +1,6 @@
 import Foundation
 import VouchDomain
+import VouchIdentity
 
 /// Everything `vouchd` keeps, behind one interface so another backend (PostgreSQL) can be added later.
 ///
@@ -20,7 +21,7 @@ public protocol Store: Sendable {
     /// Every fix's evaluation rule, for building the OFREP snapshot at start.
     func flagRules() throws -> [FlagRule]
 
-    func createToken(_ token: TokenRecord) throws
+    func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws
     func tokens(after id: String?, limit: Int) throws -> [TokenRecord]
     func activeTokens() throws -> [TokenRecord]
     /// The SHA-256 of every revoked token's secret, so a revoked token is told apart from a guess.
@@ -61,7 +62,7 @@ public protocol Store: Sendable {
     func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)]
 
     /// Records a decision; one per principal and revision.
-    func recordApproval(_ approval: Approval, emitting events: [WebhookEvent]) throws
+    func recordApproval(_ approval: Approval, replacing: String?, emitting events: [WebhookEvent]) throws
     func approvals(of key: String) throws -> [Approval]
     /// Fixes in a state the promotion timer looks at (testing, promoting, releasing…).
     func fixes(in states: [FixState]) throws -> [Fix]

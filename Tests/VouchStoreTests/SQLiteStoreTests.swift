@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VouchDomain
+import VouchIdentity
 @testable import VouchStore
 
 struct SQLiteStoreTests {
@@ -107,8 +108,8 @@ struct SQLiteStoreTests {
         let path = directory.file("vouch.sqlite3")
         let store = try SQLiteStore(path: path)
         let hash = Array(repeating: UInt8(7), count: 32)
-        let token = TokenRecord(id: "tok_1", name: "ios-app", role: .sdk, secretSHA256: hash, createdBy: "admin", createdAt: time)
-        try store.createToken(token)
+        let token = TokenRecord(id: "tok_1", name: "ios-app", principalName: "ios-app", role: .sdk, secretSHA256: hash, createdBy: "admin", createdAt: time)
+        try store.createToken(token, principal: (try PrincipalName("ios-app", field: "name"), "name"))
         #expect(try store.activeTokens() == [token])
         let revoked = try store.revokeToken("tok_1", by: "admin", at: time)
         #expect(revoked.revokedAt == time)

@@ -1,6 +1,7 @@
 import Foundation
 import VouchCrypto
 import VouchDomain
+import VouchIdentity
 import VouchStore
 
 /// The first admin token, made once when the database has no token at all.
@@ -15,9 +16,9 @@ enum AdminBootstrap {
         let path = (stateDirectory as NSString).appendingPathComponent(fileName)
         // The file is written before the token exists, so a crash in between leaves no usable token nobody knows.
         try writePrivately(secret + "\n", to: path)
-        let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: "admin", role: .admin, secretSHA256: Digest.sha256(secret),
-                                 createdBy: "vouchd", createdAt: Date())
-        try application.store.createToken(record)
+        let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: "admin", principalName: "admin", role: .admin,
+                                 secretSHA256: Digest.sha256(secret), createdBy: "vouchd", createdAt: Date())
+        try application.store.createToken(record, principal: (try PrincipalName("admin", field: "name"), "name"))
         application.tokens.add(record)
         return path
     }

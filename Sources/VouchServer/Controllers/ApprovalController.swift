@@ -53,17 +53,33 @@ struct ApprovalController {
             throw StoreConflict("fix \(key) is \(fix.state.rawValue); approvals are recorded while it is testing or promotion_failed")
         }
         let report = try promotion.report(for: fix)
+        let replacing = try ApprovalController.replaceableVote(of: context.principal.name, in: report, revision: fix.revision)
         let approval = Approval(id: "apr_" + SecureRandom.alphanumeric(count: 16), fixKey: key, revision: fix.revision, principal: context.principal.name,
                                 decision: decision!, comment: trimmedComment?.isEmpty == true ? nil : trimmedComment, evidenceHash: report.evidenceHash,
                                 recordedAt: clock())
         let event = WebhookEventFactory.make("approval.recorded", fix: fix, evidence: promotion.evidence(for: fix), extra: [
             "decision": .string(approval.decision.rawValue), "principal": .string(approval.principal), "approval": .string(approval.id),
         ], at: approval.recordedAt)
-        try store.recordApproval(approval, emitting: [event])
+        try store.recordApproval(approval, replacing: replacing, emitting: [event])
         promotion.wakeDeliveries()
         try promotion.afterChange(key)
         let standing = CriteriaEvaluator.standing(of: approval, input: try promotion.input(for: fix))
         return .json(ApprovalController.json(.init(approval: approval, standing: standing)), status: 201)
+    }
+
+    /// One standing vote per principal and revision: a rejection stands until a new revision and a valid approval
+    /// stands until it is voided or expires; a voided or expired approval may be replaced after a new look at the
+    /// evidence. Returns the approval to replace, if any.
+    static func replaceableVote(of principal: String, in report: CriteriaReport, revision: Int) throws -> String? {
+        let mine = report.approvals.filter { $0.approval.revision == revision && Principal.sameIdentity($0.approval.principal, principal) }
+        guard let vote = mine.last else { return nil }
+        if vote.approval.decision == .reject {
+            throw StoreConflict("\(principal) rejected revision \(revision) (\(vote.approval.id)); a rejection stands until a new revision")
+        }
+        if vote.standing.isValid {
+            throw StoreConflict("\(principal) already approved revision \(revision) (\(vote.approval.id)) and that approval still stands; one standing vote per principal and revision")
+        }
+        return vote.approval.id
     }
 
     static func json(_ entry: CriteriaReport.ApprovalEntry) -> JSONValue {

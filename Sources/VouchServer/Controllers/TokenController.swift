@@ -3,6 +3,7 @@ import VouchCodec
 import VouchCrypto
 import VouchDomain
 import VouchHTTP
+import VouchIdentity
 import VouchJSON
 import VouchStore
 
@@ -23,13 +24,15 @@ struct TokenController {
         let name = reader.string("name")
         let roleName = reader.string("role")
         let tester = reader.nullableString("tester") ?? nil
+        let principalText = reader.nullableString("principal") ?? nil
         if let name {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.count > 100 || trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                reader.addError(FieldError(field: "name", message: "must be 1 to 100 characters without control characters: who or what uses the token"))
+            if trimmed.isEmpty || trimmed.count > 100 || trimmed.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || $0.properties.isDefaultIgnorableCodePoint }) {
+                reader.addError(FieldError(field: "name", message: "must be 1 to 100 visible characters, without control or invisible characters: what the token is for"))
             }
         } else {
-            reader.addError(FieldError(field: "name", message: "is required: who or what uses the token, such as 'ios-app' or 'Ana (release manager)'"))
+            reader.addError(FieldError(field: "name", message: "is required: what the token is for, such as 'ios-app' or 'Rita's laptop'"))
         }
         var role: Role?
         if let roleName {
@@ -43,11 +46,28 @@ struct TokenController {
         } else if role != .tester, tester != nil {
             reader.addError(FieldError(field: "tester", message: "only tokens with the role tester are bound to a tester"))
         }
+        if role == .tester, principalText != nil {
+            reader.addError(FieldError(field: "principal", message: "a tester token's principal is its tester; leave principal out"))
+        }
+        // A staff token is issued to a principal: the one named, or else the token's name, normalised.
+        var principal: (name: PrincipalName, field: String)?
+        if role != .tester, reader.errors.isEmpty, let source = principalText.map({ ($0, "principal") }) ?? name.map({ ($0, "name") }) {
+            do {
+                let normalized = try PrincipalName(source.0, field: source.1)
+                if normalized.isReserved {
+                    reader.addError(FieldError(field: source.1, message: "'\(normalized.value)' is reserved (vouchd, withdrawn, system, anonymous and names starting with t_)"))
+                }
+                principal = (normalized, source.1)
+            } catch {
+                reader.addError(error)
+            }
+        }
         try reader.finish()
         let secret = TokenDirectory.makeSecret()
-        let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: name!.trimmingCharacters(in: .whitespaces), role: role!,
-                                 testerID: tester, secretSHA256: Digest.sha256(secret), createdBy: context.principal.name, createdAt: clock())
-        try store.createToken(record)
+        let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: name!.trimmingCharacters(in: .whitespaces),
+                                 principalName: principal?.name.value ?? tester!, role: role!, testerID: tester, secretSHA256: Digest.sha256(secret),
+                                 createdBy: context.principal.name, createdAt: clock())
+        try store.createToken(record, principal: principal)
         directory.add(record)
         var body = TokenController.json(record)
         body["token"] = .string(secret)
@@ -67,7 +87,8 @@ struct TokenController {
     /// A token as the API shows it: never the secret or its hash.
     static func json(_ token: TokenRecord) -> JSONObject {
         [
-            "id": .string(token.id), "name": .string(token.name), "role": .string(token.role.rawValue), "tester": .optional(token.testerID),
+            "id": .string(token.id), "name": .string(token.name), "principal": .string(token.principalName), "role": .string(token.role.rawValue),
+            "tester": .optional(token.testerID),
             "created_by": .string(token.createdBy), "created_at": .string(Timestamp.string(token.createdAt)),
             "revoked_at": .optional(token.revokedAt.map(Timestamp.string)),
         ]
