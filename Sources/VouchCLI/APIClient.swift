@@ -43,7 +43,7 @@ struct APIClient {
     /// POSTs something that must be recorded once, such as feedback, under a fresh `Idempotency-Key`.
     ///
     /// When no answer comes back the request is sent again, the same bytes under the same key, so the
-    /// server records it once however many attempts reached it (DESIGN.md, "Feedback record").
+    /// server records it once however many attempts reached it (docs/contracts.md, "Idempotency").
     func submit(_ path: String, body: JSONValue) throws(CommandFailure) -> JSONValue {
         let key = UUID().uuidString.lowercased()
         return try send("POST", path, body: body, headers: [("Idempotency-Key", key)], retryDelays: retryDelays)

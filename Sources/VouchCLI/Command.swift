@@ -12,7 +12,7 @@ struct Command {
     var arguments: [CommandArgument] = []
     var options: [CommandOption] = []
     var subcommands: [Command] = []
-    /// Commands of the product that a later version brings (DESIGN.md lists them); named in errors, never in help.
+    /// Commands of the product that a later version brings (beyond docs/contracts.md, "CLI"); named in errors, never in help.
     var laterSubcommands: [String] = []
     /// Nil for groups, which only hold subcommands.
     var action: Action?

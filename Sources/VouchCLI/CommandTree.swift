@@ -1,4 +1,4 @@
-/// The whole `vouch` command tree, in the order of DESIGN.md's nouns.
+/// The whole `vouch` command tree, in the order of docs/contracts.md's nouns ("CLI").
 enum CommandTree {
     static func root() -> Command {
         Command(

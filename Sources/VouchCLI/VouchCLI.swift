@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `vouch` command-line client: reads the arguments, runs one command against a Vouch server,
-/// and answers with an exit status (DESIGN.md, "CLI: `vouch`").
+/// and answers with an exit status (docs/contracts.md, "CLI").
 public enum VouchCLI {
     public static let version = "0.1.0"
 

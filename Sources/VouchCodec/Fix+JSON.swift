@@ -2,7 +2,7 @@ import VouchDomain
 import VouchJSON
 
 extension Fix {
-    /// The API's representation of a fix (snake_case, DESIGN.md's field names).
+    /// The API's representation of a fix (snake_case; the fields of docs/lifecycle.md, "Fixes").
     public var jsonValue: JSONValue {
         var object: JSONObject = [
             "key": .string(key.rawValue),

@@ -1,4 +1,4 @@
-/// The assistive technologies DESIGN.md lists; which one a person uses is health data.
+/// The assistive technologies testers use (docs/lifecycle.md, "Feedback"); which one a person uses is health data (docs/privacy.md).
 public enum AssistiveTechnology: String, Sendable, CaseIterable, Codable {
     case voiceover
     case talkback

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules a fix's evidence must meet before promotion (DESIGN.md "Criteria and approvals").
+/// The rules a fix's evidence must meet before promotion (docs/lifecycle.md, "Criteria").
 public struct CriteriaSettings: Sendable, Equatable {
     /// One assistive technology on one platform that must be covered by a passing tester.
     public struct Requirement: Sendable, Equatable, Hashable {

@@ -20,7 +20,7 @@ public enum DeliveryDecision: Sendable, Equatable {
     case disableEndpoint(reason: String)
 }
 
-/// The retry rules of DESIGN.md as a pure state machine: the clock and the randomness are passed in.
+/// The retry rules of docs/contracts.md ("Webhooks") as a pure state machine: the clock and the randomness are passed in.
 public struct DeliverySchedule: Sendable, Equatable {
     /// Waits before the 2nd, 3rd… attempt, in seconds.
     public var retryDelays: [Int]

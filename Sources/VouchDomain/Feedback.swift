@@ -1,6 +1,6 @@
 import Foundation
 
-/// One structured report by one tester on one fix revision (DESIGN.md "Feedback record").
+/// One structured report by one tester on one fix revision (docs/lifecycle.md, "Feedback").
 public struct Feedback: Sendable, Equatable {
     public var id: String
     public var fixKey: String

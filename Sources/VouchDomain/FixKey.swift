@@ -2,7 +2,7 @@
 public struct FixKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: String
 
-    /// The rule of DESIGN.md: `[a-z0-9][a-z0-9._-]{0,99}`.
+    /// The rule of docs/lifecycle.md ("Fixes"): `[a-z0-9][a-z0-9._-]{0,99}`.
     public static let rule = "1 to 100 characters: lowercase letters, digits, '.', '_' or '-', starting with a letter or digit"
 
     public init(validating text: String, field: String = "key") throws(FieldError) {

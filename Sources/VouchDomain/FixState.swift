@@ -1,4 +1,4 @@
-/// The lifecycle states of DESIGN.md's "Fix lifecycle" table.
+/// The lifecycle states of docs/lifecycle.md, "States and flag values".
 public enum FixState: String, Sendable, CaseIterable, Codable {
     case draft
     case testing

@@ -1,4 +1,4 @@
-/// DESIGN.md's lifecycle table, the only place that decides which transitions exist.
+/// The lifecycle table of docs/lifecycle.md ("Transitions"), the only place that decides which transitions exist.
 public enum Lifecycle {
     /// Applies `action` to a fix in `state`.
     /// - Parameter pausedFrom: the state a paused fix was paused from, needed by `resume`.

@@ -1,4 +1,4 @@
-/// What a token may do, from DESIGN.md's "Principals, tokens, roles".
+/// What a token may do, from docs/contracts.md, "Tokens and roles".
 public enum Role: String, Sendable, CaseIterable, Codable {
     case admin
     case releaseManager = "release_manager"

@@ -2,7 +2,7 @@ import Foundation
 
 /// One event for webhook receivers, with the exact body bytes that are signed and sent on every attempt.
 public struct WebhookEvent: Sendable, Equatable {
-    /// The event types of DESIGN.md.
+    /// The event types of docs/contracts.md ("Webhooks").
     public static let types = [
         "fix.created", "fix.testing_started", "fix.revised", "feedback.received", "approval.recorded", "fix.promoted", "fix.released",
         "fix.promotion_failed", "fix.paused", "fix.resumed", "fix.rolled_back", "fix.rollout_step",

@@ -7,7 +7,7 @@ final class RequestState {
 }
 
 extension HTTPServer {
-    /// libmicrohttpd's access handler, called several times per request (see C-INTEROP.md):
+    /// libmicrohttpd's access handler, called several times per request (see docs/architecture.md, "libmicrohttpd"):
     /// first with no state, then once per body chunk, then with no data when the request is complete.
     func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, uploadData: UnsafePointer<CChar>?,
                 uploadDataSize: UnsafeMutablePointer<Int>, requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {

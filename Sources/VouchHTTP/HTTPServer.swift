@@ -53,7 +53,7 @@ public final class HTTPServer: Sendable {
     /// Binds and starts serving; returns the bound port (useful with port 0).
     public func start() throws -> UInt16 {
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
-        // Epoll with a thread pool served as many requests per second as nginx on this machine (C-INTEROP.md);
+        // Epoll with a thread pool served as many requests per second as nginx on this machine (docs/architecture.md, "libmicrohttpd");
         // ITC lets `MHD_quiesce_daemon` stop accepting at shutdown.
         // TURBO: no extra checks or syscalls per request that a daemon behind nothing else does not need.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_TURBO.rawValue

@@ -1,4 +1,4 @@
 import Foundation
 
-// Top-level code is @MainActor: hand over to nonisolated code at once (see shared/C-INTEROP.md).
+// Top-level code is @MainActor: hand over to nonisolated code at once (see docs/architecture.md, "Callbacks, @MainActor and Unmanaged").
 exit(BenchCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -21,7 +21,7 @@ swap is in the request), so it gets no such grace.
 After the run every answer is checked: status 200 (or 304 when If-None-Match was sent; the answer it stands for,
 the client's previous one for that key, is checked again against the 304's time), valid OFREP JSON, a strong ETag
 on bulk answers, and for each flag in it a value, reason, variant, revision and state that one of the fix's states
-possible during the request (from sending to the end of the answer) gives that targeting key, by DESIGN.md's rules
+possible during the request (from sending to the end of the answer) gives that targeting key, by docs/lifecycle.md's rules
 and Unleash's bucketing (murmur3, checked against Tests/VouchDomainTests/Fixtures/bucketing-vectors.tsv). Errors and inconsistencies
 must both be zero. Fixed seed, LOAD_SECONDS of load; prints requests, answers checked, inconsistencies and rps.
 """
@@ -133,7 +133,7 @@ class Candidate:
 
 
 def expected_answer(flag: str, state: FlagState, key: str) -> tuple[bool, str]:
-    """The value and reason DESIGN.md gives this targeting key when the fix is in this state."""
+    """The value and reason docs/lifecycle.md ("States and flag values") gives this targeting key in this state."""
     if state.state in OFF_STATES:
         return False, "DISABLED"
     if state.state == "released":

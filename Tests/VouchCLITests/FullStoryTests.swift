@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VouchJSON
 
-/// The story of DESIGN.md against a live vouchd: the TV channel selector's fix is created, switched on
+/// The story of docs/lifecycle.md ("The story") against a live vouchd: the TV channel selector's fix is created, switched on
 /// for one user only, paused and resumed; bad input and an illegal transition are refused; the audit shows it all.
 @Suite struct FullStoryTests {
     static let key = "tv-channel-selector-labels"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VouchDomain
 
-/// The delivery rules of DESIGN.md as a pure state machine, driven with a fixed clock and fixed randomness.
+/// The delivery rules of docs/contracts.md ("Webhooks") as a pure state machine, driven with a fixed clock and fixed randomness.
 struct DeliveryScheduleTests {
     let now = Date(timeIntervalSince1970: 1_790_000_000)
     let schedule = DeliverySchedule()

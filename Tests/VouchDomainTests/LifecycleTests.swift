@@ -1,7 +1,7 @@
 import Testing
 import VouchDomain
 
-/// DESIGN.md "Fix lifecycle", copied by hand so that the test does not trust the table it checks.
+/// docs/lifecycle.md "Transitions", copied by hand so that the test does not trust the table it checks.
 private struct Expected {
     var to: FixState
     var bumpsRevision = false

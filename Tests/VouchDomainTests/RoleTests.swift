@@ -1,7 +1,7 @@
 import Testing
 import VouchDomain
 
-/// DESIGN.md "Principals, tokens, roles", written out by hand.
+/// docs/contracts.md "Tokens and roles", written out by hand.
 private let grants: [Role: Set<Permission>] = [
     .admin: Set(Permission.allCases),
     .releaseManager: [.evaluateFlags, .readAll, .decideRelease, .approve],

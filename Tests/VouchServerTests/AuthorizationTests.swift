@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Roles as DESIGN.md grants them, checked over HTTP on every kind of route.
+/// Roles as docs/contracts.md ("Tokens and roles") grants them, checked over HTTP on every kind of route.
 @Suite(.serialized) struct AuthorizationTests {
     @Test func missingOrUnknownTokenIs401WithProblem() throws {
         let server = try LiveServer()

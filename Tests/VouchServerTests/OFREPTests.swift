@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VouchJSON
 
-/// OFREP answers exactly as DESIGN.md and the OFREP OpenAPI file say.
+/// OFREP answers exactly as docs/contracts.md ("OFREP") and the OFREP OpenAPI file say.
 @Suite(.serialized) struct OFREPTests {
     func prepared() throws -> LiveServer {
         let server = try LiveServer()

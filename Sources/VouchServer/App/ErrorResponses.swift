@@ -3,7 +3,7 @@ import VouchHTTP
 import VouchJSON
 import VouchStore
 
-/// The one place errors become HTTP answers (STYLE.md rule 5).
+/// The one place errors become HTTP answers (docs/contracts.md, "Errors").
 enum ErrorResponses {
     /// What a 503 for a busy database asks the client to wait: long enough for a backup step or a short script to finish.
     static let busyRetryAfterSeconds = 1
