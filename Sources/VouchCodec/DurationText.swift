@@ -4,7 +4,7 @@ import VouchDomain
 /// Durations as people write them in requests, configuration and on the command line: `90s`, `15m`, `24h`, `7d`.
 ///
 /// Every value is read with overflow checks and then bounded: a number so large that its seconds do not fit an
-/// `Int` once multiplied (`153722867280912931m`) is an error, never a trap (docs/contracts.md, "Numbers and durations").
+/// `Int` once multiplied (`153722867280912931m`) is an error, never a trap (docs/contracts.md, "Limits").
 public enum DurationText {
     /// The longest duration any setting accepts: a year. Longer values are surely a mistake, and bounding them keeps
     /// every time computed from them (now + duration, in milliseconds) far inside 64 bits.

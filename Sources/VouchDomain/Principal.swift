@@ -1,4 +1,4 @@
-/// Who is behind a request: the token's principal (a normalised name; see docs/lifecycle.md, "Four eyes"), its role and,
+/// Who is behind a request: the token's principal (a normalised name; see docs/decisions.md, "Principals, not tokens"), its role and,
 /// for a tester token, the tester.
 public struct Principal: Sendable, Equatable {
     public var name: String

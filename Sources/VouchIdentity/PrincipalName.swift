@@ -3,7 +3,7 @@ import _FoundationICU
 import VouchDomain
 
 /// A principal's name as identity: normalised so that one person cannot pass for two by spelling (docs/privacy.md and
-/// docs/lifecycle.md, "Four eyes").
+/// docs/decisions.md, "Principals, not tokens").
 ///
 /// - The name is NFKC case-folded (Unicode's `NFKC_Casefold`): `Rita`, `RITA` and fullwidth `Ｒｉｔａ` are one name.
 /// - Default-ignorable code points (soft hyphen, zero-width space, word joiner, byte order mark…) and control

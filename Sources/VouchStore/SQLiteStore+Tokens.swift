@@ -7,7 +7,7 @@ extension SQLiteStore {
     static let tokenColumns = "id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms, principal"
 
     /// Stores a token. A staff token's principal is registered first: a new name whose confusable skeleton another
-    /// principal already has is refused, so no two principals look alike (docs/lifecycle.md, "Four eyes").
+    /// principal already has is refused, so no two principals look alike (docs/decisions.md, "Principals, not tokens").
     /// - Parameter principal: the normalised principal of a staff token (nil for a tester token, whose principal is the
     ///   tester's pseudonym) and the request field it came from, for the error.
     public func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws {

@@ -5,7 +5,7 @@ public enum StoreClock {
     public static func nowMilliseconds() -> Int64 { milliseconds(Date()) }
 
     /// Clamped to ±2^53 ms (about 285,000 years) rather than trapping: inputs are bounded long before this, but a time
-    /// computed from a bad value must never stop the daemon (docs/contracts.md, "Numbers and durations").
+    /// computed from a bad value must never stop the daemon (docs/contracts.md, "Limits").
     public static func milliseconds(_ date: Date) -> Int64 {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard milliseconds.isFinite else { return milliseconds > 0 ? limit : -limit }

@@ -15,7 +15,7 @@ struct StatusController {
     func register(in router: inout APIRouter) {
         router.add("GET", "/v1/fixes/{key}/status", .readAll, status)
         // Criteria decide when a fix may reach everyone, so only those who decide releases set them: a maintainer who
-        // could lower them would release her own fix alone (docs/lifecycle.md, "Criteria and approvals").
+        // could lower them would release her own fix alone (docs/lifecycle.md, "Approvals").
         router.add("PUT", "/v1/fixes/{key}/criteria", .decideRelease, setCriteria)
         router.add("PUT", "/v1/fixes/{key}/rollout", .decideRelease, setRollout)
     }
