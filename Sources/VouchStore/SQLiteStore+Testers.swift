@@ -57,7 +57,15 @@ extension SQLiteStore {
                 let when = before.withdrawnAt.map { " at \($0.formatted(.iso8601))" } ?? ""
                 throw StoreConflict("tester \(id) already withdrew\(when); their data was erased then and their feedback unlinked or deleted")
             }
-            let fixes = try SQLiteStore.enrolledFixes(of: id, on: connection)
+            let enrolled = try SQLiteStore.enrolledFixes(of: id, on: connection)
+            // Her keys go from every fix's direct targets too: a maintainer may have added one for her, and the flag
+            // must go off for it like for the rest (docs/privacy.md, "Withdrawal and erasure").
+            let keys = try connection.query("SELECT targeting_key FROM tester_keys WHERE tester_id = ?", [.text(id)]).map { $0.string(0) }
+            var targeted: [String] = []
+            for key in keys {
+                targeted += try connection.query("SELECT fix_key FROM fix_targets WHERE targeting_key = ?", [.text(key)]).map { $0.string(0) }
+                try connection.query("DELETE FROM fix_targets WHERE targeting_key = ?", [.text(key)])
+            }
             try SQLiteStore.erasePersonalData(of: id, on: connection)
             try connection.query("DELETE FROM enrollments WHERE tester_id = ?", [.text(id)])
             var deleted = 0
@@ -66,22 +74,38 @@ extension SQLiteStore {
                 try connection.query("DELETE FROM feedback WHERE tester_id = ?", [.text(id)])
                 deleted = connection.changes
             } else {
-                // The verdicts stay so past decisions remain explainable; the free text and the link to the person go.
-                try connection.query("UPDATE feedback SET tester_id = NULL, comment = NULL WHERE tester_id = ?", [.text(id)])
+                // The structured verdicts stay so past decisions remain explainable (verdict, outcome, severity,
+                // platform, technology, announcements, revision, time); the free text, every detail that could single
+                // her out (device, versions, build, what she heard, who recorded it) and the link to her go.
+                try connection.query(
+                    """
+                    UPDATE feedback SET tester_id = NULL, comment = NULL, heard = NULL, device = NULL, at_version = NULL,
+                        os_version = '', app_build = '', recorded_by = 'withdrawn'
+                    WHERE tester_id = ?
+                    """, [.text(id)])
                 unlinked = connection.changes
             }
             let tokens = try connection.query("SELECT id FROM tokens WHERE tester_id = ? AND revoked_at_ms IS NULL", [.text(id)]).map { $0.string(0) }
+            let allTokens = try connection.query("SELECT id FROM tokens WHERE tester_id = ?", [.text(id)]).map { $0.string(0) }
+            for token in allTokens {
+                // Her submissions' idempotency records (keyed by her tokens) would tie her tokens to her feedback ids.
+                try connection.query("DELETE FROM idempotency_records WHERE principal = ?", [.text(token)])
+            }
             try connection.query("UPDATE tokens SET revoked_at_ms = ? WHERE tester_id = ? AND revoked_at_ms IS NULL",
                                  [.integer(StoreClock.milliseconds(time)), .text(id)])
+            // A token's name may be her name ("Aiko's phone"); the revoked tokens stay, tied to no one.
+            try connection.query("UPDATE tokens SET name = 'withdrawn', principal = 'withdrawn', tester_id = 'withdrawn' WHERE tester_id = ?", [.text(id)])
             try connection.query("UPDATE testers SET status = 'withdrawn', withdrawn_at_ms = ?, updated_at_ms = ? WHERE id = ?",
                                  [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
             guard let after = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             let details: JSONValue = .object([
                 "purge_feedback": .bool(purgeFeedback), "feedback_unlinked": .int(unlinked), "feedback_deleted": .int(deleted),
-                "tokens_revoked": .strings(tokens), "enrollments_removed": .strings(fixes),
+                "tokens_revoked": .int(tokens.count), "enrollments_removed": .int(enrolled.count), "direct_targets_removed": .int(targeted.count),
             ])
             try audit(connection, AuditEvent(at: time, principal: principal, action: "tester.withdraw", subject: id,
                                              before: JSONWriter.string(SQLiteStore.auditDescription(of: before)), after: JSONWriter.string(details)))
+            try SQLiteStore.unlinkAuditEvents(testerID: id, tokenIDs: allTokens, targetingKeys: keys, on: connection)
+            let fixes = Array(Set(enrolled + targeted)).sorted()
             return Withdrawal(tester: after, rules: try SQLiteStore.rules(for: fixes, on: connection), revokedTokenIDs: tokens,
                               feedbackUnlinked: unlinked, feedbackDeleted: deleted)
         }
@@ -143,6 +167,35 @@ extension SQLiteStore {
         }
         for key in tester.targetingKeys {
             try connection.query("INSERT OR IGNORE INTO tester_keys (tester_id, targeting_key) VALUES (?, ?)", [.text(tester.id), .text(key)])
+        }
+    }
+
+    /// Rewrites the audit log so that nothing in it leads back to a withdrawn tester: her pseudonym and her targeting
+    /// keys become "withdrawn" wherever they appear (as the acting principal, as a subject, inside before and after),
+    /// and her tokens' events lose their names. Pseudonyms are random (`t_` and 16 letters or digits), so replacing
+    /// the text is exact; keys are replaced as whole JSON strings, so `user-1` never touches `user-10`.
+    static func unlinkAuditEvents(testerID: String, tokenIDs: [String], targetingKeys: [String], on connection: SQLiteConnection) throws {
+        try connection.query(
+            """
+            UPDATE audit_events SET
+                principal = CASE WHEN principal = ?1 THEN 'withdrawn' ELSE principal END,
+                subject = replace(subject, ?1, 'withdrawn'), note = replace(note, ?1, 'withdrawn'),
+                before_json = replace(before_json, ?1, 'withdrawn'), after_json = replace(after_json, ?1, 'withdrawn')
+            WHERE principal = ?1 OR instr(subject, ?1) > 0 OR instr(note, ?1) > 0 OR instr(before_json, ?1) > 0 OR instr(after_json, ?1) > 0
+            """, [.text(testerID)])
+        let erasedToken = JSONWriter.string(.object(["name": .string("withdrawn"), "principal": .string("withdrawn"), "role": .string("tester"),
+                                                     "tester": .string("withdrawn"), "revoked": .bool(true)]))
+        for token in tokenIDs {
+            try connection.query("UPDATE audit_events SET before_json = CASE WHEN before_json IS NULL THEN NULL ELSE ?1 END, after_json = ?1 WHERE subject = ?2",
+                                 [.text(erasedToken), .text(token)])
+        }
+        for key in targetingKeys {
+            let quoted = JSONWriter.string(.string(key))
+            try connection.query(
+                """
+                UPDATE audit_events SET before_json = replace(before_json, ?1, '"withdrawn"'), after_json = replace(after_json, ?1, '"withdrawn"')
+                WHERE instr(before_json, ?1) > 0 OR instr(after_json, ?1) > 0
+                """, [.text(quoted)])
         }
     }
 

@@ -24,7 +24,7 @@ enum OutboxFiller {
             let data: JSONObject = [
                 "fix": .string(fix), "revision": .int(1), "state": .string("testing"),
                 "evidence": .object(["testers_passed": .int(number % 7), "technologies_covered": .strings(["ios:voiceover"]), "blocking": .int(0)]),
-                "feedback": .string("fb_" + randomAlphanumeric(count: 16)), "tester": .string("t_" + randomAlphanumeric(count: 12)),
+                "feedback": .string("fb_" + randomAlphanumeric(count: 16)),
                 "verdict": .string("passed"), "severity": .string("none"), "regression": .bool(false),
             ]
             let body: JSONValue = .object(["type": .string("feedback.received"), "timestamp": .string(Timestamp.string(time)), "data": .object(data)])

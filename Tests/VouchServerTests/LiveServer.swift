@@ -25,11 +25,12 @@ final class LiveServer {
                             maxTimerSleepMilliseconds: 200)
     }
 
-    init(maxBodyBytes: Int = 64 * 1024, settings: ApplicationSettings = LiveServer.testSettings()) throws {
+    init(maxBodyBytes: Int = 64 * 1024, settings: ApplicationSettings = LiveServer.testSettings(),
+         logger: Logger = Logger(level: .error, sink: { _ in })) throws {
         directory = NSTemporaryDirectory() + "vouch-server-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory + "/vouch.sqlite3")
-        application = try VouchApplication(store: store, logger: Logger(level: .error, sink: { _ in }), settings: settings)
+        application = try VouchApplication(store: store, logger: logger, settings: settings)
         let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: directory)
         adminToken = try String(contentsOfFile: tokenPath ?? "", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 2, maxBodyBytes: maxBodyBytes), handler: application.handle)

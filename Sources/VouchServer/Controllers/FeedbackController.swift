@@ -69,8 +69,10 @@ struct FeedbackController {
         }
         let submission = try store.submitFeedback(records, idempotency: claim) { stored, latest, fix in
             stored.map { record in
+                // No tester pseudonym: next to the evidence counts by technology it would tell a receiver which
+                // technology that tester uses (docs/privacy.md, "What never leaves").
                 WebhookEventFactory.make("feedback.received", fix: fix, evidence: WebhookEventFactory.Evidence(latest: latest), extra: [
-                    "feedback": .string(record.id), "tester": .string(record.testerID ?? "withdrawn"), "verdict": .string(record.verdict.rawValue),
+                    "feedback": .string(record.id), "verdict": .string(record.verdict.rawValue),
                     "severity": .string(record.severity.rawValue), "regression": .bool(record.regression),
                 ], at: record.recordedAt)
             }
