@@ -1016,7 +1016,7 @@ public enum OpenAPIDocument {
           "testers"
         ],
         "summary": "Withdraw a tester and erase their personal data.",
-        "description": "Roles: admin, maintainer, and the tester's own `tester` token. Erases name, contact, assistive technologies, targeting keys and enrollments, removes the comments of their feedback (or the feedback, with `purge_feedback`) and revokes their tokens. A tester who already withdrew is refused with 409.",
+        "description": "Roles: admin, maintainer, and the tester's own `tester` token. Erases name, contact, assistive technologies, targeting keys (also as fixes' direct targets) and enrollments; revokes their tokens and erases the tokens' names; removes the comments and every detail of their feedback that could single them out (device, versions, app build, what they heard, who recorded it), or the feedback itself with `purge_feedback`; their id becomes `withdrawn` in the audit log. A tester who already withdrew is refused with 409.",
         "requestBody": {
           "description": "Empty, `{}` or `{\"purge_feedback\": true}`.",
           "required": false,
@@ -1548,7 +1548,7 @@ public enum OpenAPIDocument {
           "promotion"
         ],
         "summary": "Replace the fix's own criteria.",
-        "description": "Roles: admin, release_manager, maintainer. The body replaces every override; a criterion left out or null keeps the configured default. A bad body is refused (422) before the fix is looked up (404).",
+        "description": "Roles: admin, release_manager (criteria decide when a fix reaches everyone). Changes are audited with before and after. The body replaces every override; a criterion left out or null keeps the configured default. A bad body is refused (422) before the fix is looked up (404).",
         "requestBody": {
           "description": "The overrides.",
           "required": true,
@@ -1719,7 +1719,7 @@ public enum OpenAPIDocument {
           "promotion"
         ],
         "summary": "Approve or reject the fix's current revision.",
-        "description": "Roles: admin, release_manager; not the fix's author (403). Only while the fix is testing or promotion_failed (409). The decision is bound to the revision and the evidence hash of the moment.",
+        "description": "Roles: admin, release_manager; not the fix's author (403). Only while the fix is testing or promotion_failed (409). The decision is bound to the revision and the evidence hash of the moment. One standing vote per principal and revision (409 otherwise): a voided or expired approval may be replaced by the same principal, a rejection stands until a new revision.",
         "requestBody": {
           "description": "The decision.",
           "required": true,
@@ -3023,7 +3023,7 @@ public enum OpenAPIDocument {
       "Duration": {
         "type": "string",
         "pattern": "^(0|[0-9]+[smhd])$",
-        "description": "A duration such as 90s, 15m, 24h or 7d.",
+        "description": "A duration such as 90s, 15m, 24h or 7d: a whole number and a unit. Never longer than a year (365d); each field states its own bounds in its 422.",
         "examples": [
           "24h"
         ]
@@ -3061,7 +3061,7 @@ public enum OpenAPIDocument {
           },
           "approvals_required": {
             "type": "integer",
-            "minimum": 0,
+            "minimum": 1,
             "maximum": 100
           }
         }
@@ -3398,7 +3398,7 @@ public enum OpenAPIDocument {
             "minLength": 1,
             "maxLength": 100,
             "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$",
-            "description": "Who or what uses the token (trimmed; 1 to 100 characters; no control characters).",
+            "description": "What the token is for (trimmed; 1 to 100 characters; no control or invisible characters). Without `principal`, also the principal it is issued to.",
             "examples": [
               "python-app"
             ]
@@ -3413,6 +3413,18 @@ public enum OpenAPIDocument {
             ],
             "pattern": "^t_[a-z0-9]{12}$",
             "description": "The tester (t_...) a `tester` token is bound to."
+          },
+          "principal": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "Who holds the token, a person or a system; defaults to `name`. Stored NFKC case-folded. Refused (422) with invisible or control characters, when reserved (vouchd, withdrawn, system, anonymous, names starting with t_), or when it looks like another principal (same Unicode TS #39 confusable skeleton). Not allowed on a `tester` token, whose principal is its tester.",
+            "examples": [
+              "rita"
+            ]
           }
         },
         "if": {
@@ -3450,6 +3462,7 @@ public enum OpenAPIDocument {
         "required": [
           "id",
           "name",
+          "principal",
           "role",
           "tester",
           "created_by",
@@ -3464,6 +3477,10 @@ public enum OpenAPIDocument {
           "name": {
             "type": "string"
           },
+          "principal": {
+            "type": "string",
+            "description": "The principal the token is issued to: a normalised name (NFKC, case-folded) for staff tokens, `withdrawn` once a tester withdrew, or the tester's id for a tester token. Four-eyes and one-vote rules compare principals, never token names."
+          },
           "role": {
             "$ref": "#/components/schemas/Role"
           },
@@ -3471,7 +3488,8 @@ public enum OpenAPIDocument {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "description": "The tester a `tester` token is bound to; `withdrawn` once that tester withdrew."
           },
           "created_by": {
             "type": "string"
@@ -3498,6 +3516,7 @@ public enum OpenAPIDocument {
         "required": [
           "id",
           "name",
+          "principal",
           "role",
           "tester",
           "created_by",
@@ -3513,6 +3532,10 @@ public enum OpenAPIDocument {
           "name": {
             "type": "string"
           },
+          "principal": {
+            "type": "string",
+            "description": "The principal the token is issued to: a normalised name (NFKC, case-folded) for staff tokens, `withdrawn` once a tester withdrew, or the tester's id for a tester token. Four-eyes and one-vote rules compare principals, never token names."
+          },
           "role": {
             "$ref": "#/components/schemas/Role"
           },
@@ -3520,7 +3543,8 @@ public enum OpenAPIDocument {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "description": "The tester a `tester` token is bound to; `withdrawn` once that tester withdrew."
           },
           "created_by": {
             "type": "string"
@@ -4358,7 +4382,8 @@ public enum OpenAPIDocument {
             "$ref": "#/components/schemas/Platform"
           },
           "os_version": {
-            "type": "string"
+            "type": "string",
+            "description": "Empty once the tester withdrew."
           },
           "device": {
             "type": [
@@ -4367,7 +4392,8 @@ public enum OpenAPIDocument {
             ]
           },
           "app_build": {
-            "type": "string"
+            "type": "string",
+            "description": "Empty once the tester withdrew."
           },
           "assistive_tech": {
             "$ref": "#/components/schemas/AssistiveTech"
@@ -4480,7 +4506,8 @@ public enum OpenAPIDocument {
             ]
           },
           "recorded_by": {
-            "type": "string"
+            "type": "string",
+            "description": "The principal who recorded it; `withdrawn` once the tester withdrew."
           },
           "recorded_at": {
             "$ref": "#/components/schemas/Timestamp"
@@ -4983,8 +5010,9 @@ public enum OpenAPIDocument {
               "integer",
               "null"
             ],
-            "minimum": 0,
-            "maximum": 100
+            "minimum": 1,
+            "maximum": 100,
+            "description": "At least 1: no override can make a fix promotable without a release manager's approval."
           }
         }
       },
