@@ -2,6 +2,12 @@
 public enum AssistiveTechnology: String, Sendable, CaseIterable, Codable {
     case voiceover
     case talkback
+    // Desktop screen readers, tested on the web together with a browser.
+    case nvda
+    case jaws
+    case narrator
+    case orca
+    case chromevox
     case switchControl = "switch_control"
     case switchAccess = "switch_access"
     case voiceControl = "voice_control"
@@ -18,6 +24,11 @@ public enum AssistiveTechnology: String, Sendable, CaseIterable, Codable {
         switch self {
         case .voiceover: "VoiceOver"
         case .talkback: "TalkBack"
+        case .nvda: "NVDA"
+        case .jaws: "JAWS"
+        case .narrator: "Narrator"
+        case .orca: "Orca"
+        case .chromevox: "ChromeVox"
         case .switchControl: "Switch Control"
         case .switchAccess: "Switch Access"
         case .voiceControl: "Voice Control"

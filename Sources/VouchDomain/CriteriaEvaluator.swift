@@ -41,6 +41,8 @@ public enum CriteriaEvaluator {
             missing: passCount >= settings.minTestersPassed ? nil
                 : "\(settings.minTestersPassed - passCount) more passing \(plural(settings.minTestersPassed - passCount, "tester")) on revision \(input.fix.revision)"))
 
+        // A platform the fix does not ship on requires nothing: an iOS fix never waits for a TalkBack tester.
+        settings.requiredAssistiveTech = settings.requiredAssistiveTech.filter { input.fix.platforms.contains($0.platform) }
         var technologyLines: [String] = []
         var uncovered: [String] = []
         for requirement in settings.requiredAssistiveTech {
@@ -125,7 +127,8 @@ public enum CriteriaEvaluator {
     /// Whether an approval still counts at `input.now`.
     public static func standing(of approval: Approval, input: Input) -> ApprovalStanding {
         if approval.revision != input.fix.revision { return .otherRevision(approval.revision) }
-        if let failing = input.failing.first(where: { $0.recordedAt > approval.recordedAt }) {
+        // Times are stored in milliseconds: a failing report in the same millisecond as the approval voids it, the safe side.
+        if let failing = input.failing.first(where: { $0.recordedAt >= approval.recordedAt }) {
             return .voidedByFailingFeedback(feedbackID: failing.id)
         }
         let expiry = approval.recordedAt.addingTimeInterval(Double(input.settings.approvalExpirySeconds))

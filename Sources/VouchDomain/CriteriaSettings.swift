@@ -16,6 +16,11 @@ public struct CriteriaSettings: Sendable, Equatable {
         public var text: String { "\(platform.rawValue):\(technology.rawValue)" }
     }
 
+    /// Each platform's screen reader: VoiceOver for iOS, TalkBack for Android, NVDA for the web (the most used desktop
+    /// screen reader in WebAIM's surveys). Applied per platform the fix ships on.
+    public static let platformScreenReaders = [Requirement(platform: .ios, technology: .voiceover), Requirement(platform: .android, technology: .talkback),
+                                               Requirement(platform: .web, technology: .nvda)]
+
     public var minTestersPassed: Int
     public var requiredAssistiveTech: [Requirement]
     public var maxBlocking: Int
@@ -25,7 +30,7 @@ public struct CriteriaSettings: Sendable, Equatable {
     public var approvalExpirySeconds: Int
 
     public init(minTestersPassed: Int = 2,
-                requiredAssistiveTech: [Requirement] = [Requirement(platform: .ios, technology: .voiceover), Requirement(platform: .android, technology: .talkback)],
+                requiredAssistiveTech: [Requirement] = CriteriaSettings.platformScreenReaders,
                 maxBlocking: Int = 0, minPassRatio: Double = 0.8, minSoakSeconds: Int = 24 * 3_600, approvalsRequired: Int = 1,
                 approvalExpirySeconds: Int = 7 * 86_400) {
         self.minTestersPassed = minTestersPassed

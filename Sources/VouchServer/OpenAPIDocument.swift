@@ -3042,7 +3042,7 @@ public enum OpenAPIDocument {
             "type": "array",
             "items": {
               "type": "string",
-              "pattern": "^(ios|android|web):(voiceover|talkback|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)$"
+              "pattern": "^(ios|android|web):(voiceover|talkback|nvda|jaws|narrator|orca|chromevox|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)$"
             },
             "description": "platform:technology pairs, such as ios:voiceover."
           },
@@ -3666,6 +3666,11 @@ public enum OpenAPIDocument {
         "enum": [
           "voiceover",
           "talkback",
+          "nvda",
+          "jaws",
+          "narrator",
+          "orca",
+          "chromevox",
           "switch_control",
           "switch_access",
           "voice_control",
@@ -3728,7 +3733,7 @@ public enum OpenAPIDocument {
           },
           {
             "type": "string",
-            "pattern": "^(voiceover|talkback|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other):(ios|android|web)(:.{1,32})?$"
+            "pattern": "^(voiceover|talkback|nvda|jaws|narrator|orca|chromevox|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other):(ios|android|web)(:.{1,32})?$"
           }
         ]
       },
@@ -4967,12 +4972,12 @@ public enum OpenAPIDocument {
                 "type": "array",
                 "items": {
                   "type": "string",
-                  "pattern": "^(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?(,(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?)*$"
+                  "pattern": "^(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|nvda|jaws|narrator|orca|chromevox|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?(,(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|nvda|jaws|narrator|orca|chromevox|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?)*$"
                 }
               },
               {
                 "type": "string",
-                "pattern": "^(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?(,(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?)*$"
+                "pattern": "^(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|nvda|jaws|narrator|orca|chromevox|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?(,(\\s*(ios|android|web)\\s*:\\s*(voiceover|talkback|nvda|jaws|narrator|orca|chromevox|switch_control|switch_access|voice_control|voice_access|braille_display|screen_magnifier|large_text|other)\\s*)?)*$"
               },
               {
                 "type": "null"

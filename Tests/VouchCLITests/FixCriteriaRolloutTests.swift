@@ -13,24 +13,24 @@ import VouchJSON
         try #require(created.status == 0, "\(created)")
 
         // A draft has not soaked at all, so the whole status is fixed text.
-        let set = try server.vouch("fix", "criteria", Self.key, "--min-testers-passed", "3", "--required-assistive-tech", "android:talkback",
+        let set = try server.vouch("fix", "criteria", Self.key, "--min-testers-passed", "3", "--required-assistive-tech", "ios:switch_control",
                                    "--min-soak", "2h", "--min-pass-ratio", "0.9")
         #expect(set == VouchRun(status: 0, stdout: """
-            Criteria overrides: min_testers_passed 3; required_assistive_tech android:talkback; min_pass_ratio 0.9; min_soak 2h
+            Criteria overrides: min_testers_passed 3; required_assistive_tech ios:switch_control; min_pass_ratio 0.9; min_soak 2h
             Fix: tv-channel-selector-labels
             State: draft
             Revision: 1
             Criteria met: 1 of 6
             Criterion min_testers_passed: not met. 0 of 3 passing testers.
             Criterion required_assistive_tech: not met. 0 of 1 required assistive technologies covered.
-              TalkBack on Android: no passing tester yet
+              Switch Control on iOS: no passing tester yet
             Criterion max_blocking: met. 0 blocking reports (at most 0 allowed).
             Criterion min_pass_ratio: not met. Pass ratio: no passed or failed verdicts yet (needs 0.90).
             Criterion min_soak: not met. Soak: not in testing on revision 1 yet (needs 2 h).
             Criterion approvals_required: not met. 0 of 1 valid approval.
             Missing:
               3 more passing testers on revision 1
-              a passing tester with TalkBack on Android
+              a passing tester with Switch Control on iOS
               a pass ratio of at least 0.90
               2 h more in testing on revision 1
               1 more approval by a release manager other than the author (admin)
@@ -39,10 +39,10 @@ import VouchJSON
 
             """, stderr: ""))
         let sent = try server.json("fix", "show", Self.key)["criteria"]
-        #expect(sent == .object(["min_testers_passed": .int(3), "required_assistive_tech": .strings(["android:talkback"]), "min_pass_ratio": .number(0.9),
+        #expect(sent == .object(["min_testers_passed": .int(3), "required_assistive_tech": .strings(["ios:switch_control"]), "min_pass_ratio": .number(0.9),
                                  "min_soak": .string("2h")]))
         #expect(try server.vouch("fix", "show", Self.key).stdout.contains(
-            "\nCriteria overrides: min_testers_passed 3; required_assistive_tech android:talkback; min_pass_ratio 0.9; min_soak 2h\n"))
+            "\nCriteria overrides: min_testers_passed 3; required_assistive_tech ios:switch_control; min_pass_ratio 0.9; min_soak 2h\n"))
 
         // With no option nothing changes; the overrides and the status are shown.
         let shown = try server.vouch("fix", "criteria", Self.key)
@@ -60,9 +60,9 @@ import VouchJSON
             "Criteria overrides: none; every criterion follows the server's defaults\nFix: tv-channel-selector-labels\n"))
         #expect(try server.json("fix", "show", Self.key)["criteria"] == .object([:]))
 
-        let refused = try server.vouch("fix", "criteria", Self.key, "--required-assistive-tech", "ios:jaws")
+        let refused = try server.vouch("fix", "criteria", Self.key, "--required-assistive-tech", "ios:screen_reader")
         #expect(refused.status == 65)
-        #expect(refused.stderr.hasPrefix("Error: 1 field is not valid\n  required_assistive_tech: 'ios:jaws' is not platform:technology"), "\(refused)")
+        #expect(refused.stderr.hasPrefix("Error: 1 field is not valid\n  required_assistive_tech: 'ios:screen_reader' is not platform:technology"), "\(refused)")
         let json = try server.json("fix", "criteria", Self.key, "--max-blocking", "1")
         #expect(json["criteria"]?.arrayValue?.first { $0["name"] == .string("max_blocking") }?["summary"] == .string("0 blocking reports (at most 1 allowed)"))
     }

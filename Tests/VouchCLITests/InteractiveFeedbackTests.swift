@@ -32,9 +32,9 @@ import VouchJSON
         try session.type("2")
         try session.expect("Platform? 1 ios, 2 android, 3 web: ")
         try session.type("ios")
-        try session.expect("Assistive technology? 1 voiceover, 2 talkback, 3 switch_control, 4 switch_access, 5 voice_control, 6 voice_access, "
-                           + "7 braille_display, 8 screen_magnifier, 9 large_text, 10 other: ")
-        try session.type("10")
+        try session.expect("Assistive technology? 1 voiceover, 2 talkback, 3 nvda, 4 jaws, 5 narrator, 6 orca, 7 chromevox, 8 switch_control, "
+                           + "9 switch_access, 10 voice_control, 11 voice_access, 12 braille_display, 13 screen_magnifier, 14 large_text, 15 other: ")
+        try session.type("15")
         try session.expect("Comment (optional, press Enter to skip): ")
         try session.type("Some issues, but usable")
         try session.expect("Send this feedback? (yes/no): ")

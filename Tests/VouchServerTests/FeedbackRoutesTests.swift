@@ -39,7 +39,7 @@ import VouchJSON
         let tester = try prepared(server)
         let body = #"""
             {"tester":"\#(tester)","verdict":"failed","task_outcome":"gave_up","severity":"minor","platform":"tv","os_version":"",
-             "assistive_tech":"jaws","name_announced":"maybe","regression":"yes","wcag":["4.1.1"],"comment":"\#(String(repeating: "x", count: 4_001))","mood":1}
+             "assistive_tech":"screen_reader","name_announced":"maybe","regression":"yes","wcag":["4.1.1"],"comment":"\#(String(repeating: "x", count: 4_001))","mood":1}
             """#
         let answer = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/feedback", json: body)
         #expect(answer.status == 422)

@@ -264,15 +264,15 @@ import VouchJSON
     @Test func criteriaOverridesAreValidatedAndShownInStatus() throws {
         let server = try LiveServer()
         try server.createChannelSelectorFix()
-        let bad = try server.call("PUT", "/v1/fixes/tv-channel-selector-labels/criteria", json: #"{"min_testers_passed":-1,"min_soak":"forever","required_assistive_tech":["ios:jaws"],"x":1}"#)
+        let bad = try server.call("PUT", "/v1/fixes/tv-channel-selector-labels/criteria", json: #"{"min_testers_passed":-1,"min_soak":"forever","required_assistive_tech":["ios:screen_reader"],"x":1}"#)
         #expect(Set(bad.errorFields) == ["min_testers_passed", "min_soak", "required_assistive_tech", "x"])
-        let good = try server.call("PUT", "/v1/fixes/tv-channel-selector-labels/criteria", json: #"{"min_testers_passed":3,"min_soak":"2h","required_assistive_tech":["android:talkback"]}"#)
+        let good = try server.call("PUT", "/v1/fixes/tv-channel-selector-labels/criteria", json: #"{"min_testers_passed":3,"min_soak":"2h","required_assistive_tech":["ios:switch_control"]}"#)
         #expect(good.status == 200)
         let summaries = good.json["criteria"]?.arrayValue?.compactMap { $0["summary"]?.stringValue } ?? []
         #expect(summaries.contains("0 of 3 passing testers"))
         #expect(summaries.contains { $0.hasPrefix("soak: not in testing") })
         let details = good.json["criteria"]?.arrayValue?.first { $0["name"]?.stringValue == "required_assistive_tech" }?["details"]
-        #expect(details == .strings(["TalkBack on Android: no passing tester yet"]))
+        #expect(details == .strings(["Switch Control on iOS: no passing tester yet"]))
         #expect(try server.call("GET", "/v1/fixes/tv-channel-selector-labels").json["criteria"]?["min_soak"]?.stringValue == "2h")
     }
 }

@@ -24,7 +24,7 @@ public struct DaemonConfiguration: Sendable {
         ("sqlite.synchronous", "full", .oneOf(["full", "normal"])),
         ("sqlite.busy_timeout", "5s", .duration(0...3_600)),
         ("criteria.min_testers_passed", "2", .integer(0...1_000)),
-        ("criteria.required_assistive_tech", "ios:voiceover,android:talkback", .assistiveTechList),
+        ("criteria.required_assistive_tech", "ios:voiceover,android:talkback,web:nvda", .assistiveTechList),
         ("criteria.max_blocking", "0", .integer(0...1_000)),
         ("criteria.min_pass_ratio", "0.8", .ratio),
         ("criteria.min_soak", "24h", .duration(0...DurationText.maximumSeconds)),
