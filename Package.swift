@@ -22,15 +22,22 @@ let package = Package(
         .target(name: "VouchCodec", dependencies: ["VouchDomain", "VouchJSON"]),
         // Principal names' Unicode normalisation and confusable skeletons, through the ICU that ships inside the toolchain's Foundation.
         .target(name: "VouchIdentity", dependencies: ["VouchDomain"], linkerSettings: [.linkedLibrary("_FoundationICU")]),
-        .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite"]),
+        .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite"], plugins: ["EmbedMigrations"]),
         .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD"]),
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
-        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
+        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks"],
+            plugins: ["EmbedOpenAPIDocument"]),
         .target(name: "VouchClient", dependencies: ["CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
 
         .executableTarget(name: "vouchd", dependencies: ["VouchServer"]),
         .executableTarget(name: "vouch", dependencies: ["VouchCLI"]),
+        // Schema/*.sql and openapi/vouch.openapi.json are compiled in at build time, so the binaries need no
+        // source tree: the plugins run vouch-embed, which turns each file into a Swift string of its exact text.
+        .executableTarget(name: "vouch-embed"),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["vouch-embed"]),
+        .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["vouch-embed"]),
+
         .executableTarget(name: "vouch-bench", dependencies: ["VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
 
         .testTarget(name: "VouchDomainTests", dependencies: ["VouchDomain"], resources: [.copy("Fixtures")]),
@@ -41,5 +48,6 @@ let package = Package(
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON"]),
+        .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
     ]
 )

@@ -1,0 +1,51 @@
+/// Turns repository text files into Swift source, so the binaries carry them and need no source tree.
+///
+/// `vouch-embed openapi DOCUMENT OUTPUT` writes `OpenAPIDocument.json`;
+/// `vouch-embed migrations SCHEMA_DIRECTORY OUTPUT MARKER` writes `EmbeddedMigrations.all`, then rewrites MARKER,
+/// the build's input that makes SwiftPM run it again next time (see Plugins/EmbedMigrations).
+enum EmbedCommand {
+    static let usage = "Usage: vouch-embed openapi DOCUMENT OUTPUT | vouch-embed migrations SCHEMA_DIRECTORY OUTPUT MARKER"
+
+    static func run(arguments: [String]) throws {
+        switch (arguments.first, arguments.count) {
+        case ("openapi", 3):
+            try TextFile.writeIfChanged(try openAPIDocumentSource(documentPath: arguments[1]), to: arguments[2])
+        case ("migrations", 4):
+            try TextFile.writeIfChanged(try migrationsSource(schemaDirectory: arguments[1]), to: arguments[2])
+            try TextFile.write("", to: arguments[3])
+        default:
+            throw EmbedError("expected 'openapi' with 2 paths or 'migrations' with 3, got: \(arguments.joined(separator: " "))\n\(usage)")
+        }
+    }
+
+    static func openAPIDocumentSource(documentPath: String) throws -> String {
+        let json = try TextFile.read(documentPath)
+        return """
+            // Generated at build time by the EmbedOpenAPIDocument plugin from openapi/vouch.openapi.json; do not edit.
+
+            /// The OpenAPI 3.1 description of every route, served at `/v1/openapi.json`: the file's exact text.
+            public enum OpenAPIDocument {
+                public static let json = \(RawStringLiteral(json).source)
+            }
+
+            """
+    }
+
+    static func migrationsSource(schemaDirectory: String) throws -> String {
+        let files = try MigrationFile.all(in: schemaDirectory)
+        let entries = try files.map { file in
+            let sql = try TextFile.read(schemaDirectory + "/" + file.fileName)
+            return "        Migration(version: \(file.version), name: \"\(file.name)\", sql: \(RawStringLiteral(sql).source)),\n"
+        }
+        return """
+            // Generated at build time by the EmbedMigrations plugin from Schema/*.sql; do not edit.
+
+            /// Every migration in `Schema/`, in version order, each with its file's exact text.
+            public enum EmbeddedMigrations {
+                public static let all: [Migration] = [
+            \(entries.joined())    ]
+            }
+
+            """
+    }
+}
