@@ -78,22 +78,22 @@ public struct JSONParser {
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
-        var object = JSONObject()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        var members: [(key: String, value: JSONValue)] = []
+        var nameOffsets: [Int] = []
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a member name in double quotes") }
+            nameOffsets.append(index)
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
             index += 1
             skipWhitespace()
-            let value = try parseValue()
-            if object[key] != nil { throw failure("member '\(key)' appears twice") }
-            object.members.append((key: key, value: value))
+            members.append((key: key, value: try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -104,7 +104,13 @@ public struct JSONParser {
             guard bytes[index] == UInt8(ascii: "}") else { throw failure("expected ',' or '}' in an object") }
             index += 1
             depth -= 1
-            return .object(object)
+            // Indexed once the count is known: one hash per member (see OrderedMembers).
+            do {
+                return .object(try JSONObject(indexing: members))
+            } catch {
+                let name = members[error.position].key
+                throw JSONParseError(offset: nameOffsets[error.position], reason: "member '\(JSONParser.quoted(name))' appears twice")
+            }
         }
     }
 
@@ -155,6 +161,11 @@ public struct JSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw JSONParseError(offset: start, reason: "number out of range") }
         return .number(value)
+    }
+
+    /// A name as an error message shows it: cut short, so a 60 KB name does not come back in the answer.
+    private static func quoted(_ name: String) -> String {
+        name.count <= 64 ? name : String(name.prefix(64)) + "…"
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
