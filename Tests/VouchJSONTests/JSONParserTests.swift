@@ -5,6 +5,8 @@ import VouchJSON
     @Test(arguments: [
         ("null", JSONValue.null), ("true", .bool(true)), ("false", .bool(false)),
         ("0", .number(0)), ("-0", .number(0)), ("42", .number(42)), ("-1.5", .number(-1.5)),
+        ("123456789012345", .number(123_456_789_012_345)), ("-99999999999999", .number(-99_999_999_999_999)),
+        ("12345678901234567890", .number(1.2345678901234567e19)), ("[7,-8]", .array([.number(7), .number(-8)])),
         ("1e3", .number(1_000)), ("2.5E-1", .number(0.25)), ("1E+2", .number(100)),
         ("\"\"", .string("")), ("\"vouch\"", .string("vouch")), ("[]", .array([])), ("{}", .object([:])),
         (" \t\r\n[ 1 , \"a\" ]\n", .array([.number(1), .string("a")])),
