@@ -5088,7 +5088,7 @@ public enum OpenAPIDocument {
       },
       "WebhookCreate": {
         "type": "object",
-        "description": "The URL must be http or https, without user name or password, at most 2000 characters, and resolve to a public address unless webhooks.allow_private_networks is set. The read-only fields (id, secret, created_at, updated_at, disabled_reason) are refused by name with 422, as is any unknown field.",
+        "description": "The URL must be http or https in printable ASCII (no spaces, CR or LF), without user name or password, at most 2000 characters; its host a DNS name, an IPv4 address as four decimal numbers, or an IPv6 address in brackets; its port, when given, from 1 to 65535; and it must resolve to a public (globally reachable) address unless webhooks.allow_private_networks is set. The read-only fields (id, secret, created_at, updated_at, disabled_reason) are refused by name with 422, as is any unknown field.",
         "additionalProperties": false,
         "required": [
           "url"
@@ -5098,7 +5098,7 @@ public enum OpenAPIDocument {
             "type": "string",
             "format": "uri",
             "maxLength": 2000,
-            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[!-~]+$"
           },
           "events": {
             "type": "array",
@@ -5126,7 +5126,7 @@ public enum OpenAPIDocument {
             "type": "string",
             "format": "uri",
             "maxLength": 2000,
-            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[!-~]+$"
           },
           "events": {
             "type": "array",
