@@ -23,3 +23,8 @@ static inline CURLcode vouch_curl_info_long(CURL *handle, CURLINFO info, long *v
 static inline CURLcode vouch_curl_info_double(CURL *handle, CURLINFO info, double *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+// CURLOPT_PREREQFUNCTION (libcurl 7.80): called once a connection is made or reused, before the request is sent.
+typedef int (*vouch_curl_prereq_callback)(void *context, char *primary_ip, char *local_ip, int primary_port, int local_port);
+static inline CURLcode vouch_curl_setopt_prereq_function(CURL *handle, vouch_curl_prereq_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}

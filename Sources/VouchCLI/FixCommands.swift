@@ -32,7 +32,7 @@ enum FixCommands {
             options: FixFields.options(required: true)
         ) { context in
             var body: JSONObject = ["key": .string(context.invocation.argument("key"))]
-            body.members += FixFields.body(from: context.invocation).members
+            body.merge(FixFields.body(from: context.invocation))
             let fix = try context.api.post("/v1/fixes", body: body)
             context.output.emit(fix) { fix in
                 let key = OutputFormatter.text(fix, "key")

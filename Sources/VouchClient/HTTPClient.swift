@@ -23,6 +23,8 @@ public final class HTTPClient {
         public var message: String
         public var isConnectionFailure: Bool
         public var isTimeout: Bool = false
+        /// `allowsPeer` refused the address connected to; nothing was sent.
+        public var isRefusedPeer: Bool = false
 
         public var description: String { message }
     }
@@ -61,16 +63,18 @@ public final class HTTPClient {
     /// Sends one request and waits for the whole answer.
     /// - Parameter pinnedAddress: `host:port:address` to connect to without resolving again (curl's CURLOPT_RESOLVE),
     ///   so an address checked before sending is the one used.
+    /// - Parameter allowsPeer: asked with the numeric address of the connection made (or reused) before anything is
+    ///   sent; false ends the request. The last word of an address check, whatever libcurl made of the URL.
     public func send(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
-                     pinnedAddress: String? = nil) throws(TransportError) -> Response {
+                     pinnedAddress: String? = nil, allowsPeer: ((String) -> Bool)? = nil) throws(TransportError) -> Response {
         curl_easy_reset(handle)
         var resolveList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(resolveList) }
         if let pinnedAddress {
             resolveList = curl_slist_append(nil, pinnedAddress)
-            vouch_curl_setopt_slist(handle, CURLOPT_RESOLVE, resolveList)
+            try check(vouch_curl_setopt_slist(handle, CURLOPT_RESOLVE, resolveList), "CURLOPT_RESOLVE")
         }
-        let collector = ResponseCollector(maxBodyBytes: maxResponseBodyBytes)
+        let collector = ResponseCollector(maxBodyBytes: maxResponseBodyBytes, allowsPeer: allowsPeer)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
         for (name, value) in headers {
@@ -78,32 +82,41 @@ public final class HTTPClient {
         }
         // Without this, curl adds "Expect: 100-continue" to larger bodies and waits for the server's go-ahead.
         headerList = curl_slist_append(headerList, "Expect:")
-        vouch_curl_setopt_string(handle, CURLOPT_URL, url)
-        vouch_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        if !usesEnvironmentProxy { vouch_curl_setopt_string(handle, CURLOPT_NOPROXY, "*") }
-        vouch_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        vouch_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
-        vouch_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMilliseconds, 10_000))
+        try check(vouch_curl_setopt_string(handle, CURLOPT_URL, url), "CURLOPT_URL")
+        try check(vouch_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "CURLOPT_PROTOCOLS_STR")
+        if !usesEnvironmentProxy { try check(vouch_curl_setopt_string(handle, CURLOPT_NOPROXY, "*"), "CURLOPT_NOPROXY") }
+        try check(vouch_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
+        try check(vouch_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds), "CURLOPT_TIMEOUT_MS")
+        try check(vouch_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMilliseconds, 10_000)), "CURLOPT_CONNECTTIMEOUT_MS")
         // A 3xx is an answer: following it could lead to an address nobody checked.
-        vouch_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
-        vouch_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
+        try check(vouch_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0), "CURLOPT_FOLLOWLOCATION")
+        try check(vouch_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method), "CURLOPT_CUSTOMREQUEST")
         if let body {
-            vouch_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
-            body.withUnsafeBytes { bytes in
-                _ = vouch_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            try check(vouch_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, body.count), "CURLOPT_POSTFIELDSIZE")
+            let copied = body.withUnsafeBytes { bytes in
+                vouch_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
             }
+            try check(copied, "CURLOPT_COPYPOSTFIELDS")
         } else if method == "HEAD" {
-            vouch_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
+            try check(vouch_curl_setopt_long(handle, CURLOPT_NOBODY, 1), "CURLOPT_NOBODY")
         }
-        vouch_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        try check(vouch_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
         let context = Unmanaged.passUnretained(collector).toOpaque()
-        vouch_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, ResponseCollector.bodyCallback)
-        vouch_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
-        vouch_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, ResponseCollector.headerCallback)
-        vouch_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        try check(vouch_curl_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, ResponseCollector.bodyCallback), "CURLOPT_WRITEFUNCTION")
+        try check(vouch_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
+        try check(vouch_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, ResponseCollector.headerCallback), "CURLOPT_HEADERFUNCTION")
+        try check(vouch_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+        if allowsPeer != nil {
+            try check(vouch_curl_setopt_prereq_function(handle, ResponseCollector.peerCallback), "CURLOPT_PREREQFUNCTION")
+            try check(vouch_curl_setopt_pointer(handle, CURLOPT_PREREQDATA, context), "CURLOPT_PREREQDATA")
+        }
         let result = withExtendedLifetime(collector) { curl_easy_perform(handle) }
+        if let peer = collector.refusedPeer {
+            throw TransportError(code: Int32(result.rawValue), message: "connected to \(peer), an address the policy refuses; nothing was sent",
+                                 isConnectionFailure: false, isRefusedPeer: true)
+        }
         var status: Int = 0
-        vouch_curl_info_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        try check(vouch_curl_info_long(handle, CURLINFO_RESPONSE_CODE, &status), "CURLINFO_RESPONSE_CODE")
         var response = Response(status: status, headers: collector.headers, body: collector.body, bodyBytesReceived: collector.bodyBytesReceived)
         if result != CURLE_OK, acceptsIncompleteBody, collector.headersComplete, status >= 100 {
             // Cut at the cap (the body callback's short count is CURLE_WRITE_ERROR) or a body that never ended.
@@ -119,6 +132,14 @@ public final class HTTPClient {
         }
         return response
     }
+
+    /// "CURLE_OK (zero) means that the option was set properly": an option that did not take (a security option
+    /// above all, such as the protocols allowed or the pinned address) stops the request instead of being skipped.
+    private func check(_ code: CURLcode, _ option: StaticString) throws(TransportError) {
+        guard code != CURLE_OK else { return }
+        throw TransportError(code: Int32(code.rawValue), message: "libcurl refused \(option): \(String(cString: curl_easy_strerror(code)))",
+                             isConnectionFailure: false)
+    }
 }
 
 /// Gathers a response's headers and body from libcurl's callbacks.
@@ -128,9 +149,22 @@ private final class ResponseCollector {
     var bodyBytesReceived = 0
     var headers: [String: String] = [:]
     var headersComplete = false
+    let allowsPeer: ((String) -> Bool)?
+    /// The address of a connection `allowsPeer` refused.
+    var refusedPeer: String?
 
-    init(maxBodyBytes: Int?) {
+    init(maxBodyBytes: Int?, allowsPeer: ((String) -> Bool)?) {
         self.maxBodyBytes = maxBodyBytes
+        self.allowsPeer = allowsPeer
+    }
+
+    static let peerCallback: vouch_curl_prereq_callback = { context, primaryAddress, _, _, _ in
+        guard let context else { return CURL_PREREQFUNC_ABORT }
+        let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
+        let address = primaryAddress.map { String(cString: $0) } ?? ""
+        guard let allowsPeer = collector.allowsPeer, !allowsPeer(address) else { return CURL_PREREQFUNC_OK }
+        collector.refusedPeer = address
+        return CURL_PREREQFUNC_ABORT
     }
 
     static let bodyCallback: vouch_curl_write_callback = { data, size, count, context in

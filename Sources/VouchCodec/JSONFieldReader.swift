@@ -83,8 +83,9 @@ public struct JSONFieldReader {
     /// Throws every problem found, including members that no reader asked for.
     public func finish() throws(ValidationFailure) {
         var all = errors
+        // Once per request, not once per unknown member: a body may hold thousands of them.
+        let allowed = known.sorted().joined(separator: ", ")
         for key in object.keys where !known.contains(key) && !refused.contains(key) {
-            let allowed = known.sorted().joined(separator: ", ")
             all.append(FieldError(field: name(key), message: allowed.isEmpty ? "is not a known field; this request takes no fields"
                                                                              : "is not a known field; allowed: \(allowed)"))
         }

@@ -78,22 +78,22 @@ public struct JSONParser {
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
-        var object = JSONObject()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        var members: [(key: String, value: JSONValue)] = []
+        var nameOffsets: [Int] = []
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a member name in double quotes") }
+            nameOffsets.append(index)
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
             index += 1
             skipWhitespace()
-            let value = try parseValue()
-            if object[key] != nil { throw failure("member '\(key)' appears twice") }
-            object.members.append((key: key, value: value))
+            members.append((key: key, value: try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -104,7 +104,13 @@ public struct JSONParser {
             guard bytes[index] == UInt8(ascii: "}") else { throw failure("expected ',' or '}' in an object") }
             index += 1
             depth -= 1
-            return .object(object)
+            // Indexed once the count is known: one hash per member (see OrderedMembers).
+            do {
+                return .object(try JSONObject(indexing: members))
+            } catch {
+                let name = members[error.position].key
+                throw JSONParseError(offset: nameOffsets[error.position], reason: "member '\(JSONParser.quoted(name))' appears twice")
+            }
         }
     }
 
@@ -141,6 +147,12 @@ public struct JSONParser {
         } else {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        // Whole numbers of up to 15 digits are exact in a Double: no text to build and convert.
+        if index - start <= 15, index == bytes.count || !isFractionOrExponent(bytes[index]) {
+            let negative = bytes[start] == UInt8(ascii: "-")
+            let magnitude = bytes[(negative ? start + 1 : start)..<index].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            return .number(negative ? -Double(magnitude) : Double(magnitude))
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else { throw failure("expected a digit after '.'") }
@@ -157,17 +169,28 @@ public struct JSONParser {
         return .number(value)
     }
 
+    /// A name as an error message shows it: cut short, so a 60 KB name does not come back in the answer.
+    private static func quoted(_ name: String) -> String {
+        name.count <= 64 ? name : String(name.prefix(64)) + "…"
+    }
+
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private func isFractionOrExponent(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+    }
 
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII needs no validation, which saves a generic call per string.
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = bytes[start..<index]
                 index += 1
+                if isASCII { return String(decoding: slice, as: UTF8.self) }
                 guard let text = String(validating: slice, as: UTF8.self) else {
                     throw JSONParseError(offset: start, reason: "string is not valid UTF-8")
                 }
@@ -175,6 +198,7 @@ public struct JSONParser {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw failure("control character in a string; escape it") }
+            isASCII = isASCII && byte < 0x80
             index += 1
         }
         var scalars = Array(bytes[start..<index])
@@ -214,7 +238,8 @@ public struct JSONParser {
                     } else if (0xDC00...0xDFFF).contains(scalar) {
                         throw failure("unpaired surrogate in a \\u escape")
                     }
-                    scalars.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+                    // Never nil: surrogates were paired or refused above, and four hex digits plus a pair stay below 0x110000.
+                    UTF8.encode(Unicode.Scalar(scalar)!) { scalars.append($0) }
                 default:
                     throw failure("unknown escape")
                 }

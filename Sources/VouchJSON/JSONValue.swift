@@ -67,34 +67,3 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 }
-
-/// A JSON object's members in order; lookups are linear because API objects are small.
-public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-    public var members: [(key: String, value: JSONValue)]
-
-    public init(_ members: [(key: String, value: JSONValue)] = []) {
-        self.members = members
-    }
-
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        members = elements.map { (key: $0.0, value: $0.1) }
-    }
-
-    public subscript(key: String) -> JSONValue? {
-        get { members.first { $0.key == key }?.value }
-        set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
-            } else if let newValue {
-                members.append((key: key, value: newValue))
-            }
-        }
-    }
-
-    public var keys: [String] { members.map(\.key) }
-
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    }
-}

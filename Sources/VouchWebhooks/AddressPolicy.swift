@@ -3,21 +3,30 @@ import Foundation
 /// Refuses webhook URLs that point into loopback or private networks (SSRF), unless the operator allows them.
 public struct AddressPolicy: Sendable {
     public var allowPrivateNetworks: Bool
+    /// A name's addresses as numeric text (getaddrinfo; tests substitute names of their own).
+    typealias Resolver = @Sendable (_ name: String, _ port: Int) throws(Refusal) -> [String]
+    private let resolver: Resolver
 
     public init(allowPrivateNetworks: Bool) {
+        self.init(allowPrivateNetworks: allowPrivateNetworks, resolver: AddressPolicy.systemResolver)
+    }
+
+    init(allowPrivateNetworks: Bool, resolver: @escaping Resolver) {
         self.allowPrivateNetworks = allowPrivateNetworks
+        self.resolver = resolver
     }
 
     /// A URL checked and resolved: where to connect, so the address checked is the one used.
     public struct Target: Sendable, Equatable {
-        public var host: String
+        public var host: WebhookURL.Host
         public var port: Int
         public var address: String
 
-        /// curl's CURLOPT_RESOLVE entry: `host:port:address`.
-        public var pin: String {
-            let bracketed = address.contains(":") ? "[\(address)]" : address
-            return "\(host):\(port):\(bracketed)"
+        /// curl's CURLOPT_RESOLVE entry `name:port:address` (an IPv6 address in brackets), for a host that is a name.
+        /// An address literal has none: curl connects to it without a lookup, and its own colons would break the entry.
+        public var pin: String? {
+            guard case .name(let name) = host else { return nil }
+            return "\(name):\(port):\(address.contains(":") ? "[\(address)]" : address)"
         }
     }
 
@@ -25,31 +34,47 @@ public struct AddressPolicy: Sendable {
         public var description: String
     }
 
-    /// Checks the URL's form: http or https, a host, no credentials.
+    /// Checks the URL's form (see `WebhookURL`); the problem, worded to follow the field name, or nil.
     public static func checkForm(_ text: String) -> String? {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-            return "must be an http:// or https:// URL"
+        do {
+            _ = try WebhookURL(text)
+            return nil
+        } catch {
+            return error.message
         }
-        guard let host = components.host, !host.isEmpty else { return "must name a host" }
-        if components.user != nil || components.password != nil { return "must not carry a user name or password; authenticate with the signature" }
-        if text.count > 2_000 { return "must be at most 2000 characters" }
-        return nil
     }
 
     /// Resolves the URL's host and refuses private and loopback addresses unless allowed.
     public func resolve(_ text: String) throws(Refusal) -> Target {
-        if let problem = AddressPolicy.checkForm(text) { throw Refusal(description: "the URL \(problem)") }
-        let components = URLComponents(string: text)!
-        let host = components.host!
-        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
-        let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let url: WebhookURL
+        do { url = try WebhookURL(text) } catch { throw Refusal(description: "the URL \(error.message)") }
+        let addresses: [String]
+        let isName: Bool
+        switch url.host {
+        case .ipv4(let address), .ipv6(let address): (addresses, isName) = ([address], false)
+        case .name(let name): (addresses, isName) = (try resolver(name, url.port), true)
+        }
+        guard let chosen = addresses.first else { throw Refusal(description: "cannot resolve \(url.host.text)") }
+        if !allowPrivateNetworks, let privateAddress = addresses.first(where: AddressPolicy.isPrivate) {
+            let subject = isName ? "\(url.host.text) resolves to \(privateAddress)," : "\(url.host.text) is"
+            throw Refusal(description: "\(subject) a loopback, private or otherwise non-public address; set webhooks.allow_private_networks = true to allow it")
+        }
+        return Target(host: url.host, port: url.port, address: chosen)
+    }
+
+    /// Whether the address a connection reached may be talked to: the last check, after libcurl connected.
+    public func allowsPeer(_ address: String) -> Bool {
+        allowPrivateNetworks || !AddressPolicy.isPrivate(address)
+    }
+
+    static let systemResolver: Resolver = { name, port throws(Refusal) in
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(name, String(port), &hints, &result)
         guard status == 0, let first = result else {
-            throw Refusal(description: "cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+            throw Refusal(description: "cannot resolve \(name): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(result) }
         var addresses: [String] = []
@@ -58,11 +83,7 @@ public struct AddressPolicy: Sendable {
             if let text = AddressPolicy.numericHost(entry.pointee.ai_addr, length: entry.pointee.ai_addrlen) { addresses.append(text) }
             cursor = entry.pointee.ai_next
         }
-        guard let chosen = addresses.first else { throw Refusal(description: "cannot resolve \(host)") }
-        if !allowPrivateNetworks, let privateAddress = addresses.first(where: AddressPolicy.isPrivate) {
-            throw Refusal(description: "\(host) resolves to \(privateAddress), a loopback or private address; set webhooks.allow_private_networks = true to allow it")
-        }
-        return Target(host: name, port: port, address: chosen)
+        return addresses
     }
 
     static func numericHost(_ address: UnsafeMutablePointer<sockaddr>?, length: socklen_t) -> String? {
@@ -72,9 +93,10 @@ public struct AddressPolicy: Sendable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Loopback, private (RFC 1918), carrier-grade NAT, link-local, unique-local, unspecified, multicast and reserved
-    /// addresses, and every IPv6 form that carries one of them inside: IPv4-mapped, IPv4-compatible, NAT64 (64:ff9b::/96),
-    /// 6to4 (2002::/16) and Teredo (2001::/32). Text that is not an address counts as private: refusing is the safe side.
+    /// Whether an address is anything but a public one: loopback, private (RFC 1918), carrier-grade NAT, link-local,
+    /// documentation, benchmarking, unique-local, site-local, unspecified, multicast or reserved; or an IPv6 form that
+    /// carries such an IPv4 address inside (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64, 6to4, Teredo).
+    /// Text that is not an address counts as private: refusing is the safe side.
     public static func isPrivate(_ address: String) -> Bool {
         var ipv4 = in_addr()
         if inet_pton(AF_INET, address, &ipv4) == 1 {
@@ -82,44 +104,52 @@ public struct AddressPolicy: Sendable {
         }
         var ipv6 = in6_addr()
         guard inet_pton(AF_INET6, address, &ipv6) == 1 else { return true }
-        let bytes = withUnsafeBytes(of: ipv6) { Array($0) }
+        return isPrivateIPv6(withUnsafeBytes(of: ipv6) { Array($0) })
+    }
+
+    /// The IPv6 rules over the address's 16 bytes (IANA's special-purpose registry).
+    static func isPrivateIPv6(_ bytes: [UInt8]) -> Bool {
         func embedded(at offset: Int) -> UInt32 {
             bytes[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         }
-        let firstTen = bytes[0..<10].allSatisfy { $0 == 0 }
-        // ::ffff:a.b.c.d and the deprecated ::a.b.c.d (which also covers :: and ::1).
-        if firstTen, (bytes[10] == 0xFF && bytes[11] == 0xFF) || (bytes[10] == 0 && bytes[11] == 0) {
+        func isZero(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 == 0 } }
+        // ::a.b.c.d (the deprecated IPv4-compatible form, which also covers :: and ::1) and ::ffff:a.b.c.d (IPv4-mapped).
+        if isZero(0..<10), (bytes[10] == 0 && bytes[11] == 0) || (bytes[10] == 0xFF && bytes[11] == 0xFF) {
             return isPrivateIPv4(embedded(at: 12))
         }
-        // NAT64: 64:ff9b::/96 reaches the IPv4 address in its last 32 bits; 64:ff9b:1::/48 is for local use only.
-        if bytes[0..<4].elementsEqual([0x00, 0x64, 0xFF, 0x9B]) {
-            return bytes[4..<12].allSatisfy { $0 == 0 } ? isPrivateIPv4(embedded(at: 12)) : true
-        }
+        // ::ffff:0:a.b.c.d, IPv4-translated (RFC 2765, SIIT).
+        if isZero(0..<8), bytes[8] == 0xFF, bytes[9] == 0xFF, isZero(10..<12) { return isPrivateIPv4(embedded(at: 12)) }
+        // NAT64: 64:ff9b::/96 reaches the IPv4 address in its last 32 bits; the rest of 64:ff9b::/32, such as
+        // 64:ff9b:1::/48 (RFC 8215), is for local use only.
+        if bytes.starts(with: [0x00, 0x64, 0xFF, 0x9B]) { return isZero(4..<12) ? isPrivateIPv4(embedded(at: 12)) : true }
         // 6to4 carries the IPv4 address right after 2002:.
-        if bytes[0] == 0x20, bytes[1] == 0x02 { return isPrivateIPv4(embedded(at: 2)) }
-        // Teredo: the server's IPv4 address, and the client's with its bits inverted.
-        if bytes[0..<4].elementsEqual([0x20, 0x01, 0x00, 0x00]) {
-            return isPrivateIPv4(embedded(at: 4)) || isPrivateIPv4(~embedded(at: 12))
-        }
-        switch bytes[0] {
-        case 0xFC, 0xFD: return true  // fc00::/7 unique local
-        case 0xFE: return bytes[1] & 0xC0 == 0x80 || bytes[1] & 0xC0 == 0xC0  // fe80::/10 link-local, fec0::/10 site-local
-        case 0xFF: return true  // multicast
-        default: return false
-        }
+        if bytes.starts(with: [0x20, 0x02]) { return isPrivateIPv4(embedded(at: 2)) }
+        // Teredo (2001::/32): the server's IPv4 address, and the client's with its bits inverted.
+        if bytes.starts(with: [0x20, 0x01, 0x00, 0x00]) { return isPrivateIPv4(embedded(at: 4)) || isPrivateIPv4(~embedded(at: 12)) }
+        // Only global unicast, 2000::/3, reaches the Internet: this leaves out unique-local fc00::/7, link-local fe80::/10,
+        // site-local fec0::/10, multicast ff00::/8, discard-only 100::/64 and all that is unassigned.
+        guard bytes[0] & 0xE0 == 0x20 else { return true }
+        if bytes[0] == 0x20, bytes[1] == 0x01, bytes[2] & 0xFE == 0 { return true }  // 2001::/23, IETF protocol assignments
+        if bytes.starts(with: [0x20, 0x01, 0x0D, 0xB8]) { return true }  // 2001:db8::/32, documentation
+        if bytes[0] == 0x3F, bytes[1] == 0xFF, bytes[2] & 0xF0 == 0 { return true }  // 3fff::/20, documentation (RFC 9637)
+        return false
     }
 
     static func isPrivateIPv4(_ address: UInt32) -> Bool {
         let first = address >> 24
         let second = (address >> 16) & 0xFF
+        let third = (address >> 8) & 0xFF
         switch (first, second) {
-        case (0, _), (10, _), (127, _): return true
+        case (0, _), (10, _), (127, _): return true  // "this network", private, loopback
         case (100, 64...127): return true  // carrier-grade NAT
         case (169, 254): return true  // link-local, cloud metadata
         case (172, 16...31): return true
         case (192, 168): return true
-        case (192, 0): return (address >> 8) & 0xFF == 0  // 192.0.0.0/24, protocol assignments
+        case (192, 0): return third == 0 || third == 2  // 192.0.0.0/24 protocol assignments, 192.0.2.0/24 documentation
+        case (192, 88): return third == 99  // 6to4 relay anycast (deprecated)
         case (198, 18...19): return true  // benchmarking
+        case (198, 51): return third == 100  // documentation
+        case (203, 0): return third == 113  // documentation
         default: return first >= 224  // multicast, reserved, broadcast
         }
     }

@@ -55,14 +55,19 @@ public final class WebhookSender {
             ("webhook-id", eventID), ("webhook-timestamp", String(timestamp)), ("webhook-signature", signature),
         ]
         do {
-            // CURLOPT_RESOLVE pins the address the policy checked, so a second lookup cannot lead elsewhere.
-            let answer = try client.send(method: "POST", url: job.url, headers: headers, body: job.body, pinnedAddress: target.pin)
+            // CURLOPT_RESOLVE pins the address the policy checked for a name, so a second lookup cannot lead elsewhere
+            // (an address literal needs no lookup); the connection's address is checked again before anything is sent.
+            let answer = try client.send(method: "POST", url: job.url, headers: headers, body: job.body, pinnedAddress: target.pin,
+                                         allowsPeer: policy.allowsPeer)
             let retryAfter = answer.headers["retry-after"].flatMap { WebhookSender.retryAfterSeconds($0, now: now) }
             var outcome = Outcome(result: .answered(status: answer.status, retryAfterSeconds: retryAfter), statusCode: answer.status,
                                   error: (200...299).contains(answer.status) ? nil : "HTTP \(answer.status)", durationMilliseconds: elapsed())
             outcome.bodyBytesRead = answer.bodyBytesReceived
             return outcome
         } catch {
+            if error.isRefusedPeer {
+                return Outcome(result: .refused(error.message), statusCode: nil, error: error.message, durationMilliseconds: elapsed())
+            }
             if error.isTimeout {
                 return Outcome(result: .timedOut, statusCode: nil, error: "timed out", durationMilliseconds: elapsed())
             }

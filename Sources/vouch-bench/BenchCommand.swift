@@ -16,6 +16,9 @@ import VouchStore
 ///                                             a fix in testing with that many feedback records (for the summary)
 ///     vouch-bench http-timing --url URL --token T [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
 ///                                             times a GET with keep-alive; every answer must be 200 and hold TEXT
+///     vouch-bench json [--runs 200]             parsing a 64 KiB request object and reading every member
+///     vouch-bench ofrep-context --url URL --token T [--members 6400] [--calls 50]
+///                                             times OFREP bulk evaluation (URL: …/ofrep/v1/evaluate/flags) with a large context
 ///     vouch-bench enqueue-deliveries --state-dir DIR --url URL [--events 5000]
 ///                                             a webhook endpoint and that many pending deliveries, vouchd stopped
 ///     vouch-bench delivery-status --state-dir DIR
@@ -72,6 +75,13 @@ enum BenchCommand {
             case "http-timing":
                 try HTTPTiming.run(label: options.values["--label"] ?? "GET", url: try options.required("--url"), token: try options.required("--token"),
                                    calls: try options.int("--calls", 50), warmUp: try options.int("--warm-up", 5), expect: options.values["--expect"])
+            case "json":
+                try JSONObjectBench.run(runs: try options.int("--runs", 200))
+            case "ofrep-context":
+                let members = try options.int("--members", 6_400)
+                try HTTPTiming.run(label: "OFREP bulk with a \(members)-member context", url: try options.required("--url"),
+                                   token: try options.required("--token"), calls: try options.int("--calls", 50), warmUp: try options.int("--warm-up", 5),
+                                   expect: #""flags""#, body: JSONObjectBench.contextBody(members: members).text)
             case "enqueue-deliveries":
                 try OutboxFiller.fill(stateDirectory: try options.required("--state-dir"), url: try options.required("--url"),
                                       events: try options.int("--events", 5_000))

@@ -1,20 +1,22 @@
 import Foundation
 import VouchClient
 
-/// Times one GET over HTTP, as a client sees it: libcurl with keep-alive (one connection for every call), from before
+/// Times one GET (or, with a body, POST) over HTTP, as a client sees it: libcurl with keep-alive (one connection for every call), from before
 /// the request is written until the whole answer is read. Each answer is checked (200 and an expected substring).
 enum HTTPTiming {
-    static func run(label: String, url: String, token: String, calls: Int, warmUp: Int, expect: String?) throws {
+    static func run(label: String, url: String, token: String, calls: Int, warmUp: Int, expect: String?, body: [UInt8]? = nil) throws {
         let client = HTTPClient(timeoutSeconds: 30)
-        let headers = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
+        let method = body == nil ? "GET" : "POST"
+        var headers = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
         let clock = ContinuousClock()
         func call() throws -> (Double, HTTPClient.Response) {
             let start = clock.now
-            let response = try client.send(method: "GET", url: url, headers: headers)
+            let response = try client.send(method: method, url: url, headers: headers, body: body)
             let elapsed = Report.milliseconds(clock.now - start)
-            guard response.status == 200 else { throw BenchError("GET \(url) answered \(response.status): \(response.text.prefix(300))") }
+            guard response.status == 200 else { throw BenchError("\(method) \(url) answered \(response.status): \(response.text.prefix(300))") }
             if let expect, !response.text.contains(expect) {
-                throw BenchError("GET \(url) answered without '\(expect)': \(response.text.prefix(300))")
+                throw BenchError("\(method) \(url) answered without '\(expect)': \(response.text.prefix(300))")
             }
             return (elapsed, response)
         }

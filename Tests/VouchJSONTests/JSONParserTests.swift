@@ -5,6 +5,8 @@ import VouchJSON
     @Test(arguments: [
         ("null", JSONValue.null), ("true", .bool(true)), ("false", .bool(false)),
         ("0", .number(0)), ("-0", .number(0)), ("42", .number(42)), ("-1.5", .number(-1.5)),
+        ("123456789012345", .number(123_456_789_012_345)), ("-99999999999999", .number(-99_999_999_999_999)),
+        ("12345678901234567890", .number(1.2345678901234567e19)), ("[7,-8]", .array([.number(7), .number(-8)])),
         ("1e3", .number(1_000)), ("2.5E-1", .number(0.25)), ("1E+2", .number(100)),
         ("\"\"", .string("")), ("\"vouch\"", .string("vouch")), ("[]", .array([])), ("{}", .object([:])),
         (" \t\r\n[ 1 , \"a\" ]\n", .array([.number(1), .string("a")])),
@@ -80,6 +82,7 @@ import VouchJSON
         #expect(comma.offset == 3)
         let duplicate = try #require(throws: JSONParseError.self) { try JSONParser.parse(#"{"a":1,"a":2}"#) }
         #expect(duplicate.reason.contains("'a' appears twice"))
+        #expect(duplicate.offset == 7, "points at the second 'a'")
         let control = try #require(throws: JSONParseError.self) { try JSONParser.parse("\"ab\u{01}\"") }
         #expect(control.offset == 3)
     }
@@ -105,5 +108,30 @@ import VouchJSON
         let deepSibling = nested(63, open: "[", close: "]")
         let text = "[" + Array(repeating: deepSibling, count: 3).joined(separator: ",") + "]"
         #expect(throws: Never.self) { try JSONParser.parse(text) }
+    }
+}
+
+@Suite struct JSONParserLargeObjectTests {
+    private func object(members count: Int, last: String? = nil) -> String {
+        let members = (0..<count).map { #""m\#($0)":\#($0)"# } + (last.map { [$0] } ?? [])
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    @Test func findsEveryMemberOfALargeObject() throws {
+        let value = try JSONParser.parse(object(members: 6_400))
+        let parsed = try #require(value.objectValue)
+        #expect(parsed.keys.count == 6_400)
+        for number in 0..<6_400 { #expect(parsed["m\(number)"] == .int(number)) }
+    }
+
+    @Test func refusesARepeatedNameAtTheEndOfALargeObject() throws {
+        let error = try #require(throws: JSONParseError.self) { try JSONParser.parse(object(members: 6_400, last: #""m17":0"#)) }
+        #expect(error.reason == "member 'm17' appears twice")
+    }
+
+    @Test func cutsALongRepeatedNameShortInTheMessage() throws {
+        let name = String(repeating: "n", count: 5_000)
+        let error = try #require(throws: JSONParseError.self) { try JSONParser.parse(#"{"\#(name)":1,"\#(name)":2}"#) }
+        #expect(error.reason == "member '\(String(repeating: "n", count: 64))…' appears twice")
     }
 }

@@ -64,6 +64,23 @@ import VouchJSON
         #expect(notObject.json["errorCode"]?.stringValue == "INVALID_CONTEXT")
     }
 
+    /// A context of thousands of members is read in linear time; a name given twice is a parse error, not a choice.
+    @Test func largeContextIsReadAndARepeatedNameRefused() throws {
+        let server = try prepared()
+        try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
+        try server.call("POST", "/v1/fixes/tv-channel-selector-labels/targets", json: #"{"add":["user-1"]}"#)
+        let attributes = (1..<6_400).map { #""\#(String($0, radix: 36))":0"# }.joined(separator: ",")
+        let large = try server.call("POST", "/ofrep/v1/evaluate/flags/tv-channel-selector-labels",
+                                    json: #"{"context":{\#(attributes),"targetingKey":"user-1"}}"#)
+        #expect(large.status == 200)
+        #expect(large.json["reason"]?.stringValue == "TARGETING_MATCH")
+        let repeated = try server.call("POST", "/ofrep/v1/evaluate/flags",
+                                       json: #"{"context":{"targetingKey":"user-1",\#(attributes),"targetingKey":"user-2"}}"#)
+        #expect(repeated.status == 400)
+        #expect(repeated.json["errorCode"]?.stringValue == "PARSE_ERROR")
+        #expect(repeated.json["errorDetails"]?.stringValue?.contains("member 'targetingKey' appears twice") == true)
+    }
+
     @Test func unauthorizedAnswersHaveNoBody() throws {
         let server = try prepared()
         let anonymous = try server.call("POST", "/ofrep/v1/evaluate/flags/tv-channel-selector-labels", token: .some(nil), json: #"{"context":{"targetingKey":"u"}}"#)

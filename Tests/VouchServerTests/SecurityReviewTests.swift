@@ -187,6 +187,9 @@ import VouchWebhooks
             "http://0177.0.0.1/", "http://017700000001/", "http://127.1/", "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]/",
             "http://[::ffff:169.254.169.254]/", "http://[::ffff:10.0.0.1]/", "http://[::]/", "http://[fd00::1]/", "http://[fe80::1]/",
             "http://2852039166/",
+            // IPv4-translated (RFC 2765), local-use NAT64 (RFC 8215), and IPv6 ranges that are not global.
+            "http://[::ffff:0:127.0.0.1]/", "http://[::ffff:0:7f00:1]:8750/", "http://[::ffff:0:a9fe:a9fe]/", "http://[64:ff9b:1::7f00:1]/",
+            "http://[fec0::1]/", "http://[ff02::1]/", "http://[2001:db8::1]/", "http://[100::1]/", "http://192.0.2.1/", "http://203.0.113.9/",
         ]
         // A DNS name that resolves to loopback through the resolver (Debian maps the host's own name to 127.0.1.1).
         let host = ProcessInfo.processInfo.hostName
@@ -226,7 +229,7 @@ import VouchWebhooks
         let created = try server.call("POST", "/v1/webhooks", json: #"{"url":"https://93.184.215.14/hooks/vouch"}"#)
         #expect(created.status == 201)
         let id = try #require(created.json["id"]?.stringValue)
-        for url in ["http://127.0.0.1/", "http://169.254.169.254/", "http://[::ffff:127.0.0.1]/"] {
+        for url in ["http://127.0.0.1/", "http://169.254.169.254/", "http://[::ffff:127.0.0.1]/", "http://[::ffff:0:127.0.0.1]/"] {
             let moved = try server.call("PATCH", "/v1/webhooks/\(id)", json: #"{"url":"\#(url)"}"#)
             #expect(moved.status == 422, "PATCH to \(url) answered \(moved.status)")
         }

@@ -24,12 +24,15 @@ final class WebhookReceiver: Sendable {
 
     private let server: HTTPServer
     let port: UInt16
+    /// The loopback address listened on: 127.0.0.1 or ::1.
+    let host: String
     private let received = ReceivedLog()
 
     /// - Parameter script: the answer for the n-th request (0-based).
-    init(script: @escaping @Sendable (Int) -> Answer = { _ in Answer(status: 200) }) throws {
+    init(host: String = "127.0.0.1", script: @escaping @Sendable (Int) -> Answer = { _ in Answer(status: 200) }) throws {
         let received = self.received
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 2,
+        self.host = host
+        server = HTTPServer(configuration: .init(host: host, port: 0, threadCount: 2,
                                                  collectedHeaders: ["content-type", "webhook-id", "webhook-timestamp", "webhook-signature"])) { request in
             let index = received.list.withLock { list -> Int in
                 list.append(Received(id: request.header("webhook-id") ?? "", timestamp: request.header("webhook-timestamp") ?? "",
@@ -47,7 +50,7 @@ final class WebhookReceiver: Sendable {
         server.stop()
     }
 
-    var url: String { "http://127.0.0.1:\(port)/hooks/vouch" }
+    var url: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/hooks/vouch" }
 
     var requests: [Received] { received.list.withLock { $0 } }
 

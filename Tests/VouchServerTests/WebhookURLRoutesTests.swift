@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import VouchJSON
+
+/// Webhook URLs through the API: refused forms are a 422 on `url` saying what is allowed, on POST and on PATCH,
+/// whatever `webhooks.allow_private_networks` says; IPv6 receivers get their deliveries.
+@Suite(.serialized) struct WebhookURLRoutesTests {
+    /// The forms an adversarial review found accepted, with a word of the message that says what is allowed. Their hosts
+    /// resolve without a network, so only the form can be what is refused.
+    static let refusedForms: [(url: String, says: String)] = [
+        ("http://127.0.0.1:0/hook", "port from 1 to 65535"), ("http://localhost:99999/hook", "port from 1 to 65535"),
+        ("http://[::1]:0/hook", "port from 1 to 65535"), ("http://[127.0.0.1]/", "IPv6 address"), ("http://[1.1.1.1]:8080/", "IPv6 address"),
+        ("http://localhost/hook\r\nX-Injected: 1", "carriage return or line feed"), ("http://local\nhost/hook", "carriage return or line feed"),
+        ("http://localhost%0d%0aX-Injected:1/", "letters, digits"), ("http://localhost%0a/", "letters, digits"),
+        ("http://2130706433/", "four decimal numbers"), ("http://[fe80::1%25lo]/", "IPv6 address"),
+    ]
+
+    @Test(arguments: refusedForms)
+    func aRefusedFormIsA422OnURLAtRegistrationAndOnPatch(url: String, says: String) throws {
+        // Private networks allowed: the form alone is refused.
+        let server = try LiveServer()
+        let created = try server.call("POST", "/v1/webhooks", json: JSONWriter.string(.object(["url": .string(url)])))
+        #expect(created.status == 422, "\(url.debugDescription) answered \(created.status)")
+        #expect(created.errorFields == ["url"])
+        let message = created.json["errors"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+        #expect(message.contains(says), "\(url.debugDescription): \(message)")
+        let existing = try server.call("POST", "/v1/webhooks", json: #"{"url":"http://127.0.0.1:9/hook"}"#)
+        let id = try #require(existing.json["id"]?.stringValue)
+        let moved = try server.call("PATCH", "/v1/webhooks/\(id)", json: JSONWriter.string(.object(["url": .string(url)])))
+        #expect(moved.status == 422, "PATCH to \(url.debugDescription) answered \(moved.status)")
+        #expect(moved.errorFields == ["url"])
+        #expect(try server.call("GET", "/v1/webhooks/\(id)").json["url"]?.stringValue == "http://127.0.0.1:9/hook")
+    }
+
+    @Test func aReceiverOnIPv6LoopbackGetsSignedDeliveries() throws {
+        let receiver = try WebhookReceiver(host: "::1")
+        let server = try LiveServer()
+        let created = try server.call("POST", "/v1/webhooks", json: #"{"url":"\#(receiver.url)","events":["fix.created"]}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let secret = try #require(created.json["secret"]?.stringValue)
+        try server.createChannelSelectorFix()
+        let received = try #require(receiver.wait(for: 1).first)
+        #expect(received.type == "fix.created")
+        #expect(WebhookReceiver.verify(received, secret: secret))
+    }
+}
