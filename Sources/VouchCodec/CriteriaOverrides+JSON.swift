@@ -70,13 +70,17 @@ public enum DurationText {
         let text = text.trimmingCharacters(in: .whitespaces)
         if text == "0" { return 0 }
         guard let unit = text.last, let number = Int(text.dropLast()), number >= 0 else { return nil }
+        let factor: Int
         switch unit {
-        case "s": return number
-        case "m": return number * 60
-        case "h": return number * 3_600
-        case "d": return number * 86_400
+        case "s": factor = 1
+        case "m": factor = 60
+        case "h": factor = 3_600
+        case "d": factor = 86_400
         default: return nil
         }
+        // `99999999999999999d` must be refused, not trap.
+        let (seconds, overflow) = number.multipliedReportingOverflow(by: factor)
+        return overflow ? nil : seconds
     }
 
     /// The shortest exact form: `86400` → `1d`, `5400` → `90m`.
