@@ -10,6 +10,8 @@ enum ConfigValueCheck: Sendable {
     case integer(ClosedRange<Int>)
     case ratio
     case duration
+    /// A duration whose seconds lie in the range.
+    case durationWithin(ClosedRange<Int>)
     case durationList
     case percentageList
     case boolean
@@ -36,6 +38,11 @@ enum ConfigValueCheck: Sendable {
             return nil
         case .duration:
             return ConfigValueCheck.seconds(value) == nil ? "expected a duration such as 90s, 15m, 24h or 7d" : nil
+        case .durationWithin(let range):
+            guard let seconds = ConfigValueCheck.seconds(value), range.contains(seconds) else {
+                return "expected a duration from \(DurationText.string(range.lowerBound)) to \(DurationText.string(range.upperBound)), such as 10s or 2m"
+            }
+            return nil
         case .durationList:
             let parts = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             return parts.isEmpty || parts.contains { ConfigValueCheck.seconds($0) == nil }
