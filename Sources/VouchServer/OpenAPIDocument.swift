@@ -9,7 +9,7 @@ public enum OpenAPIDocument {
     "title": "Vouch",
     "version": "0.1.0",
     "summary": "Stage accessibility fixes behind per-user flags, verified by testers who use assistive technology.",
-    "description": "JSON under /v1 with snake_case fields; flags over the OpenFeature Remote Evaluation Protocol (OFREP) under /ofrep/v1.\n\nAuthenticate with `Authorization: Bearer <token>` or `X-API-Key: <token>`; /healthz, /readyz, /metrics and /v1/openapi.json need no token. Roles: admin (everything), release_manager, maintainer, tester, sdk (OFREP only).\n\nErrors are RFC 9457 `application/problem+json` documents, except OFREP's, which follow OFREP. Any request whose body is over the limit gets 413, headers over 16 KiB get 431; a method a path does not document gets 405 with `Allow` (components/responses/MethodNotAllowed).\n\nLists answer `{\"<items>\": [...], \"next_cursor\": \"...\" | null}` and page with `limit` (1 to 500, default 50) and `cursor`.\n\nEvery answer carries `X-Request-Id`: the request's own when it is 1 to 128 letters, digits or `. _ : -`, otherwise one vouchd made; the same id is in vouchd's log line for the request."
+    "description": "JSON under /v1 with snake_case fields; flags over the OpenFeature Remote Evaluation Protocol (OFREP) under /ofrep/v1.\n\nAuthenticate with `Authorization: Bearer <token>` or `X-API-Key: <token>`; /healthz, /readyz, /metrics and /v1/openapi.json need no token. Roles: admin (everything), release_manager, maintainer, tester, sdk (OFREP only).\n\nErrors are RFC 9457 `application/problem+json` documents, except OFREP's, which follow OFREP. Any request whose body is over the limit gets 413; a method a path does not document gets 405 with `Allow` (components/responses/MethodNotAllowed). Before any route runs, vouchd checks the request's head, answers these itself, and closes the connection: 400 for ambiguous framing (both `Content-Length` and `Transfer-Encoding`, or more than one `Content-Length`), a NUL in the target (`%00` or a raw 0 byte), or HTTP/1.1 without `Host`; 414 for a target over 8 KiB or with more than 100 query parameters; 431 for a request line and headers over 16 KiB; 501 for a transfer coding other than `chunked`. A client that has not sent complete headers within `http.header_timeout` (10 s by default, counted from the connection's start or the previous answer) or sends its body slower than `http.body_min_rate` allows is disconnected without an answer.\n\nLists answer `{\"<items>\": [...], \"next_cursor\": \"...\" | null}` and page with `limit` (1 to 500, default 50) and `cursor`.\n\nEvery answer carries `X-Request-Id`: the request's own when it is 1 to 128 letters, digits or `. _ : -`, otherwise one vouchd made; the same id is in vouchd's log line for the request."
   },
   "tags": [
     {
@@ -93,6 +93,18 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -125,6 +137,18 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
+          },
           "503": {
             "$ref": "#/components/responses/ServiceUnavailable"
           }
@@ -149,6 +173,18 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -176,6 +212,18 @@ public enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -187,7 +235,7 @@ public enum OpenAPIDocument {
           "ofrep"
         ],
         "summary": "Evaluate one flag (OFREP).",
-        "description": "Any role may evaluate. Errors follow OFREP, not RFC 9457 (but 413 is a problem document).",
+        "description": "Any role may evaluate. Errors follow OFREP, not RFC 9457 (but 413, and the answers to a malformed request head, are problem documents).",
         "parameters": [
           {
             "name": "key",
@@ -223,11 +271,16 @@ public enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "PARSE_ERROR (the body is not a JSON object), INVALID_CONTEXT (`context` is not an object or `targetingKey` not a string), TARGETING_KEY_MISSING (the flag is on for some users only and the context has no targetingKey).",
+            "description": "PARSE_ERROR (the body is not a JSON object), INVALID_CONTEXT (`context` is not an object or `targetingKey` not a string), TARGETING_KEY_MISSING (the flag is on for some users only and the context has no targetingKey). A malformed request head (components/responses/MalformedRequest) gets a problem document instead.",
             "content": {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/OFREPEvaluationFailure"
+                }
+              },
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
                 }
               }
             }
@@ -259,6 +312,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "description": "A body whose Content-Type is not JSON.",
             "content": {
@@ -271,6 +327,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/OFREPTooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -339,11 +401,16 @@ public enum OpenAPIDocument {
             }
           },
           "400": {
-            "description": "PARSE_ERROR or INVALID_CONTEXT.",
+            "description": "PARSE_ERROR or INVALID_CONTEXT. A malformed request head (components/responses/MalformedRequest) gets a problem document instead.",
             "content": {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/OFREPBulkEvaluationFailure"
+                }
+              },
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
                 }
               }
             }
@@ -365,6 +432,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "description": "A body whose Content-Type is not JSON.",
             "content": {
@@ -377,6 +447,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/OFREPTooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -434,6 +510,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -442,6 +521,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -486,17 +571,29 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -525,6 +622,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -534,8 +634,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       },
@@ -583,6 +692,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -591,6 +703,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -675,6 +793,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -683,6 +804,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -717,6 +844,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -726,8 +856,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       },
@@ -775,6 +914,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -783,6 +925,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -843,6 +991,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -851,6 +1002,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -886,17 +1043,29 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -925,6 +1094,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -934,8 +1106,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       },
@@ -986,6 +1167,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -994,6 +1178,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1057,6 +1247,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -1065,6 +1258,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1107,6 +1306,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1116,8 +1318,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -1146,6 +1357,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1155,8 +1369,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       },
@@ -1204,6 +1427,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -1212,6 +1438,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1257,6 +1489,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1273,8 +1508,17 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1378,6 +1622,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -1386,6 +1633,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1440,6 +1693,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1449,11 +1705,20 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -1482,6 +1747,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1491,8 +1759,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -1521,6 +1798,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1530,8 +1810,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -1586,6 +1875,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -1594,6 +1886,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1657,6 +1955,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -1665,6 +1966,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1699,6 +2006,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1708,8 +2018,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       },
@@ -1760,6 +2079,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -1768,6 +2090,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1820,6 +2148,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -1828,6 +2159,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1863,17 +2200,29 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -1902,6 +2251,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1911,8 +2263,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       },
@@ -1960,6 +2321,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -1968,6 +2332,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -1988,6 +2358,9 @@ public enum OpenAPIDocument {
           "204": {
             "description": "Removed."
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -1997,8 +2370,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -2033,6 +2415,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -2045,8 +2430,17 @@ public enum OpenAPIDocument {
           "409": {
             "$ref": "#/components/responses/Conflict"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -2092,6 +2486,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -2101,11 +2498,20 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -2149,17 +2555,29 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -2193,6 +2611,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -2205,8 +2626,17 @@ public enum OpenAPIDocument {
           "409": {
             "$ref": "#/components/responses/Conflict"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -2259,6 +2689,9 @@ public enum OpenAPIDocument {
           "413": {
             "$ref": "#/components/responses/ContentTooLarge"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "415": {
             "$ref": "#/components/responses/UnsupportedMediaType"
           },
@@ -2267,6 +2700,12 @@ public enum OpenAPIDocument {
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -2302,17 +2741,29 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -2347,6 +2798,9 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -2356,8 +2810,17 @@ public enum OpenAPIDocument {
           "404": {
             "$ref": "#/components/responses/NotFound"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           },
           "503": {
             "$ref": "#/components/responses/DatabaseBusy"
@@ -2404,17 +2867,29 @@ public enum OpenAPIDocument {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/MalformedRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
             "$ref": "#/components/responses/Forbidden"
           },
+          "414": {
+            "$ref": "#/components/responses/TargetTooLong"
+          },
           "422": {
             "$ref": "#/components/responses/ValidationFailed"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
+          },
+          "431": {
+            "$ref": "#/components/responses/HeadersTooLarge"
+          },
+          "501": {
+            "$ref": "#/components/responses/TransferCodingNotImplemented"
           }
         }
       }
@@ -2506,7 +2981,7 @@ public enum OpenAPIDocument {
     },
     "responses": {
       "BadRequest": {
-        "description": "Malformed request: no body where one is needed, or a body that is not valid JSON (or nested deeper than 64 levels).",
+        "description": "Malformed request: no body where one is needed, or a body that is not valid JSON (or nested deeper than 64 levels); or, for any operation, a malformed request head: ambiguous framing, a NUL in the target, HTTP/1.1 without Host (the connection is then closed).",
         "content": {
           "application/problem+json": {
             "schema": {
@@ -2673,6 +3148,46 @@ public enum OpenAPIDocument {
       },
       "InsufficientStorage": {
         "description": "The disk holding the database is full; nothing was stored. Reads go on.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "MalformedRequest": {
+        "description": "Malformed request head: both Content-Length and Transfer-Encoding, more than one Content-Length, a NUL in the target (%00 or a raw 0 byte), or HTTP/1.1 without Host. The connection is closed.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "TargetTooLong": {
+        "description": "The request target is over 8 KiB, or its query has more than 100 parameters. The connection is closed.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "HeadersTooLarge": {
+        "description": "The request line and headers are over 16 KiB. The connection is closed.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "TransferCodingNotImplemented": {
+        "description": "The request uses a transfer coding other than chunked. The connection is closed.",
         "content": {
           "application/problem+json": {
             "schema": {
