@@ -36,7 +36,7 @@ public final class HTTPServer: Sendable {
 
         public init(host: String = "127.0.0.1", port: UInt16 = 8750, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
                     maxBodyBytes: Int = 64 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,
-                    connectionLimitPerAddress: Int = 64, collectedHeaders: [String] = HTTPRequest.collectedHeaders,
+                    connectionLimitPerAddress: Int = 128, collectedHeaders: [String] = HTTPRequest.collectedHeaders,
                     deadlines: ConnectionDeadlines = ConnectionDeadlines(), limits: RequestLimits = RequestLimits()) {
             self.collectedHeaders = collectedHeaders
             self.host = host

@@ -9,7 +9,7 @@ import VouchHTTP
         let http = DaemonConfiguration().httpConfiguration
         #expect(http.deadlines == ConnectionDeadlines(headerMilliseconds: 10_000, bodyMilliseconds: 10_000, bodyMinBytesPerSecond: 500))
         #expect(http.connectionLimit == 4_096)
-        #expect(http.connectionLimitPerAddress == 64)
+        #expect(http.connectionLimitPerAddress == 128)
         #expect(http.limits == RequestLimits(maxHeaderBytes: 16 * 1_024, maxTargetBytes: 8 * 1_024, maxQueryParameters: 100))
     }
 

@@ -16,7 +16,7 @@ public struct DaemonConfiguration: Sendable {
         ("http.max_body_bytes", "65536", .integer(1_024...16_777_216)),
         ("http.threads", "0", .integer(0...256)),
         ("http.max_connections", "4096", .integer(1...65_536)),
-        ("http.max_connections_per_ip", "64", .integer(1...65_536)),
+        ("http.max_connections_per_ip", "128", .integer(1...65_536)),
         ("http.connection_timeout", "30s", .duration),
         ("http.header_timeout", "10s", .durationWithin(1...3_600)),
         ("http.body_timeout", "10s", .durationWithin(1...3_600)),
@@ -106,7 +106,7 @@ public struct DaemonConfiguration: Sendable {
         return HTTPServer.Configuration(
             host: listen.host, port: listen.port, threadCount: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount,
             maxBodyBytes: maxBodyBytes, connectionTimeoutSeconds: seconds("http.connection_timeout"),
-            connectionLimit: Int(self["http.max_connections"]) ?? 4_096, connectionLimitPerAddress: Int(self["http.max_connections_per_ip"]) ?? 64,
+            connectionLimit: Int(self["http.max_connections"]) ?? 4_096, connectionLimitPerAddress: Int(self["http.max_connections_per_ip"]) ?? 128,
             deadlines: ConnectionDeadlines(headerMilliseconds: seconds("http.header_timeout") * 1_000, bodyMilliseconds: seconds("http.body_timeout") * 1_000,
                                            bodyMinBytesPerSecond: Int(self["http.body_min_rate"]) ?? 500))
     }
