@@ -34,9 +34,9 @@ extension HTTPServer {
             uploadDataSize.pointee = 0
             return .YES
         }
-        if state.slot >= 0 { tracker.enter(.handling, slot: state.slot) }
+        if state.readingBody, state.slot >= 0 { tracker.enter(.handling, slot: state.slot) }
         let requestID = requestIDs.id(for: state.headers["x-request-id"])
-        if state.bodyTooLarge { return queue(tooLarge(), requestID: requestID, on: connection) }
+        if state.bodyTooLarge { return queue(tooLargeProblem.response, requestID: requestID, on: connection) }
         var request = HTTPRequest(method: String(cString: method), path: String(cString: url), query: queryArguments(connection),
                                   headers: state.headers, body: state.body, clientAddress: ClientAddress(vouch_mhd_client_address(connection)))
         request.requestID = requestID
@@ -58,7 +58,8 @@ extension HTTPServer {
         }
         // Only a body that announces itself as too large is refused before any of it is read.
         if problem == nil, let length = scan.contentLength, length > configuration.maxBodyBytes { problem = tooLargeProblem }
-        if state.slot >= 0 { tracker.enter(problem == nil && scan.expectsBody ? .readingBody : .handling, slot: state.slot) }
+        state.readingBody = problem == nil && scan.expectsBody
+        if state.slot >= 0 { tracker.enter(state.readingBody ? .readingBody : .handling, slot: state.slot) }
         guard let problem else { return .YES }
         var response = problem.response
         // libmicrohttpd 0.9.75 closes a connection whose answer was queued before the body was read; saying so
@@ -70,8 +71,6 @@ extension HTTPServer {
     private var tooLargeProblem: Problem {
         Problem(status: 413, detail: "the request body is larger than \(configuration.maxBodyBytes) bytes, the limit (http.max_body_bytes)")
     }
-
-    private func tooLarge() -> HTTPResponse { tooLargeProblem.response }
 
     /// The tracker slot the connection callback stored for this connection's socket; -1 for none.
     func slot(of connection: OpaquePointer) -> Int {

@@ -9,6 +9,8 @@ final class RequestState {
     var targetProblem: Problem?
     /// False until the first access call, which libmicrohttpd makes once the headers are complete.
     var headersComplete = false
+    /// True from the first access call to the last when the request has a body, which has its own deadline.
+    var readingBody = false
     /// The headers the handler reads, collected on the first access call.
     var headers: [String: String] = [:]
     var body: [UInt8] = []
