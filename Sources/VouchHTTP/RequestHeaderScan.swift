@@ -14,13 +14,19 @@ struct RequestHeaderScan {
     var hostLines = 0
     /// Every `Transfer-Encoding` line; empty for nearly all requests.
     var transferEncodings: [String] = []
+    let names: Names
 
-    /// The names to collect, lowercased, as bytes to compare without making a String per header line.
+    /// The names to collect, lowercased, as bytes to compare without making a String per header line; apart,
+    /// so that the loop over them on every header line compares lengths without touching a reference.
     struct Names {
-        let collected: [(name: String, bytes: [UInt8])]
+        let keys: [String]
+        let bytes: [[UInt8]]
+        let lengths: [Int]
 
         init(_ names: [String]) {
-            collected = names.map { ($0.lowercased(), Array($0.lowercased().utf8)) }
+            keys = names.map { $0.lowercased() }
+            bytes = keys.map { Array($0.utf8) }
+            lengths = bytes.map(\.count)
         }
     }
 
@@ -29,43 +35,49 @@ struct RequestHeaderScan {
     private static let hostName = Array("host".utf8)
 
     init(headers: [String: String] = [:], contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
-         transferEncodings: [String] = []) {
+         transferEncodings: [String] = [], names: Names = Names([])) {
         self.headers = headers
         self.contentLengthLines = contentLengthLines
         self.contentLength = contentLength
         self.hostLines = hostLines
         self.transferEncodings = transferEncodings
+        self.names = names
     }
 
     /// Reads every header line of the connection's current request.
     init(_ connection: OpaquePointer, names: Names) {
-        var context = (scan: RequestHeaderScan(), names: names)
-        withUnsafeMutablePointer(to: &context) { pointer in
+        var scan = RequestHeaderScan(names: names)
+        withUnsafeMutablePointer(to: &scan) { pointer in
             _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, RequestHeaderScan.iterator, pointer)
         }
-        self = context.scan
+        self = scan
     }
 
     private static let iterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         guard let context, let key else { return .YES }
-        let pointer = context.assumingMemoryBound(to: (scan: RequestHeaderScan, names: Names).self)
-        let name = UnsafeRawBufferPointer(start: key, count: keySize)
-        let text = { String(decoding: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize), as: UTF8.self) }
-        pointer.pointee.scan.add(name: name, value: text, names: pointer.pointee.names)
+        let scan = context.assumingMemoryBound(to: RequestHeaderScan.self)
+        scan.pointee.add(name: UnsafeRawBufferPointer(start: key, count: keySize)) {
+            String(decoding: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize), as: UTF8.self)
+        }
         return .YES
     }
 
-    mutating func add(name: UnsafeRawBufferPointer, value: () -> String, names: Names) {
-        if RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.contentLengthName) {
+    /// One header line; `value` makes its text, only for the lines that are kept.
+    mutating func add(name: UnsafeRawBufferPointer, value: () -> String) {
+        switch name.count {
+        case 14 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.contentLengthName):
             contentLengthLines += 1
             if contentLengthLines == 1 { contentLength = Int(value()) }
-        } else if RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.transferEncodingName) {
+        case 17 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.transferEncodingName):
             transferEncodings.append(value())
-        } else if RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.hostName) {
+        case 4 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.hostName):
             hostLines += 1
+        default:
+            break
         }
-        for collected in names.collected where headers[collected.name] == nil && RequestHeaderScan.equalsIgnoringCase(name, collected.bytes) {
-            headers[collected.name] = value()
+        for index in names.lengths.indices where names.lengths[index] == name.count
+            && RequestHeaderScan.equalsIgnoringCase(name, names.bytes[index]) && headers[names.keys[index]] == nil {
+            headers[names.keys[index]] = value()
         }
     }
 
