@@ -8,15 +8,19 @@ import Synchronization
 /// Handlers run synchronously on libmicrohttpd's threads; they must not block for long.
 ///
 /// Every answer is made here or by the handler, as `application/problem+json` with an `X-Request-Id`, except
-/// the few libmicrohttpd 0.9.75 sends itself, in HTML and without an id, before any callback of ours can act:
-/// - a request line or head larger than the connection's memory (`RequestLimits.connectionMemoryBytes`, twice the
-///   16 KiB header limit): 414 when the request line alone does not fit, 431 otherwise;
-/// - a request line that is not `METHOD TARGET HTTP/x.y` (400), or an HTTP version other than 1.x (505);
+/// the few libmicrohttpd 0.9.75 sends itself, in HTML and without an id, before any callback of ours can act
+/// (each checked against this server, in HTTPFramingTests and HTTPAbuseTests or by hand):
+/// - a head larger than the connection's memory (`RequestLimits.connectionMemoryBytes`, 24 KiB): 414 when the
+///   request line alone does not fit, 431 otherwise. Below that the server's own 414 and 431 apply;
+/// - a request line without an HTTP version, or with one that is not `HTTP/x.y` (400), or whose major version is
+///   not 1 (505); a line with no space at all, or one starting with a space, is closed without an answer;
+/// - a header line without a colon (400);
 /// - a `Content-Length` that is not a decimal number (400) or does not fit in 64 bits (413);
 /// - malformed chunked encoding in the body (400), or a chunk size that does not fit in 64 bits (413).
 /// Each of them also closes the connection. Everything else a client can get wrong about the head (a target or
 /// head over the limits, a NUL in the target, ambiguous framing, an unknown transfer coding, HTTP/1.1 without
-/// `Host`) is answered by `HTTPServer+Connection` with a problem document.
+/// `Host`) is answered by `HTTPServer+Connection` with a problem document, as are a body over the limit and
+/// whatever the handler answers.
 public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
