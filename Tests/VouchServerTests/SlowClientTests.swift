@@ -72,7 +72,7 @@ import Testing
         #expect(server.cutConnections.bodyRate == 1)
     }
 
-    @Test func theDeadlineThreadEndsWithTheServer() throws {
+    @Test func theDeadlineThreadRunsNoRoundOnceStopped() throws {
         let reaper = ConnectionReaper(intervalMilliseconds: 5)
         let rounds = Atomic<Int>(0)
         reaper.start {
