@@ -10,22 +10,42 @@ typedef enum MHD_Result (*vouch_mhd_access_handler)(void *context, struct MHD_Co
     const char *upload_data, size_t *upload_data_size, void **request_state);
 typedef void (*vouch_mhd_completed_handler)(void *context, struct MHD_Connection *connection,
     void **request_state, enum MHD_RequestTerminationCode reason);
+/* MHD_OPTION_URI_LOG_CALLBACK: sees the request target as sent, before libmicrohttpd splits off and parses
+   the query and percent-decodes the path; what it returns becomes the request state of the first access call. */
+typedef void *(*vouch_mhd_target_handler)(void *context, const char *target, struct MHD_Connection *connection);
+/* MHD_OPTION_NOTIFY_CONNECTION: a socket accepted (STARTED) or about to be closed (CLOSED). */
+typedef void (*vouch_mhd_connection_handler)(void *context, struct MHD_Connection *connection,
+    void **socket_context, enum MHD_ConnectionNotificationCode code);
+
+/* The limits and callbacks Vouch starts libmicrohttpd with. */
+struct vouch_mhd_settings {
+    unsigned int flags;
+    const struct sockaddr *address;
+    unsigned int thread_pool_size;
+    unsigned int connection_timeout_seconds;
+    unsigned int connection_limit;
+    unsigned int per_ip_connection_limit;
+    size_t connection_memory_bytes;
+    vouch_mhd_access_handler handler;
+    vouch_mhd_completed_handler completed;
+    vouch_mhd_target_handler target;
+    vouch_mhd_connection_handler connection;
+    /* Passed to every callback above. */
+    void *context;
+};
 
 // MHD_start_daemon is variadic, which Swift cannot call: the options Vouch uses, typed.
-static inline struct MHD_Daemon *vouch_mhd_start(unsigned int flags, const struct sockaddr *address,
-    unsigned int thread_pool_size, unsigned int connection_timeout_seconds, unsigned int connection_limit,
-    unsigned int per_ip_connection_limit,
-    vouch_mhd_access_handler handler, void *handler_context,
-    vouch_mhd_completed_handler completed, void *completed_context) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
-        MHD_OPTION_SOCK_ADDR, address,
-        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
-        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
-        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
-        /* Headers only: bodies are copied out as they arrive. A smaller pool is less memory to reset per request. */
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+static inline struct MHD_Daemon *vouch_mhd_start(const struct vouch_mhd_settings *settings) {
+    return MHD_start_daemon(settings->flags, 0, NULL, NULL, settings->handler, settings->context,
+        MHD_OPTION_SOCK_ADDR, settings->address,
+        MHD_OPTION_THREAD_POOL_SIZE, settings->thread_pool_size,
+        MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds,
+        MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_bytes,
+        MHD_OPTION_NOTIFY_COMPLETED, settings->completed, settings->context,
+        MHD_OPTION_URI_LOG_CALLBACK, settings->target, settings->context,
+        MHD_OPTION_NOTIFY_CONNECTION, settings->connection, settings->context,
         MHD_OPTION_END);
 }
 
@@ -39,4 +59,22 @@ static inline uint16_t vouch_mhd_bound_port(struct MHD_Daemon *daemon) {
 static inline const struct sockaddr *vouch_mhd_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+// The connection's socket, which the deadline reaper shuts down (never closes); -1 when unknown.
+static inline int vouch_mhd_connection_descriptor(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+// What the connection callback stored for this socket: Vouch keeps the connection's tracking slot there.
+static inline void *vouch_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+// "Return length of the client's HTTP request header": the request line and every header line, as received.
+static inline size_t vouch_mhd_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
 }

@@ -11,7 +11,7 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Where the request came from, for limits per address.
     public var clientAddress: ClientAddress
-    /// The id logs and the `X-Request-Id` answer header carry; set by the application before routing.
+    /// The id logs and the `X-Request-Id` answer header carry; set by the HTTP server before the handler runs.
     public var requestID = ""
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],

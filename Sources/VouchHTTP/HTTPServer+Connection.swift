@@ -1,30 +1,26 @@
 import CMicroHTTPD
 
-/// Per-request state, allocated on libmicrohttpd's first callback and released in its completion callback.
-final class RequestState {
-    var body: [UInt8] = []
-    var bodyTooLarge = false
-}
-
 extension HTTPServer {
     /// libmicrohttpd's access handler, called several times per request (see docs/architecture.md, "libmicrohttpd"):
-    /// first with no state, then once per body chunk, then with no data when the request is complete.
-    func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, uploadData: UnsafePointer<CChar>?,
-                uploadDataSize: UnsafeMutablePointer<Int>, requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        guard let rawState = requestState.pointee else {
-            let state = RequestState()
+    /// first once the headers are complete, then once per body chunk, then with no data when the request is complete.
+    func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>,
+                uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+                requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let state: RequestState
+        if let rawState = requestState.pointee {
+            state = Unmanaged<RequestState>.fromOpaque(rawState).takeUnretainedValue()
+        } else {
+            state = RequestState(slot: slot(of: connection))
             requestState.pointee = Unmanaged.passRetained(state).toOpaque()
-            requestsInFlight.add(1, ordering: .relaxed)
-            // Answering on the first call would make libmicrohttpd close the connection, so only a body that
-            // announces itself as too large is refused here, before any of it is read.
-            if let length = header(connection, "Content-Length").flatMap(Int.init), length > configuration.maxBodyBytes {
-                return queue(tooLarge(), on: connection)
-            }
-            return .YES
         }
-        let state = Unmanaged<RequestState>.fromOpaque(rawState).takeUnretainedValue()
+        guard state.headersComplete else {
+            state.headersComplete = true
+            requestsInFlight.add(1, ordering: .relaxed)
+            return begin(state, connection: connection, url: url, version: version)
+        }
         let chunkSize = uploadDataSize.pointee
         if chunkSize > 0 {
+            if state.slot >= 0 { tracker.received(bodyBytes: chunkSize, slot: state.slot) }
             if !state.bodyTooLarge, let uploadData {
                 if state.body.count + chunkSize > configuration.maxBodyBytes {
                     state.bodyTooLarge = true
@@ -38,22 +34,47 @@ extension HTTPServer {
             uploadDataSize.pointee = 0
             return .YES
         }
-        if state.bodyTooLarge { return queue(tooLarge(), on: connection) }
-        var headers: [String: String] = [:]
-        for name in configuration.collectedHeaders {
-            if let value = header(connection, name) { headers[name] = value }
+        if state.readingBody, state.slot >= 0 { tracker.enter(.handling, slot: state.slot) }
+        let requestID = requestIDs.id(for: state.headers["x-request-id"])
+        if state.bodyTooLarge { return queue(tooLargeProblem.response, requestID: requestID, on: connection) }
+        var request = HTTPRequest(method: String(cString: method), path: String(cString: url), query: queryArguments(connection),
+                                  headers: state.headers, body: state.body, clientAddress: ClientAddress(vouch_mhd_client_address(connection)))
+        request.requestID = requestID
+        return queue(handler(request), requestID: requestID, on: connection)
+    }
+
+    /// The first access call: the head is complete and nothing of the body is read yet. A request whose target
+    /// or framing the server refuses is answered here, and its connection closed: whatever follows it on the
+    /// connection (a body of uncertain length, a request smuggled behind it) is never read.
+    private func begin(_ state: RequestState, connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>) -> MHD_Result {
+        let scan = RequestHeaderScan(connection, names: headerNames)
+        state.headers = scan.headers
+        var problem = state.targetProblem
+        if problem == nil, state.targetLength >= 0, RequestTarget.heldRawNUL(url: url, version: version, targetLength: state.targetLength) {
+            problem = RequestTarget.nulProblem
         }
-        let request = HTTPRequest(method: String(cString: method), path: String(cString: url), query: queryArguments(connection),
-                                  headers: headers, body: state.body, clientAddress: ClientAddress(vouch_mhd_client_address(connection)))
-        return queue(handler(request), on: connection)
+        if problem == nil {
+            problem = scan.problem(version: String(cString: version), headerBytes: vouch_mhd_request_header_size(connection), limits: configuration.limits)
+        }
+        // Only a body that announces itself as too large is refused before any of it is read.
+        if problem == nil, let length = scan.contentLength, length > configuration.maxBodyBytes { problem = tooLargeProblem }
+        state.readingBody = problem == nil && scan.expectsBody
+        if state.slot >= 0 { tracker.enter(state.readingBody ? .readingBody : .handling, slot: state.slot) }
+        guard let problem else { return .YES }
+        var response = problem.response
+        // libmicrohttpd 0.9.75 closes a connection whose answer was queued before the body was read; saying so
+        // keeps that true whatever the version does by default.
+        response.headers.append((name: "Connection", value: "close"))
+        return queue(response, requestID: requestIDs.id(for: state.headers["x-request-id"]), on: connection)
     }
 
-    private func tooLarge() -> HTTPResponse {
-        Problem(status: 413, detail: "the request body is larger than \(configuration.maxBodyBytes) bytes, the limit (http.max_body_bytes)").response
+    private var tooLargeProblem: Problem {
+        Problem(status: 413, detail: "the request body is larger than \(configuration.maxBodyBytes) bytes, the limit (http.max_body_bytes)")
     }
 
-    private func header(_ connection: OpaquePointer, _ name: String) -> String? {
-        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+    /// The tracker slot the connection callback stored for this connection's socket; -1 for none.
+    func slot(of connection: OpaquePointer) -> Int {
+        Int(bitPattern: vouch_mhd_socket_context(connection)) - 1
     }
 
     private func queryArguments(_ connection: OpaquePointer) -> [String: String] {
@@ -67,7 +88,8 @@ extension HTTPServer {
         return collector.values
     }
 
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    /// Queues the answer with its `X-Request-Id`, the one header every answer carries.
+    private func queue(_ response: HTTPResponse, requestID: String, on connection: OpaquePointer) -> MHD_Result {
         let mhdResponse = response.body.withUnsafeBytes { bytes in
             // RESPMEM_MUST_COPY: libmicrohttpd copies the bytes, so the Swift array may go away.
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
@@ -77,6 +99,7 @@ extension HTTPServer {
         for (name, value) in response.headers {
             _ = MHD_add_response_header(mhdResponse, name, value)
         }
+        _ = MHD_add_response_header(mhdResponse, "X-Request-Id", requestID)
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
     }
 }

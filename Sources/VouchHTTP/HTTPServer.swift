@@ -2,33 +2,56 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: a thread pool with epoll, keep-alive, and a body size limit.
+/// An HTTP/1.1 server on libmicrohttpd: a thread pool with epoll, keep-alive, a body size limit, and deadlines
+/// for slow clients.
 ///
 /// Handlers run synchronously on libmicrohttpd's threads; they must not block for long.
+///
+/// Every answer is made here or by the handler, as `application/problem+json` with an `X-Request-Id`, except
+/// the few libmicrohttpd 0.9.75 sends itself, in HTML and without an id, before any callback of ours can act
+/// (each checked against this server, in HTTPFramingTests and HTTPAbuseTests or by hand):
+/// - a head larger than the connection's memory (`RequestLimits.connectionMemoryBytes`, 24 KiB): 414 when the
+///   request line alone does not fit, 431 otherwise. Below that the server's own 414 and 431 apply;
+/// - a request line without an HTTP version, or with one that is not `HTTP/x.y` (400), or whose major version is
+///   not 1 (505); a line with no space at all, or one starting with a space, is closed without an answer;
+/// - a header line without a colon (400);
+/// - a `Content-Length` that is not a decimal number (400) or does not fit in 64 bits (413);
+/// - malformed chunked encoding in the body (400), or a chunk size that does not fit in 64 bits (413).
+/// Each of them also closes the connection. Everything else a client can get wrong about the head (a target or
+/// head over the limits, a NUL in the target, ambiguous framing, an unknown transfer coding, HTTP/1.1 without
+/// `Host`) is answered by `HTTPServer+Connection` with a problem document, as are a body over the limit and
+/// whatever the handler answers.
 public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
         public var host: String
         public var port: UInt16
         public var threadCount: Int
         public var maxBodyBytes: Int
+        /// libmicrohttpd's own timeout: a connection silent this long is closed, whatever it is doing.
         public var connectionTimeoutSeconds: Int
         public var connectionLimit: Int
         /// Connections one address may hold open at once, so one slow or hostile client cannot take them all.
         public var connectionLimitPerAddress: Int
-        /// Request headers copied into `HTTPRequest.headers`; each costs a lookup per request.
+        /// Request headers copied into `HTTPRequest.headers`.
         public var collectedHeaders: [String]
+        /// When a slow request's connection is shut down.
+        public var deadlines: ConnectionDeadlines
+        public var limits: RequestLimits
 
         public init(host: String = "127.0.0.1", port: UInt16 = 8750, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maxBodyBytes: Int = 64 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1024,
-                    connectionLimitPerAddress: Int = 256, collectedHeaders: [String] = HTTPRequest.collectedHeaders) {
+                    maxBodyBytes: Int = 64 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,
+                    connectionLimitPerAddress: Int = 128, collectedHeaders: [String] = HTTPRequest.collectedHeaders,
+                    deadlines: ConnectionDeadlines = ConnectionDeadlines(), limits: RequestLimits = RequestLimits()) {
             self.collectedHeaders = collectedHeaders
             self.host = host
             self.port = port
             self.threadCount = max(1, threadCount)
             self.maxBodyBytes = maxBodyBytes
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
-            self.connectionLimit = connectionLimit
+            self.connectionLimit = max(1, connectionLimit)
             self.connectionLimitPerAddress = connectionLimitPerAddress
+            self.deadlines = deadlines
+            self.limits = limits
         }
     }
 
@@ -36,10 +59,24 @@ public final class HTTPServer: Sendable {
         public var description: String
     }
 
+    /// Connections the server shut down itself, since it started.
+    public struct CutConnections: Sendable, Equatable {
+        /// Headers not complete within `ConnectionDeadlines.headerMilliseconds` (idle kept-alive ones included).
+        public var headerDeadline: Int
+        /// A body slower than `ConnectionDeadlines.bodyMinBytesPerSecond` allows.
+        public var bodyRate: Int
+        /// Waiting for a request while the server was near its connection cap.
+        public var shed: Int
+    }
+
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     let configuration: Configuration
     let handler: Handler
+    let tracker: ConnectionTracker
+    let requestIDs = RequestIDGenerator()
+    let headerNames: RequestHeaderScan.Names
+    private let reaper: ConnectionReaper
     /// The running daemon; set once in `start`, read by `stop`.
     private let daemon = DaemonHandle()
     /// Requests begun and not yet completed (or aborted), so shutdown can wait for them.
@@ -48,6 +85,9 @@ public final class HTTPServer: Sendable {
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
+        tracker = ConnectionTracker(capacity: configuration.connectionLimit, deadlines: configuration.deadlines)
+        reaper = ConnectionReaper(intervalMilliseconds: configuration.deadlines.checkIntervalMilliseconds)
+        headerNames = RequestHeaderScan.Names(configuration.collectedHeaders)
     }
 
     /// Binds and starts serving; returns the bound port (useful with port 0).
@@ -61,14 +101,20 @@ public final class HTTPServer: Sendable {
         // The server outlives the daemon (stop() joins MHD's threads before the server can go), so unretained is safe.
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started = address.withSockaddr { sockaddr in
-            vouch_mhd_start(UInt32(flags), sockaddr, UInt32(configuration.threadCount), UInt32(configuration.connectionTimeoutSeconds),
-                            UInt32(configuration.connectionLimit), UInt32(configuration.connectionLimitPerAddress),
-                            HTTPServer.accessHandler, context, HTTPServer.completedHandler, context)
+            var settings = vouch_mhd_settings(
+                flags: UInt32(flags), address: sockaddr, thread_pool_size: UInt32(configuration.threadCount),
+                connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds), connection_limit: UInt32(configuration.connectionLimit),
+                per_ip_connection_limit: UInt32(configuration.connectionLimitPerAddress),
+                connection_memory_bytes: configuration.limits.connectionMemoryBytes,
+                handler: HTTPServer.accessHandler, completed: HTTPServer.completedHandler, target: HTTPServer.targetHandler,
+                connection: HTTPServer.connectionHandler, context: context)
+            return vouch_mhd_start(&settings)
         }
         guard let started else {
             throw StartFailure(description: "cannot listen on \(configuration.host):\(configuration.port): the address is in use or not available")
         }
         daemon.set(started)
+        reaper.start { [tracker] in tracker.reap().retryInMilliseconds }
         return vouch_mhd_bound_port(started)
     }
 
@@ -93,29 +139,74 @@ public final class HTTPServer: Sendable {
         return true
     }
 
-    /// Stops the server and waits for libmicrohttpd's threads; no handler runs after this returns.
+    /// Stops the server and waits for libmicrohttpd's threads and the deadline reaper; no handler runs after this returns.
     public func stop() {
         daemon.take().map { MHD_stop_daemon($0) }
+        reaper.stop()
     }
 
     deinit {
         stop()
     }
 
-    private static let accessHandler: vouch_mhd_access_handler = { context, connection, url, method, _, uploadData, uploadDataSize, requestState in
-        guard let context, let connection, let url, let method, let uploadDataSize, let requestState else { return .NO }
+    /// Connections open now, as the deadline reaper counts them.
+    public var openConnections: Int { tracker.openConnections }
+
+    public var cutConnections: CutConnections {
+        CutConnections(headerDeadline: tracker.cutByHeaderDeadline.load(ordering: .relaxed), bodyRate: tracker.cutByBodyRate.load(ordering: .relaxed),
+                       shed: tracker.shed.load(ordering: .relaxed))
+    }
+
+    private static let accessHandler: vouch_mhd_access_handler = { context, connection, url, method, version, uploadData, uploadDataSize, requestState in
+        guard let context, let connection, let url, let method, let version, let uploadDataSize, let requestState else { return .NO }
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-        return server.handle(connection: connection, url: url, method: method, uploadData: uploadData,
+        return server.handle(connection: connection, url: url, method: method, version: version, uploadData: uploadData,
                              uploadDataSize: uploadDataSize, requestState: requestState)
     }
 
-    /// Runs for every request, finished or aborted: the one place per-request state is freed.
-    private static let completedHandler: vouch_mhd_completed_handler = { context, _, requestState, _ in
-        guard let requestState, let state = requestState.pointee else { return }
-        if let context {
-            Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().requestsInFlight.subtract(1, ordering: .releasing)
+    /// Runs once per request, on its request line, before libmicrohttpd parses the query or decodes the path.
+    /// A target the server will refuse also has its query cut off here: libmicrohttpd 0.9.75 keeps every
+    /// parameter in the connection's fixed memory, and when that runs out while it parses them it neither
+    /// answers nor closes (a few hundred parameters in 16 KiB were enough). Writing through the `const` pointer
+    /// is sound: it points into libmicrohttpd's own read buffer, which it is itself about to cut at the `?`.
+    private static let targetHandler: vouch_mhd_target_handler = { context, target, connection in
+        guard let context, let target else { return nil }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        let state = RequestState(slot: connection.map(server.slot(of:)) ?? -1)
+        let inspected = RequestTarget(cString: target)
+        state.targetLength = inspected.length
+        state.targetProblem = inspected.problem(server.configuration.limits)
+        if state.targetProblem != nil, let queryStart = inspected.queryStart {
+            UnsafeMutablePointer(mutating: target)[queryStart + 1] = 0
         }
-        Unmanaged<RequestState>.fromOpaque(state).release()
+        return Unmanaged.passRetained(state).toOpaque()
+    }
+
+    /// Runs for every request the target callback saw, finished or aborted: the one place per-request state is freed.
+    private static let completedHandler: vouch_mhd_completed_handler = { context, _, requestState, _ in
+        guard let requestState, let rawState = requestState.pointee else { return }
+        let state = Unmanaged<RequestState>.fromOpaque(rawState).takeRetainedValue()
         requestState.pointee = nil
+        guard let context else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        if state.headersComplete { server.requestsInFlight.subtract(1, ordering: .releasing) }
+        // Kept alive, the connection now waits for its next request, and the header deadline counts from here.
+        if state.slot >= 0 { server.tracker.enter(.waitingForRequest, slot: state.slot) }
+    }
+
+    /// A socket accepted or about to be closed: the tracker's slot lives in libmicrohttpd's socket context.
+    private static let connectionHandler: vouch_mhd_connection_handler = { context, connection, socketContext, code in
+        guard let context, let connection, let socketContext else { return }
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        switch code {
+        case MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED:
+            let (slot, crowded) = server.tracker.opened(descriptor: vouch_mhd_connection_descriptor(connection))
+            socketContext.pointee = slot.flatMap { UnsafeMutableRawPointer(bitPattern: $0 + 1) }
+            if crowded { server.reaper.wake() }
+        default:
+            let slot = Int(bitPattern: socketContext.pointee) - 1
+            if slot >= 0 { server.tracker.closed(slot: slot) }
+            socketContext.pointee = nil
+        }
     }
 }

@@ -11,13 +11,20 @@ final class DaemonProcess {
     private(set) var port: UInt16 = 0
     private let log = LogBuffer()
 
-    init(stateDirectory: String, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// - Parameter openFileLimit: when set, vouchd starts under this open file limit, soft and hard (`ulimit -n`).
+    init(stateDirectory: String, extraArguments: [String] = [], environment: [String: String] = [:], openFileLimit: Int? = nil) throws {
         self.stateDirectory = stateDirectory
-        process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        process.arguments = ["--state-dir", stateDirectory, "--listen", "127.0.0.1:0"] + extraArguments
+        let arguments = ["--state-dir", stateDirectory, "--listen", "127.0.0.1:0"] + extraArguments
+        if let openFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", DaemonProcess.binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
+            process.arguments = arguments
+        }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

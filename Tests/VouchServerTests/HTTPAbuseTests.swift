@@ -51,18 +51,26 @@ import VouchHTTP
         #expect(try quickGet(port: port, from: "127.0.0.1").status == 200)
     }
 
-    @Test func theConnectionCapHoldsAcrossAddresses() throws {
-        let (server, port) = try makeServer(timeoutSeconds: 5, limit: 4, perAddress: 4)
-        defer { server.stop() }
+    /// Four connections from four addresses, each sending `holding` and no more, then a fifth client's request.
+    func fillThenAsk(port: UInt16, holding: String, timeoutSeconds: Int) throws -> (held: [RawConnection], fifth: RawConnection) {
         var held: [RawConnection] = []
         for index in 0..<4 {
             let connection = try RawConnection(port: port, sourceAddress: "127.0.1.\(index + 1)")
-            try connection.send("GET /held HTTP/1.1\r\n")
+            try connection.send(holding)
             held.append(connection)
         }
-        // At the cap libmicrohttpd stops accepting: a fifth client waits in the kernel's backlog, unanswered.
-        let fifth = try RawConnection(port: port, sourceAddress: "127.0.1.9", timeoutSeconds: 1)
+        let fifth = try RawConnection(port: port, sourceAddress: "127.0.1.9", timeoutSeconds: timeoutSeconds)
         try fifth.send("GET /ping HTTP/1.1\r\nHost: vouch\r\n\r\n")
+        return (held, fifth)
+    }
+
+    @Test func theConnectionCapHoldsAcrossAddresses() throws {
+        let (server, port) = try makeServer(timeoutSeconds: 5, limit: 4, perAddress: 4)
+        defer { server.stop() }
+        // Connections busy with a request are never shed to make room: here each is halfway through a body.
+        var (held, fifth) = try fillThenAsk(port: port, holding: "POST /held HTTP/1.1\r\nHost: vouch\r\nContent-Length: 10\r\n\r\nhalf",
+                                            timeoutSeconds: 1)
+        // At the cap libmicrohttpd stops accepting: the fifth client waits in the kernel's backlog, unanswered.
         #expect(throws: RawConnection.Failure.self) { _ = try fifth.readResponse() }
         // A held connection closing gives its place back, and the waiting client is answered.
         held.removeFirst()
@@ -71,9 +79,21 @@ import VouchHTTP
         #expect(try fifth.readResponse()?.status == 200)
     }
 
+    @Test func connectionsWaitingForARequestAreShedAtTheCapSoANewClientGetsIn() throws {
+        let (server, port) = try makeServer(timeoutSeconds: 30, limit: 4, perAddress: 4)
+        defer { server.stop() }
+        // Four connections that never finish their headers: before, the fifth client waited until they timed out.
+        let (held, fifth) = try fillThenAsk(port: port, holding: "GET /held HTTP/1.1\r\n", timeoutSeconds: 3)
+        #expect(try fifth.readResponse()?.status == 200)
+        #expect(held[0].isClosedByServer(within: 1), "the longest-waiting connection went first")
+        #expect(server.cutConnections.shed >= 1)
+    }
+
     @Test func headersLargerThanTheConnectionMemoryAreRefused() throws {
         let (server, port) = try makeServer()
         defer { server.stop() }
+        // 32 KiB is past the connection's memory, where libmicrohttpd answers itself (`HTTPServer` lists when);
+        // HTTPFramingTests covers the server's own 431 between the 16 KiB limit and that.
         let connection = try RawConnection(port: port)
         try connection.send("GET /ping HTTP/1.1\r\nHost: vouch\r\nX-Padding: \(String(repeating: "a", count: 32 * 1_024))\r\n\r\n")
         let answer = try connection.readResponse()

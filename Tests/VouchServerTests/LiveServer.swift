@@ -25,7 +25,9 @@ final class LiveServer {
                             maxTimerSleepMilliseconds: 200)
     }
 
+    /// - Parameter http: the HTTP server's settings; its host and port are ignored (127.0.0.1, a free port).
     init(maxBodyBytes: Int = 64 * 1024, settings: ApplicationSettings = LiveServer.testSettings(),
+         http: HTTPServer.Configuration = HTTPServer.Configuration(threadCount: 2),
          logger: Logger = Logger(level: .error, sink: { _ in })) throws {
         directory = NSTemporaryDirectory() + "vouch-server-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -33,7 +35,11 @@ final class LiveServer {
         application = try VouchApplication(store: store, logger: logger, settings: settings)
         let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: directory)
         adminToken = try String(contentsOfFile: tokenPath ?? "", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 2, maxBodyBytes: maxBodyBytes), handler: application.handle)
+        var configuration = http
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.maxBodyBytes = maxBodyBytes
+        server = HTTPServer(configuration: configuration, handler: application.handle)
         port = try server.start()
         application.startServices()
     }

@@ -103,7 +103,7 @@ import VouchStore
         #expect(lines.contains("criteria.min_soak = 2h    # from file \(config):2"))
         #expect(lines.contains("webhooks.timeout = 5s    # from environment VOUCHD_WEBHOOKS_TIMEOUT"))
         #expect(lines.contains("log.level = debug    # from flag --log-level"))
-        #expect(lines.contains("http.max_connections = 1024    # from default"))
+        #expect(lines.contains("http.max_connections = 4096    # from default"))
     }
 
     @Test func theExampleConfigurationDocumentsEveryKeyWithItsDefault() throws {

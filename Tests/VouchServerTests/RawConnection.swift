@@ -91,6 +91,30 @@ final class RawConnection {
         }
     }
 
+    /// Everything the server sends until it closes the connection or `seconds` pass, and whether it closed.
+    func readUntilClosed(within seconds: Int) -> (text: String, closed: Bool) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                received += chunk[..<count]
+                continue
+            }
+            let closed = count == 0 || errno == ECONNRESET
+            return (String(decoding: received, as: UTF8.self), closed)
+        }
+    }
+
+    /// True when the server has closed the connection by now, without waiting (data it sent is left unread).
+    var isClosedNow: Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     /// True when the server has closed the connection (a read returns end of file within `seconds`).
     func isClosedByServer(within seconds: Int) -> Bool {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)

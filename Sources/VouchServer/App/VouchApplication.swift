@@ -85,13 +85,14 @@ public final class VouchApplication: Sendable {
     public var routePatterns: [String] { router.patterns }
 
     /// Answers one request; every error becomes an RFC 9457 problem here and nowhere else.
-    /// Also the one place each request is counted, logged and given its `X-Request-Id`.
+    /// Also the one place each request is counted and logged, under the id the HTTP server gave it (and put in
+    /// the answer's `X-Request-Id`); a request that did not come through the server gets one here, for the log.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         var request = request
         // A field of its own, not a header: changing the headers would copy the dictionary on every request.
-        let requestID = requestIDs.id(for: request.header("x-request-id"))
-        request.requestID = requestID
+        if request.requestID.isEmpty { request.requestID = requestIDs.id(for: request.header("x-request-id")) }
+        let requestID = request.requestID
         let presentsToken = request.headers["authorization"] != nil || request.headers["x-api-key"] != nil
         var route = -1
         var response: HTTPResponse
@@ -112,7 +113,6 @@ public final class VouchApplication: Sendable {
                                                           ("auth.max_failures", String(authFailures.settings.maxFailures))])
             }
         }
-        response.headers.append((name: "X-Request-Id", value: requestID))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         metrics.recordRequest(route: route, status: response.status, seconds: seconds)
         if logRequests, logger.level <= .info {

@@ -38,13 +38,15 @@ enum ConfigValueCheck: Sendable {
             guard let number = Double(value), (0...1).contains(number) else { return "expected a number from 0 to 1, such as 0.8" }
             return nil
         case .duration(let range):
-            do { _ = try DurationText.seconds(value, field: "value", allowed: range) } catch { return "expected a duration such as 90s, 15m, 24h or 7d, \(DurationText.describe(range)); this one \(error.message)" }
+            do { _ = try DurationText.seconds(value, field: "value", allowed: range) } catch {
+                return "expected a duration \(DurationText.describe(range)), such as 10s, 15m, 24h or 7d"
+            }
             return nil
         case .durationList(let range):
             let parts = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             for part in parts {
                 do { _ = try DurationText.seconds(part, field: "value", allowed: range) } catch {
-                    return "expected durations separated by commas, such as 5s,5m,30m, each \(DurationText.describe(range)); '\(part)' \(error.message)"
+                    return "expected durations separated by commas, such as 5s,5m,30m, each \(DurationText.describe(range)); '\(part)' is not"
                 }
             }
             return parts.isEmpty ? "expected durations separated by commas, such as 5s,5m,30m" : nil

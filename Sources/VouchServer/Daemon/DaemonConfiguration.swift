@@ -15,9 +15,12 @@ public struct DaemonConfiguration: Sendable {
         ("log.requests", "true", .boolean),
         ("http.max_body_bytes", "65536", .integer(1_024...16_777_216)),
         ("http.threads", "0", .integer(0...256)),
-        ("http.max_connections", "1024", .integer(1...65_536)),
-        ("http.max_connections_per_ip", "256", .integer(1...65_536)),
+        ("http.max_connections", "4096", .integer(1...65_536)),
+        ("http.max_connections_per_ip", "128", .integer(1...65_536)),
         ("http.connection_timeout", "30s", .duration(1...3_600)),
+        ("http.header_timeout", "10s", .duration(1...3_600)),
+        ("http.body_timeout", "10s", .duration(1...3_600)),
+        ("http.body_min_rate", "500", .integer(1...1_073_741_824)),
         ("http.shutdown_timeout", "10s", .duration(0...3_600)),
         ("auth.max_failures", "20", .integer(1...100_000)),
         ("auth.failure_window", "60s", .duration(1...86_400)),
@@ -103,7 +106,9 @@ public struct DaemonConfiguration: Sendable {
         return HTTPServer.Configuration(
             host: listen.host, port: listen.port, threadCount: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount,
             maxBodyBytes: maxBodyBytes, connectionTimeoutSeconds: seconds("http.connection_timeout"),
-            connectionLimit: Int(self["http.max_connections"]) ?? 1_024, connectionLimitPerAddress: Int(self["http.max_connections_per_ip"]) ?? 256)
+            connectionLimit: Int(self["http.max_connections"]) ?? 4_096, connectionLimitPerAddress: Int(self["http.max_connections_per_ip"]) ?? 128,
+            deadlines: ConnectionDeadlines(headerMilliseconds: seconds("http.header_timeout") * 1_000, bodyMilliseconds: seconds("http.body_timeout") * 1_000,
+                                           bodyMinBytesPerSecond: Int(self["http.body_min_rate"]) ?? 500))
     }
 
     /// Criteria defaults, webhook delivery and rollout settings for the application.

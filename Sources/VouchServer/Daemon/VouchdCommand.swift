@@ -123,7 +123,15 @@ public enum VouchdCommand {
         if let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: stateDirectory) {
             logger.info("admin token created", [("path", tokenPath)])
         }
-        let http = configuration.httpConfiguration
+        var http = configuration.httpConfiguration
+        let descriptors = FileDescriptorLimit.raiseToHardLimit()
+        let connectionLimit = FileDescriptorLimit.connectionLimit(configured: http.connectionLimit, descriptors: descriptors)
+        if connectionLimit < http.connectionLimit {
+            logger.warning("http.max_connections lowered to fit the open file limit; raise LimitNOFILE to keep it",
+                           [("http.max_connections", String(http.connectionLimit)), ("connections", String(connectionLimit)),
+                            ("open_file_limit", String(descriptors))])
+            http.connectionLimit = connectionLimit
+        }
         let server = HTTPServer(configuration: http, handler: application.handle)
         let signals = SignalWaiter()
         let boundPort = try server.start()

@@ -1,18 +1,27 @@
 import Synchronization
-import VouchCrypto
 
 /// Request ids for logs and the `X-Request-Id` header: the caller's own when it is sensible, otherwise
 /// a random per-process prefix and a counter, which is unique without a random draw per request.
-final class RequestIDGenerator: Sendable {
-    private let prefix = SecureRandom.alphanumeric(count: 8)
+///
+/// The HTTP server gives every request its id before any handler runs, so the answers the server makes
+/// itself (a malformed request, a target too long) carry one as well.
+public final class RequestIDGenerator: Sendable {
+    /// Tells this process's ids from another's; not a secret, so the system generator is enough.
+    private let prefix: String
     private let counter = Atomic<Int>(0)
 
-    func next() -> String {
+    public init() {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        var generator = SystemRandomNumberGenerator()
+        prefix = String(decoding: (0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }, as: UTF8.self)
+    }
+
+    public func next() -> String {
         prefix + "-" + String(counter.add(1, ordering: .relaxed).newValue, radix: 36)
     }
 
     /// The caller's id, when it is 1 to 128 letters, digits or `.` `_` `:` `-` (so it cannot forge a log field).
-    func id(for presented: String?) -> String {
+    public func id(for presented: String?) -> String {
         if let presented, (1...128).contains(presented.utf8.count), presented.utf8.allSatisfy(RequestIDGenerator.allowed) {
             return presented
         }

@@ -1,0 +1,114 @@
+import CMicroHTTPD
+import Foundation
+
+/// One pass over a request's header lines: the headers Vouch reads, and what decides how the body is framed
+/// (RFC 9112 §6.3), which libmicrohttpd 0.9.75 does not check: with both `Content-Length` and
+/// `Transfer-Encoding` it goes by the latter, with two `Content-Length`s by the first, and with a transfer coding
+/// it does not know it reads the body until the connection closes. Any of these lets a request hide another.
+struct RequestHeaderScan {
+    /// Values by lowercased name, first occurrence only; only the names the server was configured to collect.
+    var headers: [String: String] = [:]
+    var contentLengthLines = 0
+    /// The first `Content-Length`, which libmicrohttpd checked was a number before calling the handler.
+    var contentLength: Int?
+    var hostLines = 0
+    /// Every `Transfer-Encoding` line; empty for nearly all requests.
+    var transferEncodings: [String] = []
+    let names: Names
+
+    /// The names to collect, lowercased, as bytes to compare without making a String per header line; apart,
+    /// so that the loop over them on every header line compares lengths without touching a reference.
+    struct Names {
+        let keys: [String]
+        let bytes: [[UInt8]]
+        let lengths: [Int]
+
+        init(_ names: [String]) {
+            keys = names.map { $0.lowercased() }
+            bytes = keys.map { Array($0.utf8) }
+            lengths = bytes.map(\.count)
+        }
+    }
+
+    private static let contentLengthName = Array("content-length".utf8)
+    private static let transferEncodingName = Array("transfer-encoding".utf8)
+    private static let hostName = Array("host".utf8)
+
+    init(headers: [String: String] = [:], contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
+         transferEncodings: [String] = [], names: Names = Names([])) {
+        self.headers = headers
+        self.contentLengthLines = contentLengthLines
+        self.contentLength = contentLength
+        self.hostLines = hostLines
+        self.transferEncodings = transferEncodings
+        self.names = names
+    }
+
+    /// Reads every header line of the connection's current request.
+    init(_ connection: OpaquePointer, names: Names) {
+        var scan = RequestHeaderScan(names: names)
+        withUnsafeMutablePointer(to: &scan) { pointer in
+            _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, RequestHeaderScan.iterator, pointer)
+        }
+        self = scan
+    }
+
+    private static let iterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
+        guard let context, let key else { return .YES }
+        let scan = context.assumingMemoryBound(to: RequestHeaderScan.self)
+        scan.pointee.add(name: UnsafeRawBufferPointer(start: key, count: keySize)) {
+            String(decoding: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize), as: UTF8.self)
+        }
+        return .YES
+    }
+
+    /// One header line; `value` makes its text, only for the lines that are kept.
+    mutating func add(name: UnsafeRawBufferPointer, value: () -> String) {
+        switch name.count {
+        case 14 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.contentLengthName):
+            contentLengthLines += 1
+            if contentLengthLines == 1 { contentLength = Int(value()) }
+        case 17 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.transferEncodingName):
+            transferEncodings.append(value())
+        case 4 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.hostName):
+            hostLines += 1
+        default:
+            break
+        }
+        for index in names.lengths.indices where names.lengths[index] == name.count
+            && RequestHeaderScan.equalsIgnoringCase(name, names.bytes[index]) && headers[names.keys[index]] == nil {
+            headers[names.keys[index]] = value()
+        }
+    }
+
+    /// Whether the request has a body to read: a length above zero, or chunks.
+    var expectsBody: Bool { (contentLength ?? 0) > 0 || !transferEncodings.isEmpty }
+
+    /// Why the server refuses this request's framing or head, or nil when it may go on.
+    /// - Parameter version: the request's HTTP version, such as `HTTP/1.1`.
+    func problem(version: String, headerBytes: Int, limits: RequestLimits) -> Problem? {
+        if headerBytes > limits.maxHeaderBytes {
+            return Problem(status: 431, detail: "the request line and headers are \(headerBytes) bytes; at most \(limits.maxHeaderBytes) are allowed")
+        }
+        if hostLines > 1 { return Problem(status: 400, detail: "the request has \(hostLines) Host headers; exactly one is allowed") }
+        if hostLines == 0, version != "HTTP/1.0" { return Problem(status: 400, detail: "an \(version) request needs a Host header") }
+        if contentLengthLines > 1 {
+            return Problem(status: 400, detail: "the request has \(contentLengthLines) Content-Length headers; one at most, so the body's end is not in doubt")
+        }
+        guard !transferEncodings.isEmpty else { return nil }
+        if contentLengthLines > 0 {
+            return Problem(status: 400, detail: "the request has both Content-Length and Transfer-Encoding; send one, so the body's end is not in doubt")
+        }
+        if version == "HTTP/1.0" { return Problem(status: 400, detail: "Transfer-Encoding is not part of HTTP/1.0; send Content-Length") }
+        let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if let unknown = codings.first(where: { $0 != "chunked" }) {
+            return Problem(status: 501, detail: "the transfer coding '\(unknown.prefix(64))' is not supported; only chunked is")
+        }
+        if codings.count != 1 { return Problem(status: 400, detail: "chunked may be applied once; Transfer-Encoding lists it \(codings.count) times") }
+        return nil
+    }
+
+    static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: [UInt8]) -> Bool {
+        name.count == lowercased.count && zip(name, lowercased).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+    }
+}

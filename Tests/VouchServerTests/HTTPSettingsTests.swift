@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import VouchHTTP
+@testable import VouchServer
+
+/// The HTTP server's limits and deadlines as vouchd's configuration sets them.
+@Suite struct HTTPSettingsTests {
+    @Test func theDefaultsAreTheDeadlinesAndCapsTheServerGets() {
+        let http = DaemonConfiguration().httpConfiguration
+        #expect(http.deadlines == ConnectionDeadlines(headerMilliseconds: 10_000, bodyMilliseconds: 10_000, bodyMinBytesPerSecond: 500))
+        #expect(http.connectionLimit == 4_096)
+        #expect(http.connectionLimitPerAddress == 128)
+        #expect(http.limits == RequestLimits(maxHeaderBytes: 16 * 1_024, maxTargetBytes: 8 * 1_024, maxQueryParameters: 100))
+    }
+
+    @Test func settingsReachTheServer() throws {
+        var configuration = DaemonConfiguration()
+        try configuration.set("http.header_timeout", "2s", source: "test", location: "test")
+        try configuration.set("http.body_timeout", "1m", source: "test", location: "test")
+        try configuration.set("http.body_min_rate", "2000", source: "test", location: "test")
+        #expect(configuration.httpConfiguration.deadlines
+                == ConnectionDeadlines(headerMilliseconds: 2_000, bodyMilliseconds: 60_000, bodyMinBytesPerSecond: 2_000))
+    }
+
+    @Test(arguments: [
+        ("http.header_timeout", "0s", "expected a duration from 1s to 1h, such as 10s, 15m, 24h or 7d"),
+        ("http.header_timeout", "2h", "expected a duration from 1s to 1h"),
+        ("http.body_timeout", "soon", "expected a duration from 1s to 1h"),
+        ("http.body_min_rate", "0", "expected a whole number from 1 to 1073741824"),
+        ("http.body_min_rate", "fast", "expected a whole number from 1 to 1073741824"),
+        ("http.connection_timeout", "99999999999999999d", "expected a duration from 1s to 1h"),
+    ])
+    func badValuesAreRefusedWithWhatIsAllowed(key: String, value: String, allowed: String) {
+        var configuration = DaemonConfiguration()
+        #expect {
+            try configuration.set(key, value, source: "test", location: "line 3")
+        } throws: { error in
+            String(describing: error).hasPrefix("line 3: \(key) = '\(value)' is not valid: \(allowed)")
+        }
+    }
+
+    @Test func theConnectionCapFitsUnderTheOpenFileLimit() {
+        #expect(FileDescriptorLimit.connectionLimit(configured: 4_096, descriptors: 65_536) == 4_096)
+        #expect(FileDescriptorLimit.connectionLimit(configured: 4_096, descriptors: 1_024) == 1_024 - FileDescriptorLimit.reserved)
+        #expect(FileDescriptorLimit.connectionLimit(configured: 4_096, descriptors: 10) == 1)
+    }
+
+    @Test func theSoftOpenFileLimitIsRaisedToTheHardOne() throws {
+        var original = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) == 0)
+        defer { _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) }
+        // One below the hard limit, so the tests running beside this one keep their descriptors.
+        var lowered = original
+        lowered.rlim_cur = original.rlim_max - 1
+        try #require(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered) == 0)
+        #expect(FileDescriptorLimit.raiseToHardLimit() == Int(clamping: original.rlim_max))
+    }
+
+    @Test func vouchdLowersItsConnectionCapUnderASmallOpenFileLimitAndSaysSo() throws {
+        let directory = NSTemporaryDirectory() + "vouch-settings-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory, openFileLimit: 300)
+        defer { daemon.stop() }
+        #expect(daemon.logText.contains("http.max_connections lowered to fit the open file limit"))
+        #expect(daemon.logText.contains("connections=\(300 - FileDescriptorLimit.reserved)"))
+        #expect(try DaemonAPI(port: daemon.port, token: daemon.adminToken).call("GET", "/healthz").status == 200)
+    }
+
+    @Test func vouchdCutsASlowClientAtItsConfiguredHeaderDeadline() throws {
+        let directory = NSTemporaryDirectory() + "vouch-settings-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory, environment: ["VOUCHD_HTTP_HEADER_TIMEOUT": "1s"])
+        defer { daemon.stop() }
+        let limits = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/limits", encoding: .utf8)
+        let files = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let numbers = files.split(separator: " ").compactMap { Int($0) }
+        #expect(numbers.count == 2 && numbers[0] == numbers[1], "the soft limit is raised to the hard one: \(files)")
+
+        let slow = try RawConnection(port: daemon.port)
+        try slow.send("GET /healthz HTTP/1.1\r\nHost: vouch\r\nX-Slow: ")
+        var closed = false
+        for _ in 0..<40 where !closed {
+            try? slow.send("a")
+            closed = slow.isClosedNow
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(closed, "a byte every 0.1 s for 4 s outlasted a 1 s header deadline")
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import VouchHTTP
+
+/// How the server judges a request's framing and head from its header lines (RFC 9112 §6.3 and §3.2).
+@Suite struct RequestHeaderScanTests {
+    static let limits = RequestLimits()
+
+    static func problem(_ scan: RequestHeaderScan, version: String = "HTTP/1.1", headerBytes: Int = 200) -> Problem? {
+        scan.problem(version: version, headerBytes: headerBytes, limits: limits)
+    }
+
+    @Test func aPlainRequestPasses() {
+        #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1)) == nil)
+        #expect(RequestHeaderScanTests.problem(RequestHeaderScan(contentLengthLines: 1, contentLength: 5, hostLines: 1)) == nil)
+        #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1, transferEncodings: [" Chunked "])) == nil)
+        #expect(RequestHeaderScanTests.problem(RequestHeaderScan(), version: "HTTP/1.0") == nil, "HTTP/1.0 needs no Host")
+    }
+
+    @Test(arguments: [
+        (RequestHeaderScan(contentLengthLines: 1, hostLines: 1, transferEncodings: ["chunked"]), 400, "both Content-Length and Transfer-Encoding"),
+        (RequestHeaderScan(contentLengthLines: 2, hostLines: 1), 400, "2 Content-Length headers"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["gzip"]), 501, "'gzip' is not supported; only chunked is"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["gzip, chunked"]), 501, "'gzip' is not supported"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked", "chunked"]), 400, "chunked may be applied once"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: [""]), 400, "chunked may be applied once"),
+        (RequestHeaderScan(), 400, "an HTTP/1.1 request needs a Host header"),
+        (RequestHeaderScan(hostLines: 2), 400, "2 Host headers"),
+    ] as [(RequestHeaderScan, Int, String)])
+    func refusesAmbiguousFramingAndAMissingHost(scan: RequestHeaderScan, status: Int, detail: String) {
+        let problem = RequestHeaderScanTests.problem(scan)
+        #expect(problem?.status == status)
+        #expect(problem?.detail.contains(detail) == true, "\(problem?.detail ?? "no problem")")
+    }
+
+    @Test func chunkedIsNotPartOfHTTP10AndHeadsOverTheLimitAre431() {
+        #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked"]), version: "HTTP/1.0")?.status == 400)
+        let large = RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1), headerBytes: 16 * 1_024 + 1)
+        #expect(large?.status == 431)
+        #expect(large?.detail == "the request line and headers are 16385 bytes; at most 16384 are allowed")
+        #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1), headerBytes: 16 * 1_024) == nil)
+    }
+
+    @Test func namesMatchWithoutRegardToCase() {
+        var scan = RequestHeaderScan(names: RequestHeaderScan.Names(["Authorization", "content-type"]))
+        for (name, value) in [("AUTHORIZATION", "Bearer a"), ("Content-Length", "12"), ("authorization", "Bearer b"), ("HOST", "x"),
+                              ("Transfer-encoding", "chunked"), ("X-Other", "y")] {
+            Array(name.utf8).withUnsafeBytes { scan.add(name: $0, value: { value }) }
+        }
+        #expect(scan.headers == ["authorization": "Bearer a"], "the first of repeated headers, and only the collected names")
+        #expect(scan.contentLengthLines == 1 && scan.contentLength == 12)
+        #expect(scan.hostLines == 1)
+        #expect(scan.transferEncodings == ["chunked"])
+        #expect(scan.expectsBody)
+    }
+}
