@@ -15,7 +15,12 @@ struct FeedbackEntry {
         wcag = invocation.list("wcag")
     }
 
-    var missing: [FeedbackFields.Field] { FeedbackFields.required.filter { values[$0.name] == nil } }
+    /// Required fields not given yet; on the web the browser is one of them.
+    var missing: [FeedbackFields.Field] {
+        var fields = FeedbackFields.required.filter { values[$0.name] == nil }
+        if values["platform"] == "web", values["browser"] == nil { fields.append(FeedbackFields.browser) }
+        return fields
+    }
 
     /// The request body, in the API's field order, marked as coming through the CLI.
     var body: JSONValue {

@@ -47,6 +47,11 @@ enum FeedbackFields {
 
     static let atVersion = Field(name: "at_version", label: "Assistive technology version",
                                  option: .single("at-version", "version", help: "The assistive technology's version, such as 18.2."))
+    /// On the web a screen reader is tested together with a browser; asked for when the platform is the web.
+    static let browser = Field(name: "browser", label: "Browser",
+                               option: .single("browser", "browser", help: "The browser, for the web only (required there).", allowed: names(Browser.self)))
+    static let browserVersion = Field(name: "browser_version", label: "Browser version",
+                                      option: .single("browser-version", "version", help: "The browser's version, such as 131, for the web only."))
     static let device = Field(name: "device", label: "Device", option: .single("device", "name", help: "The device, such as \"iPhone 15\"."))
 
     private static func announcement(_ name: String, _ label: String, _ help: String) -> Field {
@@ -71,8 +76,9 @@ enum FeedbackFields {
     static let wcag = CommandOption.list("wcag", "criterion", help: "A WCAG 2.2 success criterion the problem falls under, such as 4.1.2.")
 
     /// Every field that carries text, in the API's order; regression and WCAG stand before the comment.
-    static let textFields = [tester, verdict, taskOutcome, severity, platform, osVersion, device, appBuild, assistiveTech, atVersion] + announcements + [heard]
+    static let textFields = [tester, verdict, taskOutcome, severity, platform, osVersion, device, appBuild, assistiveTech, atVersion, browser, browserVersion]
+        + announcements + [heard]
 
-    static let options = required.map(\.option) + [atVersion.option, device.option] + announcements.map(\.option)
+    static let options = required.map(\.option) + [atVersion.option, browser.option, browserVersion.option, device.option] + announcements.map(\.option)
         + [heard.option, regression, wcag, comment.option]
 }

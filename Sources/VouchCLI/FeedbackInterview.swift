@@ -12,6 +12,9 @@ struct FeedbackInterview {
         for field in entry.missing {
             entry.values[field.name] = try answer(field, entry)
         }
+        if entry.values["platform"] == "web", entry.values["browser"] == nil {
+            entry.values["browser"] = try answer(FeedbackFields.browser, entry)
+        }
         if entry.values["comment"] == nil {
             let comment = FeedbackFields.comment
             entry.values["comment"] = try prompter.text(comment.question, limit: comment.limit, required: false)

@@ -18,6 +18,9 @@ extension OutputFormatter {
         var line = "\(text(record, "id")): tester \(text(record, "tester")), revision \(number(record, "revision")), verdict \(text(record, "verdict")), "
             + "task \(text(record, "task_outcome")), severity \(text(record, "severity")), \(technology) on \(text(record, "platform")) \(text(record, "os_version")), "
             + "app build \(text(record, "app_build")), recorded \(text(record, "recorded_at")) by \(text(record, "recorded_by")) through \(text(record, "channel"))."
+        if let browser = record["browser"]?.stringValue {
+            line += " Browser: \(browser)" + (record["browser_version"]?.stringValue.map { " " + $0 } ?? "") + "."
+        }
         if record["regression"]?.boolValue == true { line += " Regression." }
         if record["blocking"]?.boolValue == true { line += " Blocking." }
         if let heard = record["heard"]?.stringValue { line += " Heard: \(heard)." }
@@ -52,6 +55,9 @@ extension OutputFormatter {
             grouped("By assistive technology", summary["by_assistive_tech"], name: { technologyName($0) }),
             grouped("By platform", summary["by_platform"], name: { $0 }),
         ]
+        if summary["by_browser"]?.objectValue?.members.isEmpty == false {
+            lines.append(grouped("By browser, on the web", summary["by_browser"], name: { $0 }))
+        }
         lines += latest.isEmpty ? ["Latest verdicts: none"] : latest.map { "Latest verdict of \(brief($0))" }
         lines.append("Blocking reports: \(blocking.count)")
         lines += blocking.map { "Blocking report by \(brief($0))" }

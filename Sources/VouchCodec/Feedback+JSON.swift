@@ -9,6 +9,7 @@ extension Feedback {
             "tester": .string(testerID ?? "withdrawn"),
             "platform": .string(platform.rawValue), "os_version": .string(osVersion), "device": .optional(device), "app_build": .string(appBuild),
             "assistive_tech": .string(assistiveTech.rawValue), "at_version": .optional(atVersion),
+            "browser": .optional(browser?.rawValue), "browser_version": .optional(browserVersion),
             "verdict": .string(verdict.rawValue), "task_outcome": .string(taskOutcome.rawValue), "severity": .string(severity.rawValue),
             "name_announced": .optional(nameAnnounced?.rawValue), "role_announced": .optional(roleAnnounced?.rawValue),
             "state_announced": .optional(stateAnnounced?.rawValue), "focus_order": .optional(focusOrder?.rawValue),
@@ -36,6 +37,8 @@ extension FeedbackDraft {
         draft.appBuild = reader.string("app_build")
         draft.assistiveTech = reader.string("assistive_tech")
         draft.atVersion = reader.nullableString("at_version") ?? nil
+        draft.browser = reader.nullableString("browser") ?? nil
+        draft.browserVersion = reader.nullableString("browser_version") ?? nil
         draft.verdict = reader.string("verdict")
         draft.taskOutcome = reader.string("task_outcome")
         draft.severity = reader.string("severity")

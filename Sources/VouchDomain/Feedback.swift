@@ -13,6 +13,9 @@ public struct Feedback: Sendable, Equatable {
     public var appBuild: String
     public var assistiveTech: AssistiveTechnology
     public var atVersion: String?
+    /// The browser, for web feedback only (required there, absent elsewhere).
+    public var browser: Browser?
+    public var browserVersion: String?
     public var verdict: Verdict
     public var taskOutcome: TaskOutcome
     public var severity: Severity
@@ -31,7 +34,8 @@ public struct Feedback: Sendable, Equatable {
     public var recordedAt: Date
 
     public init(id: String, fixKey: String, revision: Int, testerID: String?, platform: Platform, osVersion: String, device: String? = nil,
-                appBuild: String, assistiveTech: AssistiveTechnology, atVersion: String? = nil, verdict: Verdict, taskOutcome: TaskOutcome,
+                appBuild: String, assistiveTech: AssistiveTechnology, atVersion: String? = nil, browser: Browser? = nil,
+                browserVersion: String? = nil, verdict: Verdict, taskOutcome: TaskOutcome,
                 severity: Severity, nameAnnounced: Announcement? = nil, roleAnnounced: Announcement? = nil, stateAnnounced: Announcement? = nil,
                 focusOrder: Announcement? = nil, heard: String? = nil, regression: Bool = false, wcag: [String] = [], comment: String? = nil,
                 channel: FeedbackChannel, recordedBy: String, recordedAt: Date) {
@@ -45,6 +49,8 @@ public struct Feedback: Sendable, Equatable {
         self.appBuild = appBuild
         self.assistiveTech = assistiveTech
         self.atVersion = atVersion
+        self.browser = browser
+        self.browserVersion = browserVersion
         self.verdict = verdict
         self.taskOutcome = taskOutcome
         self.severity = severity

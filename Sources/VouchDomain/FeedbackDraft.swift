@@ -7,6 +7,8 @@ public struct FeedbackDraft: Sendable, Equatable {
     public var appBuild: String?
     public var assistiveTech: String?
     public var atVersion: String?
+    public var browser: String?
+    public var browserVersion: String?
     public var verdict: String?
     public var taskOutcome: String?
     public var severity: String?

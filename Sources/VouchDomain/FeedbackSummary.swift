@@ -27,6 +27,8 @@ public struct FeedbackSummary: Sendable, Equatable {
     public var byVerdict: Counts
     public var byAssistiveTech: [(technology: AssistiveTechnology, counts: Counts)]
     public var byPlatform: [(platform: Platform, counts: Counts)]
+    /// Web records by the browser they were tested in.
+    public var byBrowser: [(browser: Browser, counts: Counts)]
     /// Latest records with a serious or critical problem, or a regression.
     public var blocking: [Feedback]
 
@@ -38,14 +40,17 @@ public struct FeedbackSummary: Sendable, Equatable {
         var verdicts = Counts()
         var technologies: [AssistiveTechnology: Counts] = [:]
         var platforms: [Platform: Counts] = [:]
+        var browsers: [Browser: Counts] = [:]
         for record in latest {
             verdicts.add(record.verdict)
             technologies[record.assistiveTech, default: Counts()].add(record.verdict)
             platforms[record.platform, default: Counts()].add(record.verdict)
+            if let browser = record.browser { browsers[browser, default: Counts()].add(record.verdict) }
         }
         byVerdict = verdicts
         byAssistiveTech = AssistiveTechnology.allCases.compactMap { technology in technologies[technology].map { (technology, $0) } }
         byPlatform = Platform.allCases.compactMap { platform in platforms[platform].map { (platform, $0) } }
+        byBrowser = Browser.allCases.compactMap { browser in browsers[browser].map { (browser, $0) } }
         blocking = latest.filter(\.isBlocking)
     }
 

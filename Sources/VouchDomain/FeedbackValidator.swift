@@ -55,6 +55,14 @@ public enum FeedbackValidator {
         let appBuild = text(draft.appBuild, "app_build", limit: maxShortText, required: true)
         let technology = required(draft.assistiveTech, "assistive_tech", AssistiveTechnology.init(rawValue:), allowed: AssistiveTechnology.allowedList)
         let atVersion = text(draft.atVersion, "at_version", limit: maxShortText, required: false)
+        let browser = optionalEnum(draft.browser, "browser", Browser.init(rawValue:), allowed: Browser.allowedList)
+        let browserVersion = text(draft.browserVersion, "browser_version", limit: maxShortText, required: false)
+        if platform == .web, draft.browser == nil {
+            errors.append(FieldError(field: field("browser"), message: "is required for the web, where a screen reader is tested with a browser; allowed: \(Browser.allowedList)"))
+        } else if let platform, platform != .web, draft.browser != nil || draft.browserVersion != nil {
+            errors.append(FieldError(field: field(draft.browser != nil ? "browser" : "browser_version"),
+                                     message: "is only for the web; leave it out for \(platform.rawValue)"))
+        }
         let verdict = required(draft.verdict, "verdict", Verdict.init(rawValue:), allowed: Verdict.allowedList)
         let outcome = required(draft.taskOutcome, "task_outcome", TaskOutcome.init(rawValue:), allowed: TaskOutcome.allowedList)
         let severity = required(draft.severity, "severity", Severity.init(rawValue:), allowed: Severity.allowedList)
@@ -73,7 +81,8 @@ public enum FeedbackValidator {
             throw ValidationFailure(errors)
         }
         return Feedback(id: id, fixKey: fix.key.rawValue, revision: fix.revision, testerID: tester, platform: platform, osVersion: osVersion,
-                        device: device, appBuild: appBuild, assistiveTech: technology, atVersion: atVersion, verdict: verdict, taskOutcome: outcome,
+                        device: device, appBuild: appBuild, assistiveTech: technology, atVersion: atVersion, browser: browser,
+                        browserVersion: browserVersion, verdict: verdict, taskOutcome: outcome,
                         severity: severity, nameAnnounced: name, roleAnnounced: role, stateAnnounced: state, focusOrder: focus, heard: heard,
                         regression: draft.regression ?? false, wcag: WCAGCatalog.normalized(draft.wcag ?? []), comment: comment,
                         channel: givenChannel ?? channel, recordedBy: recordedBy, recordedAt: time)

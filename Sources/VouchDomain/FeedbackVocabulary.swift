@@ -36,6 +36,17 @@ public enum Announcement: String, Sendable, CaseIterable {
     case notApplicable = "n/a"
 }
 
+/// The browser a web fix was tested in: on the web a screen reader and a browser are tested together (JAWS with
+/// Chrome or Edge, NVDA with Firefox or Chrome, VoiceOver with Safari), so web feedback names it.
+public enum Browser: String, Sendable, CaseIterable {
+    case chrome
+    case edge
+    case firefox
+    case safari
+    case samsungInternet = "samsung_internet"
+    case other
+}
+
 /// How the feedback reached Vouch.
 public enum FeedbackChannel: String, Sendable, CaseIterable {
     case cli

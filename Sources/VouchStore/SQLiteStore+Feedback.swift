@@ -5,7 +5,8 @@ import VouchJSON
 extension SQLiteStore {
     static let feedbackColumns = """
         seq, id, fix_key, revision, tester_id, platform, os_version, device, app_build, assistive_tech, at_version, verdict, task_outcome,
-        severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment, channel, recorded_by, recorded_at_ms
+        severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment, channel, recorded_by, recorded_at_ms,
+        browser, browser_version
         """
 
     public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?,
@@ -51,15 +52,16 @@ extension SQLiteStore {
                 """
                 INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
                     verdict, task_outcome, severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment,
-                    channel, recorded_by, recorded_at_ms)
-                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    channel, recorded_by, recorded_at_ms, browser, browser_version)
+                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [.text(record.id), .text(record.fixKey), .int(record.revision), .text(testerID), .text(record.platform.rawValue), .text(record.osVersion),
                  .optional(record.device), .text(record.appBuild), .text(record.assistiveTech.rawValue), .optional(record.atVersion),
                  .text(record.verdict.rawValue), .text(record.taskOutcome.rawValue), .text(record.severity.rawValue),
                  .optional(record.nameAnnounced?.rawValue), .optional(record.roleAnnounced?.rawValue), .optional(record.stateAnnounced?.rawValue),
                  .optional(record.focusOrder?.rawValue), .optional(record.heard), .int(record.regression ? 1 : 0), .text(record.wcag.joined(separator: ",")),
-                 .optional(record.comment), .text(record.channel.rawValue), .text(record.recordedBy), .integer(StoreClock.milliseconds(record.recordedAt))])
+                 .optional(record.comment), .text(record.channel.rawValue), .text(record.recordedBy), .integer(StoreClock.milliseconds(record.recordedAt)),
+                 .optional(record.browser?.rawValue), .optional(record.browserVersion)])
             // The audit keeps the evidence, not the person: no comment, no assistive technology.
             let details: JSONValue = .object([
                 "id": .string(record.id), "tester": .string(testerID), "revision": .int(record.revision), "verdict": .string(record.verdict.rawValue),
@@ -157,7 +159,7 @@ extension SQLiteStore {
         return Feedback(
             id: row.string(1), fixKey: row.string(2), revision: row.int(3), testerID: row.optionalString(4), platform: platform,
             osVersion: row.string(6), device: row.optionalString(7), appBuild: row.string(8), assistiveTech: technology, atVersion: row.optionalString(10),
-            verdict: verdict, taskOutcome: outcome, severity: severity, nameAnnounced: announcement(14), roleAnnounced: announcement(15),
+            browser: row.optionalString(25).flatMap(Browser.init(rawValue:)), browserVersion: row.optionalString(26), verdict: verdict, taskOutcome: outcome, severity: severity, nameAnnounced: announcement(14), roleAnnounced: announcement(15),
             stateAnnounced: announcement(16), focusOrder: announcement(17), heard: row.optionalString(18), regression: row.int(19) != 0,
             wcag: wcag.isEmpty ? [] : wcag.split(separator: ",").map(String.init), comment: row.optionalString(21), channel: channel,
             recordedBy: row.string(23), recordedAt: StoreClock.date(row.int64(24)))

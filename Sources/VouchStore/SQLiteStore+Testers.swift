@@ -80,7 +80,7 @@ extension SQLiteStore {
                 try connection.query(
                     """
                     UPDATE feedback SET tester_id = NULL, comment = NULL, heard = NULL, device = NULL, at_version = NULL,
-                        os_version = '', app_build = '', recorded_by = 'withdrawn'
+                        browser_version = NULL, os_version = '', app_build = '', recorded_by = 'withdrawn'
                     WHERE tester_id = ?
                     """, [.text(id)])
                 unlinked = connection.changes

@@ -136,7 +136,8 @@ import VouchJSON
     }
 
     static let submitUsage = "vouch feedback submit <fix> --tester <id> --verdict <verdict> --task-outcome <outcome> --severity <severity> --platform <platform> "
-        + "--os-version <version> --app-build <build> --assistive-tech <technology> [--at-version <version>] [--device <name>] [--name-announced <answer>] "
+        + "--os-version <version> --app-build <build> --assistive-tech <technology> [--at-version <version>] [--browser <browser>] "
+        + "[--browser-version <version>] [--device <name>] [--name-announced <answer>] "
         + "[--role-announced <answer>] [--state-announced <answer>] [--focus-order <answer>] [--heard <text>] [--regression] [--wcag <criterion> ...] "
         + "[--comment <text>] [--file <file>]"
 

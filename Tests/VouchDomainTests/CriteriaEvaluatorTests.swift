@@ -6,8 +6,8 @@ import VouchDomain
 struct CriteriaEvaluatorTests {
     let start = Date(timeIntervalSince1970: 1_790_000_000)
 
-    func fix(state: FixState = .testing, revision: Int = 1) throws -> Fix {
-        Fix(key: try FixKey(validating: "tv-channel-selector-labels"), title: "T", uiArea: "TV channel selector", platforms: [.ios, .android],
+    func fix(state: FixState = .testing, revision: Int = 1, platforms: [Platform] = [.ios, .android]) throws -> Fix {
+        Fix(key: try FixKey(validating: "tv-channel-selector-labels"), title: "T", uiArea: "TV channel selector", platforms: platforms,
             author: "maria", revision: revision, state: state, createdAt: start, updatedAt: start)
     }
 
@@ -128,5 +128,24 @@ struct CriteriaEvaluatorTests {
         let paused = try report(latest: passing, approvals: [approval("rita", at: 60)], fix: try fix(state: .paused))
         #expect(paused.allMet)
         #expect(!paused.readyToPromote)
+    }
+
+    /// The seeds' story: an iOS-only fix, two VoiceOver testers passing, an approval. The defaults must let it through.
+    @Test func requiredTechnologiesApplyOnlyToThePlatformsTheFixShipsOn() throws {
+        let passing = [feedback("a", tester: "t1"), feedback("b", tester: "t2")]
+        let iosOnly = try report(latest: passing, approvals: [approval("rita", at: 60)], fix: try fix(platforms: [.ios]))
+        #expect(iosOnly.allMet, "an iOS fix waited for \(criterion(iosOnly, "required_assistive_tech")?.missing ?? "")")
+        #expect(criterion(iosOnly, "required_assistive_tech")?.details == ["VoiceOver on iOS: 2 passing testers"])
+        // Shipping on Android too, TalkBack is required as well.
+        let both = try report(latest: passing, approvals: [approval("rita", at: 60)], fix: try fix(platforms: [.ios, .android]))
+        #expect(criterion(both, "required_assistive_tech")?.missing == "a passing tester with TalkBack on Android")
+        // On the web, NVDA.
+        let web = [feedback("c", tester: "t3", platform: .web, technology: .nvda), feedback("d", tester: "t4", platform: .web, technology: .jaws)]
+        let webOnly = try report(latest: web, approvals: [approval("rita", at: 60)], fix: try fix(platforms: [.web]))
+        #expect(webOnly.allMet)
+        #expect(criterion(webOnly, "required_assistive_tech")?.details == ["NVDA on the web: 1 passing tester"])
+        let noNVDA = try report(latest: [web[1], feedback("e", tester: "t5", platform: .web, technology: .narrator)],
+                                approvals: [approval("rita", at: 60)], fix: try fix(platforms: [.web]))
+        #expect(criterion(noNVDA, "required_assistive_tech")?.missing == "a passing tester with NVDA on the web")
     }
 }

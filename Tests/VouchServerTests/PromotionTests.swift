@@ -152,7 +152,14 @@ import VouchJSON
         #expect(requests[0].body == requests[1].body)
         #expect(requests[1].receivedAt.timeIntervalSince(requests[0].receivedAt) >= 0.9, "Retry-After: 1 must be honoured")
         #expect(requests.allSatisfy { WebhookReceiver.verify($0, secret: webhook.secret) })
-        let deliveries = try server.call("GET", "/v1/webhooks/\(webhook.id)/deliveries").json["deliveries"]?.arrayValue ?? []
+        // The receiver has answered; the worker records the attempt a moment later.
+        var deliveries: [JSONValue] = []
+        let deadline = Date().addingTimeInterval(5)
+        repeat {
+            deliveries = try server.call("GET", "/v1/webhooks/\(webhook.id)/deliveries").json["deliveries"]?.arrayValue ?? []
+            if deliveries.first?["status"]?.stringValue == "succeeded" { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
         #expect(deliveries.first?["status"]?.stringValue == "succeeded")
         #expect(deliveries.first?["attempts"]?.intValue == 2)
     }

@@ -138,7 +138,7 @@ struct FeedbackController {
                 "tester": .string(record.testerID ?? "withdrawn"), "feedback": .string(record.id), "verdict": .string(record.verdict.rawValue),
                 "severity": .string(record.severity.rawValue), "regression": .bool(record.regression),
                 "assistive_tech": .string(record.assistiveTech.rawValue), "platform": .string(record.platform.rawValue),
-                "task_outcome": .string(record.taskOutcome.rawValue), "recorded_at": .string(Timestamp.string(record.recordedAt)),
+                "browser": .optional(record.browser?.rawValue), "task_outcome": .string(record.taskOutcome.rawValue), "recorded_at": .string(Timestamp.string(record.recordedAt)),
             ])
         }
         return .object([
@@ -146,6 +146,7 @@ struct FeedbackController {
             "testers": .int(summary.latest.count), "by_verdict": counts(summary.byVerdict),
             "by_assistive_tech": .object(JSONObject(summary.byAssistiveTech.map { (key: $0.technology.rawValue, value: counts($0.counts)) })),
             "by_platform": .object(JSONObject(summary.byPlatform.map { (key: $0.platform.rawValue, value: counts($0.counts)) })),
+            "by_browser": .object(JSONObject(summary.byBrowser.map { (key: $0.browser.rawValue, value: counts($0.counts)) })),
             "latest": .array(summary.latest.map(brief)), "blocking": .array(summary.blocking.map(brief)),
         ])
     }

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Web feedback through the CLI: the browser is an option, asked for on a terminal, and required by the server.
+@Suite struct WebFeedbackCommandsTests {
+    static let key = "web-checkout-labels"
+
+    func webFixAndTester(_ server: LiveServer) throws -> String {
+        for arguments in [["fix", "create", Self.key, "--title", "Label the checkout fields", "--ui-area", "Checkout form", "--platform", "web"],
+                          ["fix", "start", Self.key]] {
+            try #require(try server.vouch(arguments).status == 0)
+        }
+        let tester = try server.addTester(name: "Noor", technology: "nvda:web:2024.4", keys: ["web-user-1"])
+        try #require(try server.vouch("enroll", Self.key, tester).status == 0)
+        return tester
+    }
+
+    @Test func aWebReportWithoutABrowserIsRefusedAndOneWithItIsShown() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let tester = try webFixAndTester(server)
+        let base = ["feedback", "submit", Self.key, "--tester", tester, "--verdict", "passed", "--task-outcome", "completed_independently",
+                    "--severity", "none", "--platform", "web", "--os-version", "Windows 11", "--app-build", "2026.11.30", "--assistive-tech", "nvda"]
+        // Without a terminal to ask on, the missing browser is a usage error, as any missing required option.
+        let refused = try server.vouch(base)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("Error: Missing required option '--browser <browser>'."), "\(refused)")
+        let unknown = try server.vouch(base + ["--browser", "netscape"])
+        #expect(unknown.status == 64, "\(unknown)")
+        let sent = try server.vouch(base + ["--browser", "firefox", "--browser-version", "133"])
+        #expect(sent.status == 0, "\(sent)")
+        let list = try server.vouch("feedback", "list", Self.key)
+        #expect(list.stdout.contains("Browser: firefox 133."), "\(list)")
+    }
+
+    @Test func theInterviewAsksForTheBrowserOnTheWeb() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let tester = try webFixAndTester(server)
+        let session = try TerminalSession(["feedback", "submit", Self.key, "--tester", tester, "--verdict", "passed", "--task-outcome", "completed_independently",
+                                           "--severity", "none", "--platform", "web", "--os-version", "Windows 11", "--app-build", "2026.11.30",
+                                           "--assistive-tech", "nvda"], environment: server.environment())
+        try session.expect("Browser? 1 chrome, 2 edge, 3 firefox, 4 safari, 5 samsung_internet, 6 other: ")
+        try session.type("3")
+        try session.expect("Comment (optional, press Enter to skip): ")
+        try session.type("")
+        try session.expect("Browser: firefox\n")
+        try session.expect("Send this feedback? (yes/no): ")
+        try session.type("yes")
+        #expect(try session.waitForExit() == 0)
+    }
+}
