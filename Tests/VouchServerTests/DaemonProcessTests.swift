@@ -47,6 +47,19 @@ import VouchJSON
         #expect(again.stop(signal: SIGINT) == 0)
     }
 
+    /// A trial set-up (loopback webhooks allowed, no soak) is said at start, so nobody mistakes it for production.
+    @Test func theStartLogSaysWhichSettingsDifferFromTheDefaults() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory, environment: ["VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true",
+                                                                                "VOUCHD_CRITERIA_MIN_SOAK": "0"])
+        #expect(daemon.stop(signal: SIGTERM) == 0)
+        let line = try #require(daemon.logText.split(separator: "\n").first { $0.contains("settings that differ from the defaults") })
+        #expect(line.contains("webhooks.allow_private_networks=true"))
+        #expect(line.contains("criteria.min_soak=0"))
+        #expect(!line.contains("criteria.approvals_required"), "a default is not listed")
+    }
+
     @Test func refusesToStartOnADatabaseFromANewerBinary() throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

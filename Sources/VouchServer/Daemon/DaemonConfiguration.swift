@@ -142,6 +142,15 @@ public struct DaemonConfiguration: Sendable {
     /// live in the database, never in the configuration; a future key that holds one must be listed here.
     static let secretKeys: Set<String> = []
 
+    /// The settings whose value is not the built-in default, in the keys' order, secrets redacted: what the start log
+    /// says, so a trial with loopback webhooks allowed or a shortened soak is never mistaken for a production setup.
+    public var nonDefaultSettings: [(key: String, value: String)] {
+        DaemonConfiguration.keys.compactMap { entry in
+            guard let value = values[entry.key], value != entry.defaultValue else { return nil }
+            return (entry.key, DaemonConfiguration.secretKeys.contains(entry.key) ? "[redacted]" : value)
+        }
+    }
+
     /// Every key and its effective value, one per line, for `vouchd check-config`.
     public var report: String {
         DaemonConfiguration.keys.map { entry in

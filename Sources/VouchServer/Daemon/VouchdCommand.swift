@@ -136,6 +136,8 @@ public enum VouchdCommand {
         let signals = SignalWaiter()
         let boundPort = try server.start()
         application.startServices()
+        let changed = configuration.nonDefaultSettings
+        logger.info(changed.isEmpty ? "settings: all defaults" : "settings that differ from the defaults", changed.map { ($0.key, $0.value) })
         logger.info("listening", [("http.host", http.host), ("http.port", String(boundPort)), ("state_dir", stateDirectory)])
         notifier.notify("READY=1\nSTATUS=serving on \(http.host):\(boundPort)")
         let watchdog = startWatchdog(notifier, probe: HealthProbe(listenHost: http.host, port: boundPort, timeoutSeconds: 5), logger: logger)
