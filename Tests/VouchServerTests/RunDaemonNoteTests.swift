@@ -20,9 +20,9 @@ struct RunDaemonNoteTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try note(directory) == "vouchd: first start: the admin token will be written to \(directory)/admin.token (mode 0600)\n")
-        FileManager.default.createFile(atPath: directory + "/vouch.sqlite3", contents: Data())
+        #expect(FileManager.default.createFile(atPath: directory + "/vouch.sqlite3", contents: Data()))
         #expect(try note(directory).contains("has a database but no admin.token file"))
-        FileManager.default.createFile(atPath: directory + "/admin.token", contents: Data())
+        #expect(FileManager.default.createFile(atPath: directory + "/admin.token", contents: Data()))
         #expect(try note(directory) == "vouchd: the admin token is in \(directory)/admin.token (mode 0600), written on the first start\n")
     }
 }
