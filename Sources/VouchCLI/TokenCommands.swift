@@ -26,7 +26,8 @@ enum TokenCommands {
                 Example: vouch token create --name ana-phone --role tester --tester t_4w9tedpdf8fc
                 """,
             options: [
-                .single("name", "name", help: "Who or what uses the token, such as ios-app or \"Ana (release manager)\".", required: true),
+                .single("name", "name", help: "What the token is for, such as ios-app or rita-laptop; without --principal, also who it is issued to.",
+                        required: true),
                 .single("role", "role", help: "What the token may do.", required: true, allowed: roles),
                 .single("principal", "name", help: "The person or system the token is issued to; without it, the token's name. "
                     + "Not with --role tester: a tester token is issued to its tester."),
