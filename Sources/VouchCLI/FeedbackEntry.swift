@@ -35,11 +35,11 @@ struct FeedbackEntry {
         return .object(object)
     }
 
-    /// The read-back before sending: one "Label: value" line per field given.
+    /// The read-back before sending: one "Label: value" line per field given, the value in words ("Verdict: can't tell").
     func readBack(fix: String) -> [String] {
         var lines = ["Fix: \(fix)"]
         for field in FeedbackFields.textFields {
-            if let value = values[field.name] { lines.append("\(field.label): \(value)") }
+            if let value = values[field.name] { lines.append("\(field.label): \(SpokenWords.say(value, ofField: field.name))") }
         }
         lines.append("Regression: \(regression ? "yes" : "no")")
         if let wcag { lines.append("WCAG: \(OutputFormatter.wcag(.strings(wcag)))") }

@@ -36,7 +36,7 @@ enum FixCommands {
             let fix = try context.api.post("/v1/fixes", body: body)
             context.output.emit(fix) { fix in
                 let key = OutputFormatter.text(fix, "key")
-                return ["Fix \(key) is created: \(OutputFormatter.text(fix, "state")), revision \(OutputFormatter.number(fix, "revision")).",
+                return ["Fix \(key) is created: \(OutputFormatter.spoken(fix, "state", .fixState)), revision \(OutputFormatter.number(fix, "revision")).",
                         "Next: target the keys to test with, with 'vouch fix target \(key) --add <key>', then 'vouch fix start \(key)'."]
             }
         }
@@ -70,7 +70,7 @@ enum FixCommands {
             guard !body.members.isEmpty else { throw UsageError.nothingToChange(FixFields.optionNames, commandPath: context.invocation.path) }
             let fix = try context.api.patch(APIClient.path("/v1/fixes", context.invocation.argument("key")), body: body)
             context.output.emit(fix) { fix in
-                ["Fix \(OutputFormatter.text(fix, "key")) is updated: \(OutputFormatter.text(fix, "state")), revision \(OutputFormatter.number(fix, "revision"))."]
+                ["Fix \(OutputFormatter.text(fix, "key")) is updated: \(OutputFormatter.spoken(fix, "state", .fixState)), revision \(OutputFormatter.number(fix, "revision"))."]
             }
         }
     }

@@ -1,5 +1,5 @@
 /// Help pages and usage lines, written as plain lines a screen reader reads well: a label, a colon,
-/// the text, with no columns padded by spaces.
+/// the text, with no columns padded by spaces; help pages are wrapped at 80 characters (`HelpFormatter+Wrapping`).
 enum HelpFormatter {
     static func help(for path: [String], in root: Command) -> String {
         let command = root.descendant(at: path) ?? root
@@ -30,7 +30,7 @@ enum HelpFormatter {
             if command.isGroup { footer += "\nSee 'vouch help \(path.joined(separator: " ")) <command>' for the help of a command." }
             sections.append(footer)
         }
-        return sections.joined(separator: "\n\n")
+        return wrapped(sections.joined(separator: "\n\n"))
     }
 
     /// The `Usage:` line's text: required parts bare, optional ones in brackets, repeatable ones followed by `...`.

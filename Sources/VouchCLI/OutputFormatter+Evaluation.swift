@@ -4,17 +4,17 @@ extension OutputFormatter {
     /// An OFREP evaluation, each part labelled, the reason also said in words.
     static func evaluation(_ answer: JSONValue, targetingKey: String?) -> [String] {
         let value = answer["value"]?.boolValue.map { $0 ? "true" : "false" } ?? "unknown"
-        let reason = text(answer, "reason")
+        let reason = answer["reason"]?.stringValue
         var lines = [
             "Flag: \(text(answer, "key"))",
             "Targeting key: \(targetingKey ?? "none")",
             "Value: \(value)",
             "Variant: \(text(answer, "variant"))",
-            "Reason: \(reason)" + (reasonMeaning[reason].map { " (\($0))" } ?? ""),
+            "Reason: \(SpokenWords.say(reason, .evaluationReason))" + (reason.flatMap { reasonMeaning[$0] }.map { " (\($0))" } ?? ""),
         ]
         if let metadata = answer["metadata"] {
             lines.append("Revision: \(number(metadata, "revision"))")
-            lines.append("State: \(text(metadata, "state"))")
+            lines.append("State: \(spoken(metadata, "state", .fixState))")
         }
         return lines
     }

@@ -4,7 +4,7 @@ extension OutputFormatter {
     /// After a submission: "Feedback fb_… is recorded for fix K, revision 1: tester t_…, verdict passed, severity minor."
     static func recordedFeedback(_ record: JSONValue) -> [String] {
         var lines = ["Feedback \(text(record, "id")) is recorded for fix \(text(record, "fix")), revision \(number(record, "revision")): "
-            + "tester \(text(record, "tester")), verdict \(text(record, "verdict")), severity \(text(record, "severity"))."]
+            + "tester \(text(record, "tester")), verdict \(spoken(record, "verdict", .verdict)), severity \(spoken(record, "severity", .severity))."]
         if record["blocking"]?.boolValue == true {
             lines.append("It blocks promotion: it reports a serious or critical problem, or a regression.")
         }
@@ -15,11 +15,12 @@ extension OutputFormatter {
     static func feedbackLine(_ record: JSONValue) -> String {
         var technology = technologyName(record["assistive_tech"]?.stringValue)
         if let version = record["at_version"]?.stringValue { technology += " " + version }
-        var line = "\(text(record, "id")): tester \(text(record, "tester")), revision \(number(record, "revision")), verdict \(text(record, "verdict")), "
-            + "task \(text(record, "task_outcome")), severity \(text(record, "severity")), \(technology) on \(text(record, "platform")) \(text(record, "os_version")), "
-            + "app build \(text(record, "app_build")), recorded \(text(record, "recorded_at")) by \(text(record, "recorded_by")) through \(text(record, "channel"))."
+        var line = "\(text(record, "id")): tester \(text(record, "tester")), revision \(number(record, "revision")), verdict \(spoken(record, "verdict", .verdict)), "
+            + "task \(spoken(record, "task_outcome", .taskOutcome)), severity \(spoken(record, "severity", .severity)), "
+            + "\(technology) on \(spoken(record, "platform", .platform)) \(text(record, "os_version")), app build \(text(record, "app_build")), "
+            + "recorded \(text(record, "recorded_at")) by \(text(record, "recorded_by")) through \(spoken(record, "channel", .channel))."
         if let browser = record["browser"]?.stringValue {
-            line += " Browser: \(browser)" + (record["browser_version"]?.stringValue.map { " " + $0 } ?? "") + "."
+            line += " Browser: \(SpokenWords.say(browser, .browser))" + (record["browser_version"]?.stringValue.map { " " + $0 } ?? "") + "."
         }
         if record["regression"]?.boolValue == true { line += " Regression." }
         if record["blocking"]?.boolValue == true { line += " Blocking." }
@@ -32,15 +33,15 @@ extension OutputFormatter {
     static func feedbackSummary(_ summary: JSONValue) -> [String] {
         func counts(_ value: JSONValue?) -> String {
             let value = value ?? .null
-            return "\(number(value, "passed")) passed, \(number(value, "failed")) failed, \(number(value, "cant_tell")) cant_tell"
+            return "\(number(value, "passed")) passed, \(number(value, "failed")) failed, \(number(value, "cant_tell")) \(SpokenWords.say("cant_tell", .verdict))"
         }
         func grouped(_ label: String, _ value: JSONValue?, name: (String) -> String) -> String {
             let groups = (value?.objectValue?.members ?? []).map { "\(name($0.key)) \(counts($0.value))" }
             return "\(label): " + (groups.isEmpty ? "none" : groups.joined(separator: "; "))
         }
         func brief(_ record: JSONValue) -> String {
-            var line = "\(text(record, "tester")): \(text(record, "verdict")), severity \(text(record, "severity")), "
-                + "\(technologyName(record["assistive_tech"]?.stringValue)) on \(text(record, "platform"))"
+            var line = "\(text(record, "tester")): \(spoken(record, "verdict", .verdict)), severity \(spoken(record, "severity", .severity)), "
+                + "\(technologyName(record["assistive_tech"]?.stringValue)) on \(spoken(record, "platform", .platform))"
             if record["regression"]?.boolValue == true { line += ", regression" }
             return line + ", feedback \(text(record, "feedback")), recorded \(text(record, "recorded_at"))."
         }
@@ -53,10 +54,10 @@ extension OutputFormatter {
             "Testers: \(number(summary, "testers"))",
             "Verdicts: \(counts(summary["by_verdict"]))",
             grouped("By assistive technology", summary["by_assistive_tech"], name: { technologyName($0) }),
-            grouped("By platform", summary["by_platform"], name: { $0 }),
+            grouped("By platform", summary["by_platform"], name: { SpokenWords.say($0, .platform) }),
         ]
         if summary["by_browser"]?.objectValue?.members.isEmpty == false {
-            lines.append(grouped("By browser, on the web", summary["by_browser"], name: { $0 }))
+            lines.append(grouped("By browser, on the web", summary["by_browser"], name: { SpokenWords.say($0, .browser) }))
         }
         lines += latest.isEmpty ? ["Latest verdicts: none"] : latest.map { "Latest verdict of \(brief($0))" }
         lines.append("Blocking reports: \(blocking.count)")

@@ -11,13 +11,13 @@ extension OutputFormatter {
             "Key: \(text(fix, "key"))",
             "Title: \(text(fix, "title"))",
             "UI area: \(text(fix, "ui_area"))",
-            "State: \(text(fix, "state"))",
+            "State: \(spoken(fix, "state", .fixState))",
         ]
-        if let pausedFrom = fix["paused_from"]?.stringValue { lines.append("Paused from: \(pausedFrom)") }
+        if let pausedFrom = fix["paused_from"]?.stringValue { lines.append("Paused from: \(SpokenWords.say(pausedFrom, .fixState))") }
         if let percentage = fix["rollout_percentage"]?.intValue { lines.append("Rollout: \(percentage) percent") }
         lines += [
             "Revision: \(number(fix, "revision"))",
-            "Platforms: \(list(fix["platforms"]))",
+            "Platforms: \(spokenList(fix["platforms"], .platform))",
             "WCAG: \(wcag(fix["wcag"]))",
             "Expected announcement: \(text(fix, "expected_announcement", "none"))",
             "Description: \(text(fix, "description", "none"))",
@@ -34,12 +34,12 @@ extension OutputFormatter {
 
     /// One line per fix in a list.
     static func fixLine(_ fix: JSONValue) -> String {
-        "\(text(fix, "key")): \(text(fix, "title")). State \(text(fix, "state")), revision \(number(fix, "revision")), UI area \(text(fix, "ui_area"))."
+        "\(text(fix, "key")): \(text(fix, "title")). State \(spoken(fix, "state", .fixState)), revision \(number(fix, "revision")), UI area \(text(fix, "ui_area"))."
     }
 
     /// After an action: "Fix tv-channel-selector-labels is now testing (revision 1)."
     static func fixState(_ fix: JSONValue) -> String {
-        "Fix \(text(fix, "key")) is now \(text(fix, "state")) (revision \(number(fix, "revision")))."
+        "Fix \(text(fix, "key")) is now \(spoken(fix, "state", .fixState)) (revision \(number(fix, "revision")))."
     }
 
     /// A fix's `rollout` member in words: "everyone at once", or "in phases of 10, 50 and 100 percent of users, one step every 24 hours"

@@ -1,28 +1,48 @@
 import VouchJSON
 
 extension OutputFormatter {
-    /// A fix's criteria report (`GET /v1/fixes/{key}/status`): every criterion, met or not, in words and numbers; what is
-    /// still missing; the approvals with their standing; and, last, whether the fix is ready to promote.
+    /// A fix's criteria report (`GET /v1/fixes/{key}/status`): every criterion, met or not, in words and numbers; then, while the
+    /// fix is in testing, what is still missing, the approvals with their standing and whether it is ready to promote; in any
+    /// other state, the approvals and what became of the promotion instead, since the criteria no longer decide it.
     static func status(_ report: JSONValue) -> [String] {
         let criteria = report["criteria"]?.arrayValue ?? []
         let metCount = criteria.filter { $0["met"]?.boolValue == true }.count
-        var lines = ["Fix: \(text(report, "fix"))", "State: \(text(report, "state"))"]
+        var lines = ["Fix: \(text(report, "fix"))", "State: \(SpokenWords.say(report["state"]?.stringValue, .fixState))"]
         if let percentage = report["rollout_percentage"]?.intValue { lines.append("Rollout: \(percentage) percent") }
         lines += ["Revision: \(number(report, "revision"))", "Criteria met: \(metCount) of \(criteria.count)"]
         for criterion in criteria {
             let met = criterion["met"]?.boolValue == true ? "met" : "not met"
-            lines.append("Criterion \(text(criterion, "name")): \(met). \(sentence(text(criterion, "summary")))")
+            lines.append("Criterion \(SpokenWords.say(criterion["name"]?.stringValue, .field)): \(met). \(sentence(text(criterion, "summary")))")
             // The approvals criterion's details are the approvals themselves, told once below with their standing.
             guard text(criterion, "name") != "approvals_required" else { continue }
             lines += (criterion["details"]?.arrayValue ?? []).compactMap(\.stringValue).map { "  " + $0 }
         }
-        let missing = (report["missing"]?.arrayValue ?? []).compactMap(\.stringValue)
-        lines += missing.isEmpty ? ["Missing: nothing"] : ["Missing:"] + missing.map { "  " + $0 }
+        let promotion = report["promotion"]?.stringValue
+        if promotion == nil {
+            let missing = (report["missing"]?.arrayValue ?? []).compactMap(\.stringValue)
+            lines += missing.isEmpty ? ["Missing: nothing"] : ["Missing:"] + missing.map { "  " + $0 }
+        }
         let approvals = report["approvals"]?.arrayValue ?? []
         let revision = report["revision"]?.intValue
         lines += approvals.isEmpty ? ["Approvals: none"] : ["Approvals:"] + approvals.map { "  " + approvalLine($0, currentRevision: revision) }
-        lines.append("Ready to promote: \(report["ready_to_promote"]?.boolValue == true ? "yes" : "no")")
+        if let promotion {
+            lines.append("Promotion: \(promotion)" + (nextStep(state: text(report, "state"), fix: text(report, "fix")).map { "; " + $0 } ?? ""))
+        } else {
+            lines.append("Ready to promote: \(report["ready_to_promote"]?.boolValue == true ? "yes" : "no")")
+        }
         return lines
+    }
+
+    /// The command that moves a fix on from where its promotion stands, when a person can do something.
+    static func nextStep(state: String, fix: String) -> String? {
+        switch state {
+        case "draft": "start testing with 'vouch fix start \(fix)'"
+        case "promoting": "follow the deliveries with 'vouch webhook deliveries'"
+        case "promotion_failed": "retry with 'vouch fix retry-promotion \(fix)'"
+        case "paused": "resume with 'vouch fix resume \(fix)'"
+        case "rolled_back": "start again with 'vouch fix start \(fix)'"
+        default: nil
+        }
     }
 
     /// "apr_…: approved by rita on revision 1, recorded 2026-11-30T10:00:00Z. Standing: valid; it counts toward promotion. Comment: …"
@@ -58,19 +78,30 @@ extension OutputFormatter {
         return first.uppercased() + phrase.dropFirst() + (phrase.hasSuffix(".") ? "" : ".")
     }
 
-    /// A fix's criteria overrides (`{"min_testers_passed": 3, "min_soak": "2h"}`) as "min_testers_passed 3; min_soak 2h".
+    /// A fix's criteria overrides (`{"min_testers_passed": 3, "min_soak": "2h"}`) in words: "minimum passing testers 3; minimum soak
+    /// time 2 hours", separated by semicolons because the technologies hold commas.
     static func criteriaOverrides(_ value: JSONValue?) -> String {
         let members = value?.objectValue?.members ?? []
         guard !members.isEmpty else { return "none; every criterion follows the server's defaults" }
         return members.map { member in
             let shown: String
-            switch member.value {
-            case .array(let items): shown = items.isEmpty ? "none" : items.compactMap(\.stringValue).joined(separator: ", ")
-            case .number(let number): shown = member.value.intValue.map(String.init) ?? String(number)
-            case .string(let string): shown = string
+            switch (member.key, member.value) {
+            case ("required_assistive_tech", .array(let items)):
+                shown = wordList(items.compactMap(\.stringValue).map(requirementWords))
+            case ("min_soak", .string(let duration)): shown = durationWords(duration)
+            case (_, .array(let items)): shown = items.isEmpty ? "none" : items.compactMap(\.stringValue).joined(separator: ", ")
+            case (_, .number(let number)): shown = member.value.intValue.map(String.init) ?? String(number)
+            case (_, .string(let string)): shown = string
             default: shown = JSONWriter.string(member.value)
             }
-            return "\(member.key) \(shown)"
+            return "\(SpokenWords.say(member.key, .field)) \(shown)"
         }.joined(separator: "; ")
+    }
+
+    /// `ios:switch_control` as "Switch Control on iOS".
+    static func requirementWords(_ requirement: String) -> String {
+        let parts = requirement.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return requirement }
+        return "\(SpokenWords.say(parts[1], .assistiveTech)) on \(SpokenWords.say(parts[0], .platform))"
     }
 }

@@ -1,4 +1,3 @@
-import VouchDomain
 import VouchJSON
 
 extension OutputFormatter {
@@ -30,20 +29,19 @@ extension OutputFormatter {
         return lines
     }
 
-    /// "VoiceOver 18.2 on ios; braille display on ios", or "none".
+    /// "VoiceOver 18.2 on iOS; braille display on iOS", or "none".
     static func assistiveTechnologies(_ value: JSONValue?) -> String {
         let profiles = (value?.arrayValue ?? []).map { profile in
             var words = technologyName(profile["name"]?.stringValue)
             if let version = profile["version"]?.stringValue { words += " " + version }
-            return words + " on " + text(profile, "platform")
+            return words + " on " + spoken(profile, "platform", .platform)
         }
         return profiles.isEmpty ? "none" : profiles.joined(separator: "; ")
     }
 
     /// The name people say for a technology ("VoiceOver" for `voiceover`).
     static func technologyName(_ name: String?) -> String {
-        guard let name else { return "unknown" }
-        return AssistiveTechnology(rawValue: name)?.displayName ?? name
+        SpokenWords.say(name, .assistiveTech)
     }
 }
 

@@ -1,22 +1,27 @@
 import VouchJSON
 
 extension OutputFormatter {
-    /// One line per token; never the secret, which the server does not send after creation anyway.
+    /// One line per token, each part labelled; never the secret, which the server does not send after creation anyway.
     static func tokenLine(_ token: JSONValue) -> String {
-        var line = "\(text(token, "id")): \(text(token, "name")), role \(text(token, "role"))"
-        if let tester = token["tester"]?.stringValue { line += " for tester \(tester)" }
-        if let revokedAt = token["revoked_at"]?.stringValue { line += ", revoked \(revokedAt)" }
-        line += ", created \(text(token, "created_at")) by \(text(token, "created_by"))."
+        var line = "\(text(token, "id")): \(text(token, "name")). Principal: \(text(token, "principal")). Role: \(roleWords(token))."
+        if let revokedAt = token["revoked_at"]?.stringValue { line += " Revoked \(revokedAt)." }
+        line += " Created \(text(token, "created_at")) by \(text(token, "created_by"))."
         return line
     }
 
     /// The answer to `token create`: the one time the secret is printed.
     static func createdToken(_ token: JSONValue) -> [String] {
         [
-            "Token \(text(token, "id")) created for \(text(token, "name")) with the role \(text(token, "role"))"
-                + (token["tester"]?.stringValue.map { " for tester \($0)." } ?? "."),
+            "Token \(text(token, "id")) is created for \(text(token, "name")).",
+            "Principal: \(text(token, "principal"))",
+            "Role: \(roleWords(token))",
             "Secret: \(text(token, "token"))",
             "The secret will not be shown again; store it now, for example in VOUCH_TOKEN or your app's configuration.",
         ]
+    }
+
+    /// "release manager", or "tester, for tester t_…" for a token bound to a tester.
+    private static func roleWords(_ token: JSONValue) -> String {
+        spoken(token, "role", .role) + (token["tester"]?.stringValue.map { ", for tester \($0)" } ?? "")
     }
 }

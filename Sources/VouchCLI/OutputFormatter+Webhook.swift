@@ -3,7 +3,7 @@ import VouchJSON
 extension OutputFormatter {
     /// "https://hooks.example.org/vouch; events: all; required for promotion: yes; enabled: yes"
     static func webhookSummary(_ webhook: JSONValue) -> String {
-        "\(text(webhook, "url")); events: \(list(webhook["events"], empty: "all")); required for promotion: \(yesNo(webhook["required"])); "
+        "\(text(webhook, "url")); events: \(spokenList(webhook["events"], .eventType, empty: "all")); required for promotion: \(yesNo(webhook["required"])); "
             + "enabled: \(enabled(webhook))"
     }
 
@@ -17,7 +17,7 @@ extension OutputFormatter {
         [
             "Id: \(text(webhook, "id"))",
             "URL: \(text(webhook, "url"))",
-            "Events: \(list(webhook["events"], empty: "all"))",
+            "Events: \(spokenList(webhook["events"], .eventType, empty: "all"))",
             "Required for promotion: \(yesNo(webhook["required"]))",
             "Enabled: \(enabled(webhook))",
             "Created: \(text(webhook, "created_at")) by \(text(webhook, "created_by"))",
@@ -36,12 +36,12 @@ extension OutputFormatter {
 
     /// One line per delivery: which event to which webhook, where it stands, and its last answer.
     static func deliveryLine(_ delivery: JSONValue) -> String {
-        var line = "\(text(delivery, "id")): \(text(delivery, "type")) to webhook \(text(delivery, "webhook"))"
+        var line = "\(text(delivery, "id")): \(spoken(delivery, "type", .eventType)) event for webhook \(text(delivery, "webhook"))"
         if delivery["required"]?.boolValue == true { line += ", required for promotion" }
         let attempts = delivery["attempts"]?.intValue ?? 0
         let tries = attempts == 0 ? "no attempt yet" : attempts == 1 ? "1 attempt" : "\(attempts) attempts"
         let status = text(delivery, "status")
-        line += "; \(status), \(tries)"
+        line += "; \(SpokenWords.say(status, .deliveryStatus)), \(tries)"
         if let code = delivery["last_status_code"]?.intValue { line += ", last answer status \(code)" }
         if let error = delivery["last_error"]?.stringValue { line += ", last error: \(error)" }
         if status == "pending", let next = delivery["next_attempt_at"]?.stringValue { line += ", next attempt at \(next)" }

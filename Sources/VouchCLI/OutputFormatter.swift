@@ -50,4 +50,15 @@ struct OutputFormatter {
         let items = (value?.arrayValue ?? []).compactMap(\.stringValue)
         return items.isEmpty ? empty : items.joined(separator: ", ")
     }
+
+    /// A member that holds one of the API's names, in the words people hear ("can't tell" for `cant_tell`).
+    static func spoken(_ value: JSONValue, _ key: String, _ vocabulary: SpokenWords.Vocabulary) -> String {
+        SpokenWords.say(value[key]?.stringValue, vocabulary)
+    }
+
+    /// A list of the API's names in words, "a, b", or `empty` when there are none.
+    static func spokenList(_ value: JSONValue?, _ vocabulary: SpokenWords.Vocabulary, empty: String = "none") -> String {
+        let items = (value?.arrayValue ?? []).compactMap(\.stringValue).map { SpokenWords.say($0, vocabulary) }
+        return items.isEmpty ? empty : items.joined(separator: ", ")
+    }
 }

@@ -1,7 +1,8 @@
 import VouchJSON
 
 /// An error answer from the server, read from RFC 9457 problem+json (`detail`, `errors[]`) or from
-/// OFREP's `{errorCode, errorDetails}`, and worded for the person at the terminal.
+/// OFREP's `{errorCode, errorDetails}`, and worded for the person at the terminal: codes and field names in words
+/// ("flag not found", "WCAG, item 1"), as `SpokenWords` says them.
 struct ServerProblem {
     var status: Int
     var detail: String?
@@ -12,13 +13,13 @@ struct ServerProblem {
         status = response.status
         let json = try? JSONParser.parse(response.body)
         if let code = json?["errorCode"]?.stringValue {
-            detail = code + (json?["errorDetails"]?.stringValue.map { ": " + $0 } ?? "")
+            detail = SpokenWords.say(code, .evaluationError) + (json?["errorDetails"]?.stringValue.map { ": " + $0 } ?? "")
         } else {
             detail = json?["detail"]?.stringValue ?? json?["title"]?.stringValue
         }
         fieldErrors = (json?["errors"]?.arrayValue ?? []).compactMap { issue in
             guard let field = issue["field"]?.stringValue, let message = issue["message"]?.stringValue else { return nil }
-            return (field, message)
+            return (SpokenWords.fieldPath(field), message)
         }
         retryAfter = response.headers["retry-after"]
     }

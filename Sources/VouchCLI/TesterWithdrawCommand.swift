@@ -8,17 +8,23 @@ enum TesterWithdrawCommand {
             discussion: """
                 Erases the tester's name, contact, assistive technologies and targeting keys, ends their enrollments (the flags turn off for their keys), \
                 revokes their tokens and removes the comments of their feedback. Their verdicts stay, unlinked from them, so past decisions remain explainable; \
-                --purge-feedback deletes their feedback as well. This cannot be undone. On a terminal, vouch asks before it withdraws.
+                --purge-feedback deletes their feedback as well. This cannot be undone: on a terminal, vouch asks before it withdraws; without one, \
+                it withdraws only with --yes.
                 """,
             arguments: [TesterCommands.idArgument],
             options: [
                 .flag("purge-feedback", help: "Delete the tester's feedback too, instead of keeping the verdicts unlinked."),
-                .flag("yes", help: "Do not ask for confirmation."),
+                .flag("yes", help: "Withdraw without asking; needed when there is no terminal to ask on."),
             ]
         ) { context in
             let id = context.invocation.argument("id")
             let purge = context.invocation.flag("purge-feedback")
-            if context.console.isInteractive && !context.invocation.flag("yes") {
+            if !context.invocation.flag("yes") {
+                // Nobody can be asked, and erasure cannot be undone: a script must say so itself.
+                guard context.console.isInteractive else {
+                    throw UsageError("Withdrawing tester \(id) erases their personal data and cannot be undone; add --yes to confirm without a terminal.",
+                                     commandPath: context.invocation.path)
+                }
                 let erased = purge
                     ? "This erases their name, contact, assistive technologies and targeting keys, ends their enrollments, revokes their tokens and deletes their feedback."
                     : "This erases their name, contact, assistive technologies and targeting keys, ends their enrollments, revokes their tokens and removes their feedback's comments."

@@ -9,7 +9,8 @@ enum TokenCommands {
         Command(
             name: "token", abstract: "Create, list and revoke API tokens.",
             discussion: """
-                Each token has a name (who or what uses it) and one role: admin (everything), release_manager (approve, reject, promote, pause, resume, roll back, set the rollout, read all), \
+                Each token has a name (what it is for), a principal (the person or system it is issued to; four-eyes and one-vote rules \
+                compare principals) and one role: admin (everything), release_manager (approve, reject, promote, pause, resume, roll back, set the rollout, read all), \
                 maintainer (fixes, targets, testers, enrollments and feedback on a tester's behalf; read all), tester (bound to one tester: \
                 read the fixes they are enrolled in, submit their own feedback) or sdk (flag evaluation only, for apps). Only an admin manages tokens.
                 """,
@@ -19,10 +20,17 @@ enum TokenCommands {
     static func create() -> Command {
         Command(
             name: "create", abstract: "Create a token; its secret is shown once.",
-            discussion: "Example: vouch token create --name ana-phone --role tester --tester t_4w9tedpdf8fc",
+            discussion: """
+                Example: vouch token create --name rita-laptop --principal "Rita Example" --role release_manager
+
+                Example: vouch token create --name ana-phone --role tester --tester t_4w9tedpdf8fc
+                """,
             options: [
-                .single("name", "name", help: "Who or what uses the token, such as ios-app or \"Ana (release manager)\".", required: true),
+                .single("name", "name", help: "What the token is for, such as ios-app or rita-laptop; without --principal, also who it is issued to.",
+                        required: true),
                 .single("role", "role", help: "What the token may do.", required: true, allowed: roles),
+                .single("principal", "name", help: "The person or system the token is issued to; without it, the token's name. "
+                    + "Not with --role tester: a tester token is issued to its tester."),
                 .single("tester", "id", help: "The tester a tester token belongs to, such as t_4w9tedpdf8fc. Required with --role tester, refused with any other role."),
             ]
         ) { context in
@@ -35,7 +43,12 @@ enum TokenCommands {
             if role != Role.tester.rawValue, tester != nil {
                 throw UsageError("Only a token with the role tester belongs to a tester; remove '--tester' or use '--role tester'.", commandPath: invocation.path)
             }
+            let principal = invocation.value("principal")
+            if role == Role.tester.rawValue, principal != nil {
+                throw UsageError("A tester token is issued to its tester; remove '--principal'.", commandPath: invocation.path)
+            }
             var body: JSONObject = ["name": .string(invocation.value("name") ?? ""), "role": .string(role)]
+            if let principal { body["principal"] = .string(principal) }
             if let tester { body["tester"] = .string(tester) }
             let token = try context.api.post("/v1/tokens", body: body)
             context.output.emit(token, OutputFormatter.createdToken)

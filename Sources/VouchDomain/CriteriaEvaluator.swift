@@ -75,16 +75,19 @@ public enum CriteriaEvaluator {
         let ratioMet = decided > 0 && ratio + 1e-9 >= settings.minPassRatio
         criteria.append(.init(
             name: "min_pass_ratio", met: ratioMet || settings.minPassRatio == 0,
-            summary: decided == 0 ? "pass ratio: no passed or failed verdicts yet (needs \(format(settings.minPassRatio)))"
-                : "pass ratio \(format(ratio)) (\(passed.count) of \(decided) verdicts passed; cant_tell not counted), needs \(format(settings.minPassRatio))",
+            summary: (decided == 0 ? "pass ratio: no passed or failed verdicts yet"
+                : "pass ratio \(format(ratio)): \(passed.count) passed and \(failed.count) failed, can't tell not counted")
+                + "; " + needed(settings.minPassRatio == 0 ? nil : format(settings.minPassRatio)),
             details: [], missing: ratioMet || settings.minPassRatio == 0 ? nil : "a pass ratio of at least \(format(settings.minPassRatio))"))
 
         let soaked = input.testingSince.map { max(0, Int(input.now.timeIntervalSince($0))) } ?? 0
         let soakMet = soaked >= settings.minSoakSeconds
         criteria.append(.init(
             name: "min_soak", met: soakMet,
-            summary: input.testingSince == nil ? "soak: not in testing on revision \(input.fix.revision) yet (needs \(duration(settings.minSoakSeconds)))"
-                : "soak: \(duration(soaked)) of \(duration(settings.minSoakSeconds))",
+            summary: (input.testingSince == nil
+                ? "soak: revision \(input.fix.revision) \(input.fix.state == .draft ? "has not entered testing yet" : "is not in testing")"
+                : "soak: \(duration(soaked)) since revision \(input.fix.revision) entered testing")
+                + "; " + needed(settings.minSoakSeconds == 0 ? nil : duration(settings.minSoakSeconds)),
             details: [], missing: soakMet ? nil : "\(duration(settings.minSoakSeconds - soaked)) more in testing on revision \(input.fix.revision)"))
 
         var entries: [CriteriaReport.ApprovalEntry] = []
@@ -121,7 +124,8 @@ public enum CriteriaEvaluator {
             details: approvalDetails, missing: approvalMissing))
 
         return CriteriaReport(fixKey: input.fix.key.rawValue, revision: input.fix.revision, state: input.fix.state, criteria: criteria,
-                              approvals: entries, evidenceHash: evidenceHash(revision: input.fix.revision, latest: input.latest))
+                              approvals: entries, evidenceHash: evidenceHash(revision: input.fix.revision, latest: input.latest),
+                              promotion: PromotionProgress.summary(of: input.fix))
     }
 
     /// Whether an approval still counts at `input.now`.
@@ -174,17 +178,22 @@ public enum CriteriaEvaluator {
         }
     }
 
-    /// "3 h", "45 min", "2 d 3 h", "30 s".
+    /// "needs" in one form for every criterion: "24 hours needed", or "none needed" when the criterion asks for nothing.
+    static func needed(_ amount: String?) -> String { "\(amount ?? "none") needed" }
+
+    /// In words a screen reader says as they are: "30 seconds", "45 minutes", "3 hours 20 minutes", "2 days 3 hours".
     public static func duration(_ seconds: Int) -> String {
         let seconds = max(0, seconds)
-        if seconds < 60 { return "\(seconds) s" }
-        if seconds < 3_600 { return "\(seconds / 60) min" }
-        // Up to two days reads best in hours ("soak: 3 h of 24 h").
+        if seconds < 60 { return count(seconds, "second") }
+        if seconds < 3_600 { return count(seconds / 60, "minute") }
+        // Up to two days reads best in hours ("soak: 3 hours since revision 1 entered testing; 24 hours needed").
         if seconds < 2 * 86_400 {
             let minutes = (seconds % 3_600) / 60
-            return minutes == 0 ? "\(seconds / 3_600) h" : "\(seconds / 3_600) h \(minutes) min"
+            return count(seconds / 3_600, "hour") + (minutes == 0 ? "" : " " + count(minutes, "minute"))
         }
         let hours = (seconds % 86_400) / 3_600
-        return hours == 0 ? "\(seconds / 86_400) d" : "\(seconds / 86_400) d \(hours) h"
+        return count(seconds / 86_400, "day") + (hours == 0 ? "" : " " + count(hours, "hour"))
     }
+
+    static func count(_ count: Int, _ unit: String) -> String { "\(count) \(plural(count, unit))" }
 }

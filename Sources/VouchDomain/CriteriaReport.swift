@@ -29,6 +29,8 @@ public struct CriteriaReport: Sendable, Equatable {
     public var approvals: [ApprovalEntry]
     /// The evidence fingerprint an approval given now would be bound to.
     public var evidenceHash: String
+    /// What became of the promotion once the criteria no longer decide, such as "released to everyone"; nil while testing.
+    public var promotion: String?
 
     /// Every criterion met, approvals included.
     public var allMet: Bool { criteria.allSatisfy(\.met) }

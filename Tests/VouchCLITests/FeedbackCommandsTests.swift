@@ -49,8 +49,8 @@ import VouchJSON
         #expect(Set(both.compactMap { $0["id"]?.stringValue }).count == 2)
 
         let lines = both.map { record in
-            "\(record["id"]?.stringValue ?? ""): tester \(tester), revision 1, verdict passed, task completed_with_workaround, severity minor, "
-                + "VoiceOver 18.2 on ios 18.2, app build 5.4.1 (412), recorded \(record["recorded_at"]?.stringValue ?? "") by admin through cli."
+            "\(record["id"]?.stringValue ?? ""): tester \(tester), revision 1, verdict passed, task completed with a workaround, severity minor, "
+                + "VoiceOver 18.2 on iOS 18.2, app build 5.4.1 (412), recorded \(record["recorded_at"]?.stringValue ?? "") by admin through the command line."
         }
         #expect(try server.vouch("feedback", "list", Self.key) == VouchRun(status: 0, stdout: """
             \(lines[0]) Heard: NHK, button, selected. Comment: Some issues, but usable.
@@ -89,7 +89,7 @@ import VouchJSON
         let refused = try server.vouch("feedback", "submit", Self.key, "--file", bad.path)
         #expect(refused == VouchRun(status: 65, stdout: "", stderr: """
             Error: 1 field is not valid
-              [1].verdict: 'great' is not allowed; allowed: passed, failed, cant_tell
+              record 2, verdict: 'great' is not allowed; allowed: passed, failed, cant_tell
             Nothing was recorded: the records of a file are recorded all together or not at all.
 
             """))
@@ -99,9 +99,11 @@ import VouchJSON
         let records = try #require(try server.json("feedback", "list", Self.key)["feedback"]?.arrayValue)
         try #require(records.count == 2, "\(accepted)")
         #expect(records.allSatisfy { $0["channel"]?.stringValue == "cli" })
+        // Said in words: "can't tell", not cant_tell.
         let lines = records.map { record in
-            "\(record["id"]?.stringValue ?? ""): tester \(tester), revision 1, verdict \(record["verdict"]?.stringValue ?? ""), task completed_independently, "
-                + "severity \(record["severity"]?.stringValue ?? ""), VoiceOver on ios 18.2, app build 413, recorded \(record["recorded_at"]?.stringValue ?? "") by admin through cli."
+            "\(record["id"]?.stringValue ?? ""): tester \(tester), revision 1, verdict \(record["verdict"]?.stringValue == "cant_tell" ? "can't tell" : "passed"), "
+                + "task completed independently, severity \(record["severity"]?.stringValue ?? ""), VoiceOver on iOS 18.2, app build 413, "
+                + "recorded \(record["recorded_at"]?.stringValue ?? "") by admin through the command line."
         }
         #expect(accepted == VouchRun(status: 0, stdout: """
             2 feedback records are recorded for fix tv-channel-selector-labels:
@@ -150,7 +152,7 @@ import VouchJSON
             Revision: 1
             Records: 0
             Testers: 0
-            Verdicts: 0 passed, 0 failed, 0 cant_tell
+            Verdicts: 0 passed, 0 failed, 0 can't tell
             By assistive technology: none
             By platform: none
             Latest verdicts: none
@@ -169,7 +171,7 @@ import VouchJSON
         let latest = try #require(json["latest"]?.arrayValue)
         try #require(latest.count == 2)
         func brief(_ record: JSONValue) -> String {
-            let technology = record["assistive_tech"]?.stringValue == "voiceover" ? "VoiceOver on ios" : "TalkBack on android"
+            let technology = record["assistive_tech"]?.stringValue == "voiceover" ? "VoiceOver on iOS" : "TalkBack on Android"
             return "\(record["tester"]?.stringValue ?? ""): \(record["verdict"]?.stringValue ?? ""), severity \(record["severity"]?.stringValue ?? ""), "
                 + "\(technology), feedback \(record["feedback"]?.stringValue ?? ""), recorded \(record["recorded_at"]?.stringValue ?? "")."
         }
@@ -180,9 +182,9 @@ import VouchJSON
             Revision: 1
             Records: 3
             Testers: 2
-            Verdicts: 1 passed, 1 failed, 0 cant_tell
-            By assistive technology: VoiceOver 1 passed, 0 failed, 0 cant_tell; TalkBack 0 passed, 1 failed, 0 cant_tell
-            By platform: ios 1 passed, 0 failed, 0 cant_tell; android 0 passed, 1 failed, 0 cant_tell
+            Verdicts: 1 passed, 1 failed, 0 can't tell
+            By assistive technology: VoiceOver 1 passed, 0 failed, 0 can't tell; TalkBack 0 passed, 1 failed, 0 can't tell
+            By platform: iOS 1 passed, 0 failed, 0 can't tell; Android 0 passed, 1 failed, 0 can't tell
             Latest verdict of \(brief(latest[0]))
             Latest verdict of \(brief(latest[1]))
             Blocking reports: 1

@@ -12,37 +12,32 @@ import VouchJSON
         let created = try server.vouch("fix", "create", Self.key, "--title", "Label the channel logos", "--ui-area", "TV channel selector", "--platform", "ios")
         try #require(created.status == 0, "\(created)")
 
-        // A draft has not soaked at all, so the whole status is fixed text.
+        // A draft has not soaked at all, so the whole status is fixed text: every criterion and override in words, and, since a draft
+        // cannot be promoted, what to do first in place of what is missing.
         let set = try server.vouch("fix", "criteria", Self.key, "--min-testers-passed", "3", "--required-assistive-tech", "ios:switch_control",
                                    "--min-soak", "2h", "--min-pass-ratio", "0.9")
         #expect(set == VouchRun(status: 0, stdout: """
-            Criteria overrides: min_testers_passed 3; required_assistive_tech ios:switch_control; min_pass_ratio 0.9; min_soak 2h
+            Criteria overrides: minimum passing testers 3; required assistive technologies Switch Control on iOS; minimum pass ratio 0.9; minimum soak time 2 hours
             Fix: tv-channel-selector-labels
             State: draft
             Revision: 1
             Criteria met: 1 of 6
-            Criterion min_testers_passed: not met. 0 of 3 passing testers.
-            Criterion required_assistive_tech: not met. 0 of 1 required assistive technologies covered.
+            Criterion minimum passing testers: not met. 0 of 3 passing testers.
+            Criterion required assistive technologies: not met. 0 of 1 required assistive technologies covered.
               Switch Control on iOS: no passing tester yet
-            Criterion max_blocking: met. 0 blocking reports (at most 0 allowed).
-            Criterion min_pass_ratio: not met. Pass ratio: no passed or failed verdicts yet (needs 0.90).
-            Criterion min_soak: not met. Soak: not in testing on revision 1 yet (needs 2 h).
-            Criterion approvals_required: not met. 0 of 1 valid approval.
-            Missing:
-              3 more passing testers on revision 1
-              a passing tester with Switch Control on iOS
-              a pass ratio of at least 0.90
-              2 h more in testing on revision 1
-              1 more approval by a release manager other than the author (admin)
+            Criterion maximum blocking reports: met. 0 blocking reports (at most 0 allowed).
+            Criterion minimum pass ratio: not met. Pass ratio: no passed or failed verdicts yet; 0.90 needed.
+            Criterion minimum soak time: not met. Soak: revision 1 has not entered testing yet; 2 hours needed.
+            Criterion required approvals: not met. 0 of 1 valid approval.
             Approvals: none
-            Ready to promote: no
+            Promotion: not started: the fix is a draft and must be started before it can be promoted; start testing with 'vouch fix start tv-channel-selector-labels'
 
             """, stderr: ""))
         let sent = try server.json("fix", "show", Self.key)["criteria"]
         #expect(sent == .object(["min_testers_passed": .int(3), "required_assistive_tech": .strings(["ios:switch_control"]), "min_pass_ratio": .number(0.9),
                                  "min_soak": .string("2h")]))
         #expect(try server.vouch("fix", "show", Self.key).stdout.contains(
-            "\nCriteria overrides: min_testers_passed 3; required_assistive_tech ios:switch_control; min_pass_ratio 0.9; min_soak 2h\n"))
+            "\nCriteria overrides: minimum passing testers 3; required assistive technologies Switch Control on iOS; minimum pass ratio 0.9; minimum soak time 2 hours\n"))
 
         // With no option nothing changes; the overrides and the status are shown.
         let shown = try server.vouch("fix", "criteria", Self.key)
@@ -51,9 +46,10 @@ import VouchJSON
         // The options given replace every earlier override; "" requires no technology.
         let replaced = try server.vouch("fix", "criteria", Self.key, "--approvals-required", "2", "--required-assistive-tech", "")
         let lines = replaced.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "Criteria overrides: required_assistive_tech none; approvals_required 2", "\(replaced)")
-        for line in ["Criterion min_testers_passed: not met. 0 of 2 passing testers.", "Criterion required_assistive_tech: met. No assistive technology required.",
-                     "Criterion min_soak: not met. Soak: not in testing on revision 1 yet (needs 24 h).", "Criterion approvals_required: not met. 0 of 2 valid approvals."] {
+        #expect(lines.first == "Criteria overrides: required assistive technologies none; required approvals 2", "\(replaced)")
+        for line in ["Criterion minimum passing testers: not met. 0 of 2 passing testers.", "Criterion required assistive technologies: met. No assistive technology required.",
+                     "Criterion minimum soak time: not met. Soak: revision 1 has not entered testing yet; 24 hours needed.",
+                     "Criterion required approvals: not met. 0 of 2 valid approvals."] {
             #expect(lines.contains(line), "missing '\(line)' in \(replaced)")
         }
         #expect(try server.vouch("fix", "criteria", Self.key, "--reset").stdout.hasPrefix(
@@ -62,7 +58,7 @@ import VouchJSON
 
         let refused = try server.vouch("fix", "criteria", Self.key, "--required-assistive-tech", "ios:screen_reader")
         #expect(refused.status == 65)
-        #expect(refused.stderr.hasPrefix("Error: 1 field is not valid\n  required_assistive_tech: 'ios:screen_reader' is not platform:technology"), "\(refused)")
+        #expect(refused.stderr.hasPrefix("Error: 1 field is not valid\n  required assistive technologies: 'ios:screen_reader' is not platform:technology"), "\(refused)")
         let json = try server.json("fix", "criteria", Self.key, "--max-blocking", "1")
         #expect(json["criteria"]?.arrayValue?.first { $0["name"] == .string("max_blocking") }?["summary"] == .string("0 blocking reports (at most 1 allowed)"))
     }

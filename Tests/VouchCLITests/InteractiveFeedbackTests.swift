@@ -3,7 +3,8 @@ import Testing
 import VouchJSON
 
 /// `vouch feedback submit` on a real pseudo-terminal: the missing fields are asked one per line, answered by
-/// number or by name, a wrong answer is explained and asked again, and nothing is sent before a yes.
+/// number or by name, a wrong answer is explained and asked again, the read-back says every value in words, and
+/// nothing is sent before a yes.
 @Suite struct InteractiveFeedbackTests {
     static let key = LiveServer.fixKey
 
@@ -44,12 +45,12 @@ import VouchJSON
             Fix: tv-channel-selector-labels
             Tester: \(tester)
             Verdict: passed
-            Task outcome: completed_with_workaround
+            Task outcome: completed with a workaround
             Severity: minor
-            Platform: ios
+            Platform: iOS
             OS version: 18.2
             App build: 5.4.1 (412)
-            Assistive technology: other
+            Assistive technology: other assistive technology
             Heard: NHK, button, selected
             Regression: no
             Comment: Some issues, but usable

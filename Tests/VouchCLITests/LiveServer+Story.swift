@@ -14,9 +14,10 @@ extension LiveServer {
     /// Creates a token through `vouch token create` and returns its secret.
     func token(role: String, name: String) throws -> String {
         let run = try vouch("token", "create", "--name", name, "--role", role)
-        let lines = run.stdout.split(separator: "\n")
-        guard run.status == 0, lines.count > 1, lines[1].hasPrefix("Secret: vch_") else { throw StartFailure(description: "token create: \(run)") }
-        return String(lines[1].dropFirst("Secret: ".count))
+        guard run.status == 0, let line = run.stdout.split(separator: "\n").first(where: { $0.hasPrefix("Secret: vch_") }) else {
+            throw StartFailure(description: "token create: \(run)")
+        }
+        return String(line.dropFirst("Secret: ".count))
     }
 
     /// The story's fix, started, and Ana added as a tester with VoiceOver and two targeting keys; returns her id.

@@ -7,10 +7,10 @@ import VouchJSON
 @Suite struct PromotionCommandsTests {
     static let key = LiveServer.fixKey
 
-    /// The soak line counts the seconds the fix has been in testing; the golden texts say "0 s".
+    /// The soak line counts the time since the fix entered testing; the golden texts say "0 seconds".
     static func zeroSoak(_ run: VouchRun) -> VouchRun {
         var run = run
-        run.stdout = run.stdout.replacing(/Soak: [^\n]+ of 0 s\./, with: "Soak: 0 s of 0 s.")
+        run.stdout = run.stdout.replacing(/Soak: [^;\n]+ since revision/, with: "Soak: 0 seconds since revision")
         return run
     }
 
@@ -29,13 +29,13 @@ import VouchJSON
             State: testing
             Revision: 1
             Criteria met: 2 of 6
-            Criterion min_testers_passed: not met. 0 of 1 passing tester.
-            Criterion required_assistive_tech: not met. 0 of 1 required assistive technologies covered.
+            Criterion minimum passing testers: not met. 0 of 1 passing tester.
+            Criterion required assistive technologies: not met. 0 of 1 required assistive technologies covered.
               VoiceOver on iOS: no passing tester yet
-            Criterion max_blocking: met. 0 blocking reports (at most 0 allowed).
-            Criterion min_pass_ratio: not met. Pass ratio: no passed or failed verdicts yet (needs 0.80).
-            Criterion min_soak: met. Soak: 0 s of 0 s.
-            Criterion approvals_required: not met. 0 of 1 valid approval.
+            Criterion maximum blocking reports: met. 0 blocking reports (at most 0 allowed).
+            Criterion minimum pass ratio: not met. Pass ratio: no passed or failed verdicts yet; 0.80 needed.
+            Criterion minimum soak time: met. Soak: 0 seconds since revision 1 entered testing; none needed.
+            Criterion required approvals: not met. 0 of 1 valid approval.
             Missing:
               1 more passing tester on revision 1
               a passing tester with VoiceOver on iOS
@@ -50,10 +50,10 @@ import VouchJSON
         #expect(try server.vouch(["fix", "promote", Self.key], as: .token(rita)) == VouchRun(status: 65, stdout: "", stderr: """
             Error: fix tv-channel-selector-labels does not meet its criteria yet: 1 more passing tester on revision 1; a passing tester with VoiceOver on iOS; \
             a pass ratio of at least 0.80; 1 more approval by a release manager other than the author (admin)
-              min_testers_passed: 1 more passing tester on revision 1
-              required_assistive_tech: a passing tester with VoiceOver on iOS
-              min_pass_ratio: a pass ratio of at least 0.80
-              approvals_required: 1 more approval by a release manager other than the author (admin)
+              minimum passing testers: 1 more passing tester on revision 1
+              required assistive technologies: a passing tester with VoiceOver on iOS
+              minimum pass ratio: a pass ratio of at least 0.80
+              required approvals: 1 more approval by a release manager other than the author (admin)
             The fix was not promoted; see every criterion with 'vouch status tv-channel-selector-labels'.
 
             """))
@@ -69,13 +69,13 @@ import VouchJSON
             State: testing
             Revision: 1
             Criteria met: 5 of 6
-            Criterion min_testers_passed: met. 1 of 1 passing tester.
-            Criterion required_assistive_tech: met. 1 of 1 required assistive technologies covered.
+            Criterion minimum passing testers: met. 1 of 1 passing tester.
+            Criterion required assistive technologies: met. 1 of 1 required assistive technologies covered.
               VoiceOver on iOS: 1 passing tester
-            Criterion max_blocking: met. 0 blocking reports (at most 0 allowed).
-            Criterion min_pass_ratio: met. Pass ratio 1.00 (1 of 1 verdicts passed; cant_tell not counted), needs 0.80.
-            Criterion min_soak: met. Soak: 0 s of 0 s.
-            Criterion approvals_required: not met. 0 of 1 valid approval.
+            Criterion maximum blocking reports: met. 0 blocking reports (at most 0 allowed).
+            Criterion minimum pass ratio: met. Pass ratio 1.00: 1 passed and 0 failed, can't tell not counted; 0.80 needed.
+            Criterion minimum soak time: met. Soak: 0 seconds since revision 1 entered testing; none needed.
+            Criterion required approvals: not met. 0 of 1 valid approval.
             Missing:
               1 more approval by a release manager other than the author (admin)
             Approvals: none
@@ -106,27 +106,85 @@ import VouchJSON
         #expect(types == ["fix.promoted", "fix.released"])
         #expect(receiver.requests.allSatisfy { $0.headers["webhook-id"]?.hasPrefix("msg_") == true && $0.headers["webhook-signature"]?.hasPrefix("v1,") == true })
 
+        // Released: no "Missing: nothing" and "Ready to promote: no" that contradict each other, but what happened.
+        let approvalLine = "  \(id): approved by rita on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). "
+            + "Standing: valid; it counts toward promotion. Comment: VoiceOver users confirm it."
+        let criteriaLines = """
+            Revision: 1
+            Criteria met: 6 of 6
+            Criterion minimum passing testers: met. 1 of 1 passing tester.
+            Criterion required assistive technologies: met. 1 of 1 required assistive technologies covered.
+              VoiceOver on iOS: 1 passing tester
+            Criterion maximum blocking reports: met. 0 blocking reports (at most 0 allowed).
+            Criterion minimum pass ratio: met. Pass ratio 1.00: 1 passed and 0 failed, can't tell not counted; 0.80 needed.
+            Criterion minimum soak time: met. Soak: 0 seconds since revision 1 entered testing; none needed.
+            Criterion required approvals: met. 1 of 1 valid approval.
+            Approvals:
+            \(approvalLine)
+            """
         #expect(Self.zeroSoak(try server.vouch("status", Self.key)) == VouchRun(status: 0, stdout: """
             Fix: tv-channel-selector-labels
             State: released
-            Revision: 1
-            Criteria met: 6 of 6
-            Criterion min_testers_passed: met. 1 of 1 passing tester.
-            Criterion required_assistive_tech: met. 1 of 1 required assistive technologies covered.
-              VoiceOver on iOS: 1 passing tester
-            Criterion max_blocking: met. 0 blocking reports (at most 0 allowed).
-            Criterion min_pass_ratio: met. Pass ratio 1.00 (1 of 1 verdicts passed; cant_tell not counted), needs 0.80.
-            Criterion min_soak: met. Soak: 0 s of 0 s.
-            Criterion approvals_required: met. 1 of 1 valid approval.
-            Missing: nothing
-            Approvals:
-              \(id): approved by rita on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). Standing: valid; it counts toward promotion. \
-            Comment: VoiceOver users confirm it.
-            Ready to promote: no
+            \(criteriaLines)
+            Promotion: released to everyone
 
             """, stderr: ""))
         let json = try server.json("status", Self.key)
         #expect(json["criteria_met"] == .bool(true) && json["criteria"]?.arrayValue?.count == 6)
+        #expect(json["promotion"] == .string("released to everyone") && json["ready_to_promote"] == .bool(false))
+
+        // Paused after release, then rolled back: each says what happened and what comes next.
+        #expect(try server.vouch(["fix", "pause", Self.key], as: .token(rita)).status == 0)
+        #expect(Self.zeroSoak(try server.vouch("status", Self.key)) == VouchRun(status: 0, stdout: """
+            Fix: tv-channel-selector-labels
+            State: paused
+            \(criteriaLines)
+            Promotion: paused after its release: the flag is off for everyone until the fix is resumed; resume with 'vouch fix resume tv-channel-selector-labels'
+
+            """, stderr: ""))
+        #expect(try server.vouch(["fix", "resume", Self.key], as: .token(rita)).stdout == "Fix tv-channel-selector-labels is now released (revision 1).\n")
+        #expect(try server.vouch(["fix", "rollback", Self.key, "--reason", "TalkBack regression"], as: .token(rita)).stdout
+                == "Fix tv-channel-selector-labels is now rolled back (revision 1).\n")
+        let rolledBack = try server.vouch("status", Self.key).stdout
+        #expect(rolledBack.hasPrefix("Fix: tv-channel-selector-labels\nState: rolled back\n"), "\(rolledBack)")
+        #expect(rolledBack.contains("\nCriterion minimum soak time: met. Soak: revision 1 is not in testing; none needed.\n"), "\(rolledBack)")
+        #expect(rolledBack.hasSuffix("""
+            \nPromotion: rolled back: the flag is off for everyone until the fix is started again, as a new revision; \
+            start again with 'vouch fix start tv-channel-selector-labels'\n
+            """), "\(rolledBack)")
+        #expect(!rolledBack.contains("Missing") && !rolledBack.contains("Ready to promote"))
+    }
+
+    /// A required webhook that cannot be reached fails the promotion: the status says so, and how to retry.
+    @Test func failedPromotionSaysHowToRetry() throws {
+        // Nothing listens on port 1 of loopback, so every attempt is refused at once.
+        let server = try LiveServer(environment: LiveServer.promotionEnvironment)
+        defer { server.stop() }
+        #expect(try server.vouch("webhook", "add", "http://127.0.0.1:1/hooks/vouch", "--events", "fix.promoted", "--required").status == 0)
+        let tester = try server.startedFixAndTester()
+        #expect(try server.vouch(FeedbackCommandsTests.anaReport(tester)).status == 0)
+        let rita = try server.token(role: "release_manager", name: "rita")
+        #expect(try server.vouch(["approve", Self.key], as: .token(rita)).status == 0)
+        // Three attempts a second apart (the test's retry schedule), then the delivery is dead and the promotion failed.
+        let deadline = Date().addingTimeInterval(15)
+        var state = ""
+        repeat {
+            usleep(100_000)
+            state = try server.json("status", Self.key)["state"]?.stringValue ?? ""
+        } while state != "promotion_failed" && Date() < deadline
+        try #require(state == "promotion_failed")
+        let status = try server.vouch("status", Self.key)
+        #expect(status.stdout.contains("\nState: promotion failed\n"), "\(status)")
+        #expect(status.stdout.hasSuffix("""
+            \nPromotion: failed: a required webhook delivery was not accepted; retry with 'vouch fix retry-promotion tv-channel-selector-labels'\n
+            """), "\(status)")
+        #expect(!status.stdout.contains("Missing") && !status.stdout.contains("Ready to promote"))
+        #expect(try server.json("status", Self.key)["promotion"] == .string("failed: a required webhook delivery was not accepted"))
+        let deliveries = try server.vouch("webhook", "deliveries").stdout
+        #expect(deliveries.contains(": fix promoted event for webhook we_") && deliveries.contains(", required for promotion; dead, 3 attempts"), "\(deliveries)")
+        let audit = try server.vouch("audit", "--fix", Self.key).stdout
+        #expect(audit.contains(": vouchd recorded the failed promotion of fix tv-channel-selector-labels, state promoting to promotion failed, "
+                               + "note: a required webhook delivery failed.\n"), "\(audit)")
     }
 
     @Test func rejectionBlocksUntilANewRevision() throws {
@@ -147,7 +205,7 @@ import VouchJSON
 
             """, stderr: ""))
         let status = try server.vouch("status", Self.key).stdout
-        for line in ["Criterion approvals_required: not met. Rejected on revision 1.",
+        for line in ["Criterion required approvals: not met. Rejected on revision 1.",
                      "Missing:\n  a new revision: sam rejected revision 1\nApprovals:",
                      "  \(id): rejected by sam on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). Standing: it blocks promotion until a new revision. "
                         + "Comment: Focus order is still wrong.",
@@ -162,7 +220,7 @@ import VouchJSON
         // A new revision leaves the rejection behind.
         #expect(try server.vouch("fix", "revise", Self.key, "--note", "build 413").status == 0)
         let revised = try server.vouch("status", Self.key).stdout
-        #expect(revised.contains("\nCriterion approvals_required: not met. 0 of 1 valid approval.\n"), "\(revised)")
+        #expect(revised.contains("\nCriterion required approvals: not met. 0 of 1 valid approval.\n"), "\(revised)")
         #expect(revised.contains("Standing: given for revision 1, not the current one; it no longer blocks promotion."), "\(revised)")
     }
 }

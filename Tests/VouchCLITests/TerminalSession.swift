@@ -47,7 +47,9 @@ final class TerminalSession {
 
     deinit {
         if process.isRunning {
-            process.terminate()
+            // SIGKILL, not terminate(): the child inherits the test thread's signal mask, in which Dispatch blocks
+            // SIGTERM, so a SIGTERM would wait forever and a failed expectation would hang the whole suite.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         close(master)
@@ -84,7 +86,7 @@ final class TerminalSession {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning {
             guard Date() < deadline else {
-                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
                 throw Failure(description: "vouch did not exit within \(seconds) s; output:\n\(transcript)")
             }
             readAvailable(until: deadline)

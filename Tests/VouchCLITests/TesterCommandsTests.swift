@@ -14,7 +14,7 @@ import VouchJSON
         #expect(id.count == 14 && id.hasPrefix("t_"))
 
         #expect(try server.vouch("tester", "list") == VouchRun(status: 0, stdout: """
-            \(id): Ana Example, active. Uses VoiceOver 18.2 on ios. 2 targeting keys.
+            \(id): Ana Example, active. Uses VoiceOver 18.2 on iOS. 2 targeting keys.
             1 tester.
 
             """, stderr: ""))
@@ -25,7 +25,7 @@ import VouchJSON
             Status: active
             Name: Ana Example
             Contact: none
-            Assistive technology: VoiceOver 18.2 on ios
+            Assistive technology: VoiceOver 18.2 on iOS
             Targeting keys: tablet-9, user-1
             Consent: version 2026-11, given \(created), recorded by admin
             Created: \(created)
@@ -79,8 +79,19 @@ import VouchJSON
         let printed = try server.vouch("tester", "export", id)
         #expect(printed.status == 0 && printed.stdout.hasPrefix("{\n") && printed.stdout.contains("\"Ana Example\""))
 
-        // Without a terminal nobody is asked; the withdrawal erases and turns the flag off.
-        #expect(try server.vouch("tester", "withdraw", id) == VouchRun(status: 0, stdout: """
+        // Without a terminal nobody can be asked, so nothing is erased without --yes.
+        #expect(try server.vouch("tester", "withdraw", id) == VouchRun(status: 64, stdout: "", stderr: """
+            Error: Withdrawing tester \(id) erases their personal data and cannot be undone; add --yes to confirm without a terminal.
+            Usage: vouch tester withdraw <id> [--purge-feedback] [--yes]
+            See 'vouch tester withdraw --help'.
+
+            """))
+        #expect(try server.vouch("tester", "withdraw", id, "--purge-feedback").status == 64)
+        #expect(try server.vouch("tester", "show", id).stdout.contains("\nName: Ana Example\n"))
+        try expectFlag(server, "user-1", on: true)
+
+        // With --yes the withdrawal erases and turns the flag off.
+        #expect(try server.vouch("tester", "withdraw", id, "--yes") == VouchRun(status: 0, stdout: """
             Tester \(id) has withdrawn: their name, contact, assistive technologies and targeting keys are erased, and their enrollments ended.
             Feedback kept without comments, unlinked: 0
             Feedback deleted: 0
@@ -93,7 +104,7 @@ import VouchJSON
         #expect(try server.vouch("tester", "list").stdout == "\(id): withdrawn \(withdrawnAt); their personal data is erased.\n1 tester.\n")
         let again = try server.vouch("enroll", Self.key, id)
         #expect(again.status == 65)
-        #expect(again.stderr == "Error: 1 field is not valid\n  testers[0]: tester '\(id)' has withdrawn and cannot be enrolled\n")
+        #expect(again.stderr == "Error: 1 field is not valid\n  testers, item 1: tester '\(id)' has withdrawn and cannot be enrolled\n")
     }
 
     @Test func enrollAndRemoveSeveral() throws {
@@ -115,11 +126,11 @@ import VouchJSON
         #expect(partly == VouchRun(status: 65, stdout: "Removed: \(ana)\n",
                                    stderr: "Error: tester \(ben) is not enrolled in fix tv-channel-selector-labels\n"))
         let unknown = try server.vouch("enroll", Self.key, "t_nobody")
-        #expect(unknown == VouchRun(status: 65, stdout: "", stderr: "Error: 1 field is not valid\n  testers[0]: no tester 't_nobody'\n"))
+        #expect(unknown == VouchRun(status: 65, stdout: "", stderr: "Error: 1 field is not valid\n  testers, item 1: no tester 't_nobody'\n"))
 
         let audit = try server.vouch("audit", "--fix", Self.key).stdout
-        #expect(audit.contains(": admin fix.enroll on fix tv-channel-selector-labels, enrolled \(ana), \(ben).\n"), "\(audit)")
-        #expect(audit.contains(": admin fix.unenroll on fix tv-channel-selector-labels, removed \(ben).\n"), "\(audit)")
+        #expect(audit.contains(": admin enrolled testers in fix tv-channel-selector-labels: \(ana), \(ben).\n"), "\(audit)")
+        #expect(audit.contains(": admin removed testers from fix tv-channel-selector-labels: \(ben).\n"), "\(audit)")
     }
 
     @Test(arguments: [
@@ -145,11 +156,13 @@ import VouchJSON
         let created = try server.vouch("token", "create", "--name", "ana-phone", "--role", "tester", "--tester", id)
         #expect(created.status == 0, "\(created)")
         let lines = created.stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count == 3)
-        #expect(lines[0].hasPrefix("Token tok_") && lines[0].hasSuffix(" created for ana-phone with the role tester for tester \(id)."))
-        let secret = String(lines[1].dropFirst("Secret: ".count))
+        try #require(lines.count == 5)
+        #expect(lines[0].hasPrefix("Token tok_") && lines[0].hasSuffix(" is created for ana-phone."))
+        // A tester token is issued to its tester.
+        #expect(Array(lines[1...2]) == ["Principal: \(id)", "Role: tester, for tester \(id)"])
+        let secret = String(lines[3].dropFirst("Secret: ".count))
         #expect(secret.hasPrefix("vch_"))
-        #expect(try server.vouch("token", "list").stdout.contains(": ana-phone, role tester for tester \(id), created "))
+        #expect(try server.vouch("token", "list").stdout.contains(": ana-phone. Principal: \(id). Role: tester, for tester \(id). Created "))
 
         // The tester reaches their own record and fix, nothing else.
         #expect(try server.vouch("tester", "show", id, as: .token(secret)).stdout.hasPrefix("Id: \(id)\n"))
@@ -157,18 +170,19 @@ import VouchJSON
         #expect(try server.vouch("tester", "list", as: .token(secret)).status == 77)
 
         // Withdrawing revokes the tester's tokens.
-        #expect(try server.vouch("tester", "withdraw", id).stdout.contains("\nTokens revoked: 1\n"))
+        #expect(try server.vouch("tester", "withdraw", id, "--yes").stdout.contains("\nTokens revoked: 1\n"))
         #expect(try server.vouch("tester", "show", id, as: .token(secret)).status == 77)
     }
 
     @Test(arguments: [
         (["--role", "tester"], "Error: A tester token belongs to one tester: give '--tester <id>'."),
         (["--role", "sdk", "--tester", "t_a"], "Error: Only a token with the role tester belongs to a tester; remove '--tester' or use '--role tester'."),
+        (["--role", "tester", "--tester", "t_a", "--principal", "Ana"], "Error: A tester token is issued to its tester; remove '--principal'."),
     ])
     func testerTokenUsageErrors(_ options: [String], _ error: String) throws {
         #expect(try VouchRun.run(["token", "create", "--name", "ana"] + options) == VouchRun(status: 64, stdout: "", stderr: """
             \(error)
-            Usage: vouch token create --name <name> --role <role> [--tester <id>]
+            Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>]
             See 'vouch token create --help'.
 
             """))
@@ -204,6 +218,6 @@ import VouchJSON
     private func expectFlag(_ server: LiveServer, _ user: String, on: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let run = try server.vouch("eval", Self.key, "--key", user)
         #expect(run.stdout.contains("Value: \(on)\n"), "\(user): \(run)", sourceLocation: sourceLocation)
-        #expect(run.stdout.contains(on ? "Reason: TARGETING_MATCH" : "Reason: DEFAULT"), "\(user): \(run)", sourceLocation: sourceLocation)
+        #expect(run.stdout.contains(on ? "Reason: targeting match (" : "Reason: default ("), "\(user): \(run)", sourceLocation: sourceLocation)
     }
 }

@@ -12,11 +12,13 @@ import VouchJSON
         let created = try server.vouch("token", "create", "--name", "ios-app", "--role", "sdk")
         #expect(created.status == 0, "\(created)")
         let lines = created.stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count == 3, "\(created)")
-        #expect(lines[0].hasPrefix("Token tok_") && lines[0].hasSuffix(" created for ios-app with the role sdk."))
-        #expect(lines[1].hasPrefix("Secret: vch_"))
-        #expect(lines[2].contains("will not be shown again"))
-        let secret = String(lines[1].dropFirst("Secret: ".count))
+        try #require(lines.count == 5, "\(created)")
+        #expect(lines[0].hasPrefix("Token tok_") && lines[0].hasSuffix(" is created for ios-app."))
+        // Without --principal the token is issued to its name; the role in words.
+        #expect(Array(lines[1...2]) == ["Principal: ios-app", "Role: SDK"])
+        #expect(lines[3].hasPrefix("Secret: vch_"))
+        #expect(lines[4].contains("will not be shown again"))
+        let secret = String(lines[3].dropFirst("Secret: ".count))
         let id = String(lines[0].dropFirst("Token ".count).prefix { $0 != " " })
 
         let refused = try server.vouch("fix", "list", as: .token(secret))
@@ -31,7 +33,7 @@ import VouchJSON
 
         let listed = try server.vouch("token", "list")
         #expect(listed.status == 0)
-        #expect(listed.stdout.contains("\(id): ios-app, role sdk, created "))
+        #expect(listed.stdout.contains("\(id): ios-app. Principal: ios-app. Role: SDK. Created "))
         #expect(listed.stdout.hasSuffix("2 tokens.\n"))
         #expect(!listed.stdout.contains("vch_"))
 
@@ -46,6 +48,29 @@ import VouchJSON
         let audit = try server.vouch("audit", "--json")
         let actions = (try JSONParser.parse(audit.stdout)["events"]?.arrayValue ?? []).compactMap { $0["action"]?.stringValue }
         #expect(actions == ["token.create", "token.create", "token.revoke"])
+    }
+
+    /// `--principal` names the person or system a token is issued to, apart from the token's name; the server normalises it.
+    @Test func principalApartFromTheName() throws {
+        let server = try LiveServer()
+        defer { server.stop() }
+        let created = try server.vouch("token", "create", "--name", "rita-laptop", "--principal", "Rita Example", "--role", "release_manager")
+        let lines = created.stdout.split(separator: "\n").map(String.init)
+        try #require(created.status == 0 && lines.count == 5, "\(created)")
+        let id = String(lines[0].dropFirst("Token ".count).prefix { $0 != " " })
+        #expect(lines[0] == "Token \(id) is created for rita-laptop.")
+        #expect(Array(lines[1...2]) == ["Principal: rita example", "Role: release manager"])
+        let tokens = try server.json("token", "list")["tokens"]?.arrayValue ?? []
+        let token = try #require(tokens.first { $0["id"]?.stringValue == id })
+        #expect(token["principal"] == .string("rita example") && token["name"] == .string("rita-laptop"))
+        let createdAt = try #require(token["created_at"]?.stringValue)
+        let listed = try server.vouch("token", "list").stdout.split(separator: "\n").map(String.init)
+        #expect(listed.contains("\(id): rita-laptop. Principal: rita example. Role: release manager. Created \(createdAt) by admin."), "\(listed)")
+        // A revoked token says so in its line.
+        #expect(try server.vouch("token", "revoke", id).status == 0)
+        let revokedAt = try #require(try server.json("token", "list")["tokens"]?.arrayValue?.first { $0["id"]?.stringValue == id }?["revoked_at"]?.stringValue)
+        #expect(try server.vouch("token", "list").stdout.split(separator: "\n").contains(
+            "\(id): rita-laptop. Principal: rita example. Role: release manager. Revoked \(revokedAt). Created \(createdAt) by admin."))
     }
 
     @Test func repeatedUnknownTokensAreToldWhyAndHowLongToWait() throws {

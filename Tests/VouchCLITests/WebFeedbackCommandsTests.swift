@@ -30,7 +30,7 @@ import Testing
         let sent = try server.vouch(base + ["--browser", "firefox", "--browser-version", "133"])
         #expect(sent.status == 0, "\(sent)")
         let list = try server.vouch("feedback", "list", Self.key)
-        #expect(list.stdout.contains("Browser: firefox 133."), "\(list)")
+        #expect(list.stdout.contains("Browser: Firefox 133."), "\(list)")
     }
 
     @Test func theInterviewAsksForTheBrowserOnTheWeb() throws {
@@ -44,7 +44,7 @@ import Testing
         try session.type("3")
         try session.expect("Comment (optional, press Enter to skip): ")
         try session.type("")
-        try session.expect("Browser: firefox\n")
+        try session.expect("Browser: Firefox\n")
         try session.expect("Send this feedback? (yes/no): ")
         try session.type("yes")
         #expect(try session.waitForExit() == 0)

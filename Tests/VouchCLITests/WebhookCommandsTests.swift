@@ -17,14 +17,14 @@ import VouchJSON
         try #require(lines.count == 3, "\(added)")
         let id = String(lines[0].dropFirst("Webhook ".count).prefix { $0 != " " })
         #expect(id.hasPrefix("we_"))
-        #expect(lines[0] == "Webhook \(id) is added: \(receiver.url); events: fix.promoted, fix.released; required for promotion: yes; enabled: yes.")
+        #expect(lines[0] == "Webhook \(id) is added: \(receiver.url); events: fix promoted, fix released; required for promotion: yes; enabled: yes.")
         #expect(lines[1].hasPrefix("Secret: whsec_"))
         #expect(lines[2] == "The secret will not be shown again; store it now. Receivers verify every delivery's webhook-signature header with it (Standard Webhooks).")
         let secret = String(lines[1].dropFirst("Secret: ".count))
 
         let listed = try server.vouch("webhook", "list")
         #expect(listed == VouchRun(status: 0, stdout: """
-            \(id): \(receiver.url); events: fix.promoted, fix.released; required for promotion: yes; enabled: yes.
+            \(id): \(receiver.url); events: fix promoted, fix released; required for promotion: yes; enabled: yes.
             1 webhook.
 
             """, stderr: ""))
@@ -32,7 +32,7 @@ import VouchJSON
         #expect(try server.vouch("webhook", "show", id) == VouchRun(status: 0, stdout: """
             Id: \(id)
             URL: \(receiver.url)
-            Events: fix.promoted, fix.released
+            Events: fix promoted, fix released
             Required for promotion: yes
             Enabled: yes
             Created: \(json["created_at"]?.stringValue ?? "") by admin
@@ -58,7 +58,7 @@ import VouchJSON
         #expect(receiver.wait(for: 1).first?.type == "webhook.test")
         let delivery = try waitForDelivery(server, webhook: id, status: "succeeded")
         let deliveryID = try #require(delivery["id"]?.stringValue)
-        let line = "\(deliveryID): webhook.test to webhook \(id); succeeded, 1 attempt, last answer status 200; created \(delivery["created_at"]?.stringValue ?? "")."
+        let line = "\(deliveryID): webhook test event for webhook \(id); succeeded, 1 attempt, last answer status 200; created \(delivery["created_at"]?.stringValue ?? "")."
         #expect(try server.vouch("webhook", "deliveries", id) == VouchRun(status: 0, stdout: "\(line)\n1 delivery.\n", stderr: ""))
         #expect(try server.vouch("webhook", "deliveries", "--status", "succeeded", "--all").stdout == "\(line)\n1 delivery.\n")
         #expect(try server.vouch("webhook", "deliveries", id, "--status", "dead").stdout == "No deliveries.\n")
@@ -83,7 +83,7 @@ import VouchJSON
         defer { server.stop() }
         let refused = try server.vouch("webhook", "add", "ftp://hooks.example.org/vouch")
         #expect(refused.status == 65)
-        #expect(refused.stderr.hasPrefix("Error: 1 field is not valid\n  url: "), "\(refused)")
+        #expect(refused.stderr.hasPrefix("Error: 1 field is not valid\n  URL: "), "\(refused)")
     }
 
     /// Polls the webhook's deliveries until the first has `status`, for up to 10 s; returns it.

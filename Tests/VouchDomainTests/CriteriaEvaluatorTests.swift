@@ -55,8 +55,8 @@ struct CriteriaEvaluatorTests {
         let result = try report(latest: [], hoursInTesting: 3)
         let soak = try #require(criterion(result, "min_soak"))
         #expect(!soak.met)
-        #expect(soak.summary == "soak: 3 h of 24 h")
-        #expect(soak.missing == "21 h more in testing on revision 1")
+        #expect(soak.summary == "soak: 3 hours since revision 1 entered testing; 24 hours needed")
+        #expect(soak.missing == "21 hours more in testing on revision 1")
         let input = CriteriaEvaluator.Input(fix: try fix(), settings: CriteriaSettings(), latest: [], failing: [], testingSince: start, approvals: [],
                                             now: start.addingTimeInterval(3 * 3_600))
         #expect(CriteriaEvaluator.nextTimeChange(input) == start.addingTimeInterval(24 * 3_600))
@@ -72,7 +72,7 @@ struct CriteriaEvaluatorTests {
         #expect(blocking.summary == "2 blocking reports (at most 0 allowed)")
         let ratio = try #require(criterion(result, "min_pass_ratio"))
         #expect(ratio.met == false)
-        #expect(ratio.summary.hasPrefix("pass ratio 0.75 (3 of 4 verdicts passed"))
+        #expect(ratio.summary == "pass ratio 0.75: 3 passed and 1 failed, can't tell not counted; 0.80 needed")
     }
 
     @Test func approvalsByTheAuthorOtherRevisionsOrBeforeFailingFeedbackDoNotCount() throws {
@@ -128,6 +128,26 @@ struct CriteriaEvaluatorTests {
         let paused = try report(latest: passing, approvals: [approval("rita", at: 60)], fix: try fix(state: .paused))
         #expect(paused.allMet)
         #expect(!paused.readyToPromote)
+        // Not ready, and not because anything is missing: the report says what became of the promotion instead.
+        #expect(paused.promotion == "paused in testing: the flag is off for everyone until the fix is resumed")
+        #expect(try report(latest: passing, approvals: [approval("rita", at: 60)]).promotion == nil)
+    }
+
+    /// No soak and no ratio asked for read "none needed", never "of 0 s"; a draft has not entered testing yet.
+    @Test func criteriaThatAskForNothingSaySo() throws {
+        let settings = CriteriaSettings(minPassRatio: 0, minSoakSeconds: 0)
+        let result = try report(latest: [feedback("a", tester: "t1", verdict: .cantTell)], hoursInTesting: 49.5, settings: settings)
+        #expect(criterion(result, "min_soak")?.summary == "soak: 2 days 1 hour since revision 1 entered testing; none needed")
+        #expect(criterion(result, "min_pass_ratio")?.summary == "pass ratio: no passed or failed verdicts yet; none needed")
+        let draft = CriteriaEvaluator.evaluate(.init(fix: try fix(state: .draft), settings: CriteriaSettings(), latest: [], failing: [], testingSince: nil,
+                                                     approvals: [], now: start))
+        #expect(criterion(draft, "min_soak")?.summary == "soak: revision 1 has not entered testing yet; 24 hours needed")
+    }
+
+    @Test(arguments: [(0, "0 seconds"), (1, "1 second"), (59, "59 seconds"), (60, "1 minute"), (150, "2 minutes"), (3_600, "1 hour"),
+                      (5_400, "1 hour 30 minutes"), (86_400, "24 hours"), (2 * 86_400, "2 days"), (3 * 86_400 + 3_600, "3 days 1 hour")])
+    func durationsInWords(_ seconds: Int, _ words: String) {
+        #expect(CriteriaEvaluator.duration(seconds) == words)
     }
 
     /// The seeds' story: an iOS-only fix, two VoiceOver testers passing, an approval. The defaults must let it through.

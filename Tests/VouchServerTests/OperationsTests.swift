@@ -330,8 +330,16 @@ import VouchStore
         let requestLines = lines.filter { $0.contains("msg=request ") }
         #expect(requestLines.contains { $0.contains("http.method=POST http.route=/v1/fixes/{key}/feedback http.status=201 duration_ms=") && $0.contains(" request_id=") })
         for secret in [daemon.adminToken, testerToken, managerToken, webhookSecret, String(webhookSecret.dropFirst(6)), name, "Amira", contact,
-                       "braille", "voiceover", "VoiceOver", comment, "device-7731", "vch_not-a-real-token"] {
+                       comment, "device-7731", "vch_not-a-real-token"] {
             #expect(!log.contains(secret), "the log holds '\(secret.prefix(8))…'")
+        }
+        // The start line lists this run's configuration, criteria.required_assistive_tech = ios:voiceover included:
+        // a setting, not a tester's datum. Every other line must not name a technology.
+        let startSettings = "msg=\"settings that differ from the defaults\""
+        #expect(lines.contains { $0.contains(startSettings) && $0.contains("criteria.required_assistive_tech=ios:voiceover") })
+        let events = lines.filter { !$0.contains(startSettings) }.joined(separator: "\n")
+        for technology in ["braille", "voiceover", "VoiceOver"] {
+            #expect(!events.contains(technology), "the log names the tester's technology '\(technology)'")
         }
         // Paths carry pseudonyms; only route patterns are logged.
         #expect(!log.contains(testerID))

@@ -265,6 +265,9 @@ import VouchJSON
         let paused = try server.call("GET", "/v1/fixes/tv-channel-selector-labels").json
         #expect(paused["state"]?.stringValue == "paused")
         #expect(paused["paused_from"]?.stringValue == "releasing")
+        let status = try server.call("GET", "/v1/fixes/tv-channel-selector-labels/status").json
+        #expect(status["promotion"] == .string("paused during its phased release: the flag is off for everyone until the fix is resumed"))
+        #expect(status["ready_to_promote"] == .bool(false))
         #expect(try server.evaluate("tv-channel-selector-labels", targetingKey: "user-1").json["reason"]?.stringValue == "DISABLED")
     }
 
@@ -277,7 +280,9 @@ import VouchJSON
         #expect(good.status == 200)
         let summaries = good.json["criteria"]?.arrayValue?.compactMap { $0["summary"]?.stringValue } ?? []
         #expect(summaries.contains("0 of 3 passing testers"))
-        #expect(summaries.contains { $0.hasPrefix("soak: not in testing") })
+        #expect(summaries.contains("soak: revision 1 has not entered testing yet; 2 hours needed"))
+        // A draft is not promoted whatever its criteria say: the report says it must be started first.
+        #expect(good.json["promotion"] == .string("not started: the fix is a draft and must be started before it can be promoted"))
         let details = good.json["criteria"]?.arrayValue?.first { $0["name"]?.stringValue == "required_assistive_tech" }?["details"]
         #expect(details == .strings(["Switch Control on iOS: no passing tester yet"]))
         #expect(try server.call("GET", "/v1/fixes/tv-channel-selector-labels").json["criteria"]?["min_soak"]?.stringValue == "2h")

@@ -73,7 +73,7 @@ struct StatusController {
     static func json(_ report: CriteriaReport, fix: Fix) -> JSONValue {
         .object([
             "fix": .string(report.fixKey), "revision": .int(report.revision), "state": .string(report.state.rawValue),
-            "criteria_met": .bool(report.allMet), "ready_to_promote": .bool(report.readyToPromote),
+            "criteria_met": .bool(report.allMet), "ready_to_promote": .bool(report.readyToPromote), "promotion": .optional(report.promotion),
             "criteria": .array(report.criteria.map { criterion in
                 .object(["name": .string(criterion.name), "met": .bool(criterion.met), "summary": .string(criterion.summary),
                          "details": .strings(criterion.details), "missing": .optional(criterion.missing)])

@@ -1,0 +1,61 @@
+import Testing
+import VouchJSON
+@testable import VouchCLI
+
+/// The plain lines made of server answers, in-process, for the states a live test cannot hold still long enough to read
+/// (a promotion waiting for its webhooks).
+@Suite struct OutputFormatterTests {
+    static func report(state: String, promotion: String?) -> JSONValue {
+        .object([
+            "fix": .string("tv-channel-selector-labels"), "revision": .int(2), "state": .string(state), "criteria_met": .bool(true),
+            "ready_to_promote": .bool(false), "promotion": promotion.map(JSONValue.string) ?? .null,
+            "criteria": .array([.object(["name": .string("min_soak"), "met": .bool(true), "summary": .string("soak: 3 hours since revision 2 entered testing; 2 hours needed"),
+                                         "details": .array([]), "missing": .null])]),
+            "missing": .array([]), "approvals": .array([]), "evidence_hash": .string("0123456789abcdef"), "rollout_percentage": .null,
+        ])
+    }
+
+    @Test func promotingSaysWhatItWaitsFor() {
+        #expect(OutputFormatter.status(Self.report(state: "promoting", promotion: "waiting for the required webhooks to accept the promotion")) == [
+            "Fix: tv-channel-selector-labels",
+            "State: promoting",
+            "Revision: 2",
+            "Criteria met: 1 of 1",
+            "Criterion minimum soak time: met. Soak: 3 hours since revision 2 entered testing; 2 hours needed.",
+            "Approvals: none",
+            "Promotion: waiting for the required webhooks to accept the promotion; follow the deliveries with 'vouch webhook deliveries'",
+        ])
+    }
+
+    /// Each state past testing ends with what happened and, where a person can act, the command; never "Ready to promote".
+    @Test(arguments: [
+        ("draft", "not started: the fix is a draft and must be started before it can be promoted",
+         "Promotion: not started: the fix is a draft and must be started before it can be promoted; start testing with 'vouch fix start tv-channel-selector-labels'"),
+        ("promotion_failed", "failed: a required webhook delivery was not accepted",
+         "Promotion: failed: a required webhook delivery was not accepted; retry with 'vouch fix retry-promotion tv-channel-selector-labels'"),
+        ("releasing", "releasing in phases, now to 10 percent of users", "Promotion: releasing in phases, now to 10 percent of users"),
+        ("released", "released to everyone", "Promotion: released to everyone"),
+        ("abandoned", "abandoned: the fix will not be promoted", "Promotion: abandoned: the fix will not be promoted"),
+    ])
+    func promotionLine(_ state: String, _ promotion: String, _ expected: String) {
+        let lines = OutputFormatter.status(Self.report(state: state, promotion: promotion))
+        #expect(lines.last == expected)
+        #expect(!lines.contains { $0.hasPrefix("Missing") || $0.hasPrefix("Ready to promote") })
+    }
+
+    /// In testing the server sends no promotion: the criteria decide, so what is missing and readiness are told.
+    @Test func testingTellsWhatIsMissing() {
+        let lines = OutputFormatter.status(Self.report(state: "testing", promotion: nil))
+        #expect(Array(lines.suffix(3)) == ["Missing: nothing", "Approvals: none", "Ready to promote: no"])
+    }
+
+    @Test func auditEventsAreSentences() {
+        let event = JSONValue.object([
+            "at": .string("2026-12-01T10:00:00.000Z"), "principal": .string("admin"), "action": .string("feedback.create"),
+            "fix": .string("tv-channel-selector-labels"), "subject": .string("fb_1"),
+            "after": .object(["tester": .string("t_4w9tedpdf8fc"), "verdict": .string("cant_tell")]),
+        ])
+        #expect(OutputFormatter.eventLine(event)
+                == "2026-12-01T10:00:00.000Z: admin recorded feedback fb_1 on fix tv-channel-selector-labels, tester t_4w9tedpdf8fc, verdict can't tell.")
+    }
+}
