@@ -100,7 +100,8 @@ def help_text(binary: str, path: list[str]) -> str:
 
 
 def section(text: str, title: str) -> list[str]:
-    """The indented lines under `title:` up to the next blank line."""
+    """The entries under `title:` up to the next blank line; help is wrapped at 80 characters, and a line indented
+    further than its entry continues it."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
         if line.startswith(title):
@@ -108,9 +109,24 @@ def section(text: str, title: str) -> list[str]:
             for entry in lines[index + 1:]:
                 if not entry.startswith("  "):
                     break
-                body.append(entry.strip())
+                if entry.startswith("   ") and body:
+                    body[-1] += " " + entry.strip()
+                else:
+                    body.append(entry.strip())
             return body
     return []
+
+
+def usage_line(text: str) -> str:
+    """The usage, its wrapped continuation lines (aligned under its first part) joined into one."""
+    lines = text.splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith("Usage: "))
+    usage = lines[start]
+    for line in lines[start + 1:]:
+        if not line.startswith("       "):
+            break
+        usage += " " + line.strip()
+    return usage
 
 
 def read_tree(binary: str, path: list[str] | None = None) -> list[Leaf]:
@@ -120,7 +136,7 @@ def read_tree(binary: str, path: list[str] | None = None) -> list[Leaf]:
     commands = [command for command in commands if command != "help"]
     if commands:
         return [leaf for command in commands for leaf in read_tree(binary, path + [command])]
-    usage = next(line for line in text.splitlines() if line.startswith("Usage: "))
+    usage = usage_line(text)
     leaf = Leaf(path=path)
     for match in re.finditer(r"(\[)?(<[a-z-]+>)( \.\.\.)?\]?", usage.split(" ".join(path), 1)[1]):
         # Only the words before the first option are arguments; option placeholders follow their option.
