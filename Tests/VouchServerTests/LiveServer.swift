@@ -40,6 +40,7 @@ final class LiveServer {
         configuration.port = 0
         configuration.maxBodyBytes = maxBodyBytes
         server = HTTPServer(configuration: configuration, handler: application.handle)
+        application.attach(server)
         port = try server.start()
         application.startServices()
     }

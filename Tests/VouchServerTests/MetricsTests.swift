@@ -45,6 +45,21 @@ import VouchStore
         #expect(buckets == buckets.sorted())
     }
 
+    /// A connection cut at the header deadline shows in `/metrics`, as do the open connections.
+    @Test func connectionsCutByTheDeadlinesAreCounted() throws {
+        let server = try LiveServer(http: HTTPServer.Configuration(threadCount: 2, deadlines: ConnectionDeadlines(headerMilliseconds: 300)))
+        let series = "vouch_http_connections_cut_total{reason=\"header_deadline\"}"
+        #expect(sample(try server.call("GET", "/metrics", token: .some(nil)).text, series) == 0)
+        let slow = try RawConnection(port: server.port)
+        try slow.send("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        #expect(slow.isClosedByServer(within: 5))
+        let after = try server.call("GET", "/metrics", token: .some(nil)).text
+        // At least the slow one; the first scrape's kept-alive connection may have been cut idle too.
+        #expect(sample(after, series) >= 1)
+        #expect(sample(after, "vouch_http_connections_cut_total{reason=\"shed\"}") == 0)
+        #expect(sample(after, "vouch_http_open_connections") >= 1, "the scraping connection is open")
+    }
+
     @Test func readinessFollowsStartAndShutdown() throws {
         let directory = NSTemporaryDirectory() + "vouch-readiness-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -81,6 +81,9 @@ public final class VouchApplication: Sendable {
         deliveries.stop()
     }
 
+    /// Lets `/metrics` report the server's open connections and the ones its deadlines cut.
+    public func attach(_ server: HTTPServer) { metrics.observe(server) }
+
     /// Every route as `METHOD /path/{param}`, for the OpenAPI coverage test.
     public var routePatterns: [String] { router.patterns }
 

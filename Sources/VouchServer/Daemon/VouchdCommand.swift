@@ -133,6 +133,7 @@ public enum VouchdCommand {
             http.connectionLimit = connectionLimit
         }
         let server = HTTPServer(configuration: http, handler: application.handle)
+        application.attach(server)
         let signals = SignalWaiter()
         let boundPort = try server.start()
         application.startServices()

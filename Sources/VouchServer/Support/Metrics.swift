@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import VouchDomain
+import VouchHTTP
 import VouchStore
 
 /// `/metrics` in Prometheus' text format: request counts and durations by route, evaluations by reason,
@@ -21,6 +22,8 @@ public final class Metrics: Sendable {
     private let durationMicroseconds = AtomicCounters(count: routeCapacity + 1)
     private let evaluations = AtomicCounters(count: reasons.count + 1)
     private static let reasons: [EvaluationReason] = [.disabled, .targetingMatch, .default, .split, .static]
+    /// The HTTP server's connection counts, once a server is attached (weakly: the server owns the application).
+    private let connectionSource = Mutex<(@Sendable () -> (open: Int, cut: HTTPServer.CutConnections)?)?>(nil)
     /// When the process started, for `process_start_time_seconds`.
     let startTime = Date().timeIntervalSince1970
 
@@ -45,6 +48,11 @@ public final class Metrics: Sendable {
         durationMicroseconds.add(Int(seconds * 1_000_000), at: slot)
     }
 
+    /// Reports `server`'s open connections and the ones its deadlines cut or shed near the cap.
+    func observe(_ server: HTTPServer) {
+        connectionSource.withLock { $0 = { [weak server] in server.map { ($0.openConnections, $0.cutConnections) } } }
+    }
+
     func recordEvaluation(_ reason: EvaluationReason?) {
         let index = reason.flatMap { Metrics.reasons.firstIndex(of: $0) } ?? Metrics.reasons.count
         evaluations.add(1, at: index)
@@ -52,6 +60,18 @@ public final class Metrics: Sendable {
 
     func text(snapshotGeneration: UInt64, counts: OperationalCounts?) -> String {
         var lines: [String] = []
+        if let connections = connectionSource.withLock({ $0 })?() {
+            lines += [
+                "# HELP vouch_http_open_connections Connections open now.",
+                "# TYPE vouch_http_open_connections gauge",
+                "vouch_http_open_connections \(connections.open)",
+                "# HELP vouch_http_connections_cut_total Connections the server closed: headers or a body too slow for their deadline, or waiting for a request near the connection cap.",
+                "# TYPE vouch_http_connections_cut_total counter",
+                "vouch_http_connections_cut_total{reason=\"header_deadline\"} \(connections.cut.headerDeadline)",
+                "vouch_http_connections_cut_total{reason=\"body_rate\"} \(connections.cut.bodyRate)",
+                "vouch_http_connections_cut_total{reason=\"shed\"} \(connections.cut.shed)",
+            ]
+        }
         let names = routeNames.withLock { $0 }
         func label(_ slot: Int) -> String {
             slot < names.count ? "method=\"\(names[slot].method)\",route=\"\(names[slot].pattern)\"" : "method=\"\",route=\"unmatched\""
