@@ -33,9 +33,13 @@ struct ServerProblem {
             // Another token helps when the role or the kind of token is the problem (or the server said nothing), not when
             // the person is, such as the author of a fix deciding on it: then the server's detail says what to do.
             let aboutToken = detail.map { $0.contains("role") || $0.contains("token") } ?? true
-            return CommandFailure(.notAllowed, "Not allowed: \(detail ?? "the token's role may not do this").",
+            return CommandFailure(.notAllowed, "Not allowed: \(detail.map(SpokenWords.prose) ?? "the token's role may not do this").",
                                   details: aboutToken ? ["The token is valid, but its role is not enough; use a token with a suitable role through --token or VOUCH_TOKEN."] : [])
-        case 400, 404, 409, 413, 415, 422:
+        case 409:
+            // A state conflict's prose names states ("fix K is promotion_failed"): said as words.
+            return CommandFailure(.rejectedInput, SpokenWords.prose(detail ?? "the request conflicts with the fix's state (status 409)"),
+                                  details: fieldErrors.map { "  \($0.field): \($0.message)" })
+        case 400, 404, 413, 415, 422:
             let message = detail ?? "the server refused the request (status \(status))"
             return CommandFailure(.rejectedInput, message, details: fieldErrors.map { "  \($0.field): \($0.message)" })
         case 429:

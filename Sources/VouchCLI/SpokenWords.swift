@@ -32,6 +32,37 @@ enum SpokenWords {
         return table[vocabulary]?[name] ?? fallback(name)
     }
 
+    /// A server's prose with the fix states and roles it names said as words: "fix K is promotion_failed" becomes
+    /// "fix K is promotion failed", "the role release_manager" becomes "the role release manager". Only whole names
+    /// with an underscore are replaced (single words already read well), and only in prose about states and roles:
+    /// a validation message's list of allowed values stays as typed.
+    static func prose(_ text: String) -> String {
+        var result = text
+        for vocabulary in [Vocabulary.fixState, .role] {
+            for (name, words) in table[vocabulary] ?? [:] where name.contains("_") {
+                result = replacingWholeName(name, with: words, in: result)
+            }
+        }
+        return result
+    }
+
+    private static func replacingWholeName(_ name: String, with words: String, in text: String) -> String {
+        func isNamePart(_ character: Character?) -> Bool {
+            guard let character else { return false }
+            return character.isLetter || character.isNumber || character == "_"
+        }
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: name) {
+            let before = range.lowerBound == rest.startIndex ? result.last : rest[rest.index(before: range.lowerBound)]
+            let after = range.upperBound == rest.endIndex ? nil : rest[range.upperBound]
+            result += rest[..<range.lowerBound]
+            result += isNamePart(before) || isNamePart(after) ? name : words
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+
     /// The words for a value of a record field, by the field's API name: `verdict` `cant_tell` is "can't tell".
     static func say(_ value: String?, ofField field: String) -> String {
         guard let vocabulary = fieldVocabularies[field] else { return value ?? "unknown" }

@@ -180,6 +180,9 @@ import VouchJSON
             """), "\(status)")
         #expect(!status.stdout.contains("Missing") && !status.stdout.contains("Ready to promote"))
         #expect(try server.json("status", Self.key)["promotion"] == .string("failed: a required webhook delivery was not accepted"))
+        // The server's state conflict names the state; the CLI says it as words.
+        let start = try server.vouch("fix", "start", Self.key)
+        #expect(start.status == 65 && start.stderr.hasPrefix("Error: cannot start a fix in state promotion failed;"), "\(start)")
         let deliveries = try server.vouch("webhook", "deliveries").stdout
         #expect(deliveries.contains(": fix promoted event for webhook we_") && deliveries.contains(", required for promotion; dead, 3 attempts"), "\(deliveries)")
         let audit = try server.vouch("audit", "--fix", Self.key).stdout

@@ -86,4 +86,18 @@ import VouchDomain
             }
         }
     }
+
+    /// State conflicts and role refusals from the server name states and roles in prose; said as words, whole names only.
+    @Test(arguments: [
+        ("fix k is promotion_failed; approvals are recorded while it is testing or promotion_failed",
+         "fix k is promotion failed; approvals are recorded while it is testing or promotion failed"),
+        ("the role release_manager may not do this", "the role release manager may not do this"),
+        ("set before promotion (draft, testing, promotion_failed, paused or rolled_back)",
+         "set before promotion (draft, testing, promotion failed, paused or rolled back)"),
+        ("the fix x_rolled_back_y keeps its key", "the fix x_rolled_back_y keeps its key"),
+        ("nothing to say", "nothing to say"),
+    ])
+    func proseSaysStatesAndRolesAsWords(_ text: String, _ expected: String) {
+        #expect(SpokenWords.prose(text) == expected)
+    }
 }
