@@ -28,11 +28,9 @@ public enum DurationText {
         }
         guard let unit = text.last, let multiplier = units[unit] else { throw malformed }
         let digits = text.dropLast()
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else {
-            // More than 18 digits cannot be a year in any unit; saying so beats "not a duration".
-            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) { throw tooLong(field, allowed) }
-            throw malformed
-        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw malformed }
+        // More than 18 digits cannot be a year in any unit; saying so beats "not a duration".
+        guard digits.count <= 18, let number = Int(digits) else { throw tooLong(field, allowed) }
         let (product, overflow) = number.multipliedReportingOverflow(by: multiplier)
         if overflow || product > allowed.upperBound { throw tooLong(field, allowed) }
         guard product >= allowed.lowerBound else {

@@ -85,8 +85,9 @@ extension SQLiteStore {
                     """, [.text(id)])
                 unlinked = connection.changes
             }
-            let tokens = try connection.query("SELECT id FROM tokens WHERE tester_id = ? AND revoked_at_ms IS NULL", [.text(id)]).map { $0.string(0) }
-            let allTokens = try connection.query("SELECT id FROM tokens WHERE tester_id = ?", [.text(id)]).map { $0.string(0) }
+            let tokenRows = try connection.query("SELECT id, revoked_at_ms IS NULL FROM tokens WHERE tester_id = ?", [.text(id)])
+            let allTokens = tokenRows.map { $0.string(0) }
+            let tokens = tokenRows.filter { $0.int(1) != 0 }.map { $0.string(0) }
             for token in allTokens {
                 // Her submissions' idempotency records (keyed by her tokens) would tie her tokens to her feedback ids.
                 try connection.query("DELETE FROM idempotency_records WHERE principal = ?", [.text(token)])

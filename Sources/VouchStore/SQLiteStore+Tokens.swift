@@ -95,16 +95,23 @@ extension SQLiteStore {
 
     /// Adds `name` to the principals, or finds it there; refuses a name that looks like another principal's.
     static func register(_ name: PrincipalName, field: String, by creator: String, at time: Date, on connection: SQLiteConnection) throws {
+        let existing = try principal(lookingLike: name, creator: creator, at: StoreClock.milliseconds(time), on: connection)
+        guard existing == name.value else {
+            throw ValidationFailure([FieldError(field: field, message:
+                "'\(name.value)' looks like the existing principal '\(existing)' (same Unicode confusable skeleton); "
+                + "issue the token to '\(existing)' if it is the same person or system, or choose a clearly different name")])
+        }
+    }
+
+    /// The principal whose skeleton `name` has; `name` itself, added to the principals, when none has it yet.
+    private static func principal(lookingLike name: PrincipalName, creator: String, at milliseconds: Int64,
+                                  on connection: SQLiteConnection) throws -> String {
         if let existing = try connection.query("SELECT name FROM principals WHERE skeleton = ?", [.text(name.skeleton)]).first?.string(0) {
-            guard existing == name.value else {
-                throw ValidationFailure([FieldError(field: field, message:
-                    "'\(name.value)' looks like the existing principal '\(existing)' (same Unicode confusable skeleton); "
-                    + "issue the token to '\(existing)' if it is the same person or system, or choose a clearly different name")])
-            }
-            return
+            return existing
         }
         try connection.query("INSERT INTO principals (name, skeleton, created_by, created_at_ms) VALUES (?, ?, ?, ?)",
-                             [.text(name.value), .text(name.skeleton), .text(creator), .integer(StoreClock.milliseconds(time))])
+                             [.text(name.value), .text(name.skeleton), .text(creator), .integer(milliseconds)])
+        return name.value
     }
 
     /// Gives tokens made before principals existed their principal, and rewrites fix authors and approvers to the same
@@ -115,13 +122,7 @@ extension SQLiteStore {
             let pending = try connection.query("SELECT id, name, tester_id, created_by, created_at_ms FROM tokens WHERE principal IS NULL")
             guard !pending.isEmpty else { return }
             func principal(for text: String, creator: String, at milliseconds: Int64) throws -> String {
-                let name = PrincipalName.legacy(text)
-                if let existing = try connection.query("SELECT name FROM principals WHERE skeleton = ?", [.text(name.skeleton)]).first?.string(0) {
-                    return existing
-                }
-                try connection.query("INSERT INTO principals (name, skeleton, created_by, created_at_ms) VALUES (?, ?, ?, ?)",
-                                     [.text(name.value), .text(name.skeleton), .text(creator), .integer(milliseconds)])
-                return name.value
+                try SQLiteStore.principal(lookingLike: PrincipalName.legacy(text), creator: creator, at: milliseconds, on: connection)
             }
             for row in pending {
                 let assigned = try row.optionalString(2) ?? principal(for: row.string(1), creator: row.string(3), at: row.int64(4))
