@@ -39,5 +39,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The request headers Vouch looks at; others are never copied out of libmicrohttpd.
-    public static let collectedHeaders = ["authorization", "x-api-key", "content-type", "if-none-match", "idempotency-key", "x-request-id"]
+    /// `origin` and `access-control-request-method` let a browser on another origin read OFREP (CORS).
+    public static let collectedHeaders = ["authorization", "x-api-key", "content-type", "if-none-match", "idempotency-key", "x-request-id",
+                                          "origin", "access-control-request-method"]
 }

@@ -49,13 +49,38 @@ public struct Router: Sendable {
     /// or -1 when none did (404, 405), so metrics and logs can name the route rather than the raw path.
     public func route(_ request: HTTPRequest, matchedRoute: inout Int) throws -> HTTPResponse {
         matchedRoute = -1
-        // Split the bytes: splitting a String by Character runs grapheme breaking over the whole path.
-        let parts = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         // HEAD is GET without the body; libmicrohttpd leaves the body out of a HEAD answer.
         let method = request.method == "HEAD" ? "GET" : request.method
-        // The most specific pattern wins (a literal segment beats a parameter), so `/v1/fixes/{key}/status`
-        // wins over `/v1/fixes/{key}/{action}`, and its methods alone make up a 405's Allow.
-        // Indexes of the matching routes: parameters are collected for the chosen one only.
+        let parts = Router.segments(of: request.path)
+        let candidates = candidates(for: parts)
+        guard !candidates.isEmpty else { throw Problem(status: 404, detail: "no such route: \(request.path)") }
+        if let chosen = candidates.first(where: { routes[$0].method == method }) {
+            var parameters = RouteParameters()
+            for (segment, part) in zip(routes[chosen].segments, parts) {
+                if case .parameter(let name) = segment { parameters.values[name] = String(Substring(part)) }
+            }
+            matchedRoute = chosen
+            return try routes[chosen].handler(request, parameters)
+        }
+        let allowed = methods(of: candidates)
+        throw Problem(status: 405, detail: "\(request.method) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", "))",
+                      headers: [(name: "Allow", value: allowed.joined(separator: ", "))])
+    }
+
+    /// The methods `path` answers, HEAD with GET, as a 405's `Allow` lists them; empty when no route matches.
+    public func methods(forPath path: String) -> [String] {
+        methods(of: candidates(for: Router.segments(of: path)))
+    }
+
+    private func methods(of candidates: [Int]) -> [String] {
+        var allowed = candidates.map { routes[$0].method }
+        if allowed.contains("GET") { allowed.append("HEAD") }
+        return allowed
+    }
+
+    /// Indexes of the routes matching the path's segments with the most literal ones: a literal segment beats a parameter,
+    /// so `/v1/fixes/{key}/status` wins over `/v1/fixes/{key}/{action}`, and its methods alone make up a 405's Allow.
+    private func candidates(for parts: [Substring.UTF8View]) -> [Int] {
         var candidates: [Int] = []
         var bestLiterals = -1
         for index in routes.indices where matches(routes[index].segments, parts) {
@@ -67,19 +92,12 @@ public struct Router: Sendable {
                 candidates.append(index)
             }
         }
-        guard !candidates.isEmpty else { throw Problem(status: 404, detail: "no such route: \(request.path)") }
-        if let chosen = candidates.first(where: { routes[$0].method == method }) {
-            var parameters = RouteParameters()
-            for (segment, part) in zip(routes[chosen].segments, parts) {
-                if case .parameter(let name) = segment { parameters.values[name] = String(Substring(part)) }
-            }
-            matchedRoute = chosen
-            return try routes[chosen].handler(request, parameters)
-        }
-        var allowed = candidates.map { routes[$0].method }
-        if allowed.contains("GET") { allowed.append("HEAD") }
-        throw Problem(status: 405, detail: "\(request.method) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", "))",
-                      headers: [(name: "Allow", value: allowed.joined(separator: ", "))])
+        return candidates
+    }
+
+    /// Split as bytes: splitting a String by Character runs grapheme breaking over the whole path.
+    private static func segments(of path: String) -> [Substring.UTF8View] {
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
     }
 
     private func matches(_ segments: [Segment], _ parts: [Substring.UTF8View]) -> Bool {

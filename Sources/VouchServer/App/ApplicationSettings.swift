@@ -1,7 +1,7 @@
 import VouchDomain
 import VouchWebhooks
 
-/// What the application takes from the configuration: criteria defaults, webhook delivery and rollout settings.
+/// What the application takes from the configuration: criteria defaults, webhook delivery, rollout and CORS settings.
 public struct ApplicationSettings: Sendable {
     public var criteria: CriteriaSettings
     public var delivery: DeliveryWorker.Settings
@@ -12,11 +12,15 @@ public struct ApplicationSettings: Sendable {
     public var authFailures: AuthFailureLimiter.Settings
     /// A log line per answered request at level info (`log.requests`).
     public var logRequests: Bool
+    /// Which web origins may read OFREP answers (`ofrep.cors_origins`).
+    public var cors: CORSPolicy
 
     public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
                 rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
-                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true) {
+                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true,
+                cors: CORSPolicy = CORSPolicy()) {
         self.logRequests = logRequests
+        self.cors = cors
         self.authFailures = authFailures
         self.criteria = criteria
         self.delivery = delivery

@@ -22,6 +22,7 @@ public final class VouchApplication: Sendable {
     /// Each route's path pattern by index, for the request log.
     private let routePatternPaths: [String]
     private let ofrep: OFREPController
+    private let cors: CORSPolicy
 
     /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
     /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
@@ -36,6 +37,7 @@ public final class VouchApplication: Sendable {
         metrics = Metrics()
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
         logRequests = settings.logRequests
+        cors = settings.cors
         let settled = SettledDeliveryRelay()
         deliveries = DeliveryWorker(store: store, settings: settings.delivery, clock: clock, onSettled: { settled.forward($0) }, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
@@ -99,7 +101,9 @@ public final class VouchApplication: Sendable {
         let presentsToken = request.headers["authorization"] != nil || request.headers["x-api-key"] != nil
         var route = -1
         var response: HTTPResponse
-        if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
+        if let options = cors.answerOptions(request, methods: router.methods(forPath:)) {
+            response = options
+        } else if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
             let retryAfter = [(name: "Retry-After", value: String(wait))]
             // OFREP's 429 has no body, like its 401 and 403; the rest of the API answers with a problem.
             response = request.path.hasPrefix("/ofrep/") ? .empty(429, headers: retryAfter)
@@ -116,6 +120,7 @@ public final class VouchApplication: Sendable {
                                                           ("auth.max_failures", String(authFailures.settings.maxFailures))])
             }
         }
+        cors.addHeaders(to: &response, for: request)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         metrics.recordRequest(route: route, status: response.status, seconds: seconds)
         if logRequests, logger.level <= .info {

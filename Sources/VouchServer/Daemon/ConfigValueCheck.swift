@@ -16,6 +16,8 @@ enum ConfigValueCheck: Sendable {
     case percentageList
     case boolean
     case assistiveTechList
+    /// `*` or web origins separated by commas.
+    case originList
 
     /// Nil when `value` is fine, otherwise what is allowed.
     func problem(with value: String) -> String? {
@@ -62,6 +64,9 @@ enum ConfigValueCheck: Sendable {
         case .assistiveTechList:
             // Parsed by the domain, which knows the platforms and technologies.
             do { _ = try CriteriaSettings.requirements(parsing: value, field: "criteria.required_assistive_tech") } catch { return error.message }
+            return nil
+        case .originList:
+            do { _ = try CORSPolicy.origins(parsing: value, field: "ofrep.cors_origins") } catch { return error.message }
             return nil
         }
     }

@@ -38,6 +38,7 @@ public struct DaemonConfiguration: Sendable {
         ("webhooks.allow_private_networks", "false", .boolean),
         ("rollout.phased_steps", "1,2,5,10,20,50,100", .percentageList),
         ("rollout.phased_interval", "24h", .duration(RolloutPlan.intervalRange)),
+        ("ofrep.cors_origins", "*", .originList),
     ]
 
     public private(set) var values: [String: String]
@@ -111,7 +112,7 @@ public struct DaemonConfiguration: Sendable {
                                            bodyMinBytesPerSecond: Int(self["http.body_min_rate"]) ?? 500))
     }
 
-    /// Criteria defaults, webhook delivery and rollout settings for the application.
+    /// Criteria defaults, webhook delivery, rollout and CORS settings for the application.
     public var applicationSettings: ApplicationSettings {
         let criteria = CriteriaSettings(
             minTestersPassed: Int(self["criteria.min_testers_passed"]) ?? 2,
@@ -125,8 +126,9 @@ public struct DaemonConfiguration: Sendable {
         let rollout = RolloutPlan(steps: self["rollout.phased_steps"].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) },
                                   intervalSeconds: seconds("rollout.phased_interval"))
         let authFailures = AuthFailureLimiter.Settings(maxFailures: Int(self["auth.max_failures"]) ?? 20, windowSeconds: max(1, seconds("auth.failure_window")))
+        let origins = (try? CORSPolicy.origins(parsing: self["ofrep.cors_origins"], field: "ofrep.cors_origins")) ?? .any
         return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout, authFailures: authFailures,
-                                   logRequests: self["log.requests"] == "true")
+                                   logRequests: self["log.requests"] == "true", cors: CORSPolicy(origins: origins))
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).
