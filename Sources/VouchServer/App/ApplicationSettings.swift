@@ -12,11 +12,15 @@ public struct ApplicationSettings: Sendable {
     public var authFailures: AuthFailureLimiter.Settings
     /// A log line per answered request at level info (`log.requests`).
     public var logRequests: Bool
+    /// The longest a webhook registration waits for its host name to resolve (`webhooks.dns_timeout`).
+    public var dnsTimeoutMilliseconds: Int
 
     public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
                 rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
-                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true) {
+                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true,
+                dnsTimeoutMilliseconds: Int = 2_000) {
         self.logRequests = logRequests
+        self.dnsTimeoutMilliseconds = dnsTimeoutMilliseconds
         self.authFailures = authFailures
         self.criteria = criteria
         self.delivery = delivery
