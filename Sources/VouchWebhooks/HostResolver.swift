@@ -58,8 +58,9 @@ public final class HostResolver: Sendable {
         return waiter.result ?? .timedOut
     }
 
-    /// Looks `name` up and calls `completion` once, on another thread: with the answer, or with `.timedOut` at the
-    /// deadline. For a caller that must not wait at all (a suspended HTTP connection resumed from the completion).
+    /// Looks `name` up and calls `completion` once: with the answer, or `.timedOut` at the deadline, on another thread;
+    /// or with `.busy` at once, on this one. For a caller that must not wait at all (a suspended HTTP connection,
+    /// resumed from the completion).
     public func resolve(_ name: String, timeout: Duration, completion: @escaping @Sendable (ResolveResult) -> Void) {
         let waiter = ResolverWaiter(name: name, completion: completion)
         pool.submit(waiter)
