@@ -3,12 +3,24 @@ import Foundation
 /// Refuses webhook URLs that point into loopback or private networks (SSRF), unless the operator allows them.
 public struct AddressPolicy: Sendable {
     public var allowPrivateNetworks: Bool
-    /// A name's addresses as numeric text (getaddrinfo; tests substitute names of their own).
-    typealias Resolver = @Sendable (_ name: String, _ port: Int) throws(Refusal) -> [String]
+    /// A name's addresses as numeric text, or the refusal that says why there are none (tests substitute names of their own).
+    typealias Resolver = @Sendable (_ name: String) throws(Refusal) -> [String]
     private let resolver: Resolver
 
+    /// Resolves names with getaddrinfo on the calling thread, as long as it takes: the delivery threads' policy,
+    /// whose attempts have their own timeout.
     public init(allowPrivateNetworks: Bool) {
-        self.init(allowPrivateNetworks: allowPrivateNetworks, resolver: AddressPolicy.systemResolver)
+        self.init(allowPrivateNetworks: allowPrivateNetworks) { name throws(Refusal) in
+            try AddressPolicy.addresses(of: name, from: HostResolver.systemLookup(name))
+        }
+    }
+
+    /// Resolves names on `resolver`'s threads and waits at most `timeout` for each: the policy of the routes that
+    /// register a webhook, which must answer soon even when a DNS server does not.
+    public init(allowPrivateNetworks: Bool, resolver: HostResolver, timeout: Duration) {
+        self.init(allowPrivateNetworks: allowPrivateNetworks) { name throws(Refusal) in
+            try AddressPolicy.addresses(of: name, from: resolver.resolve(name, timeout: timeout), timeout: timeout)
+        }
     }
 
     init(allowPrivateNetworks: Bool, resolver: @escaping Resolver) {
@@ -32,6 +44,8 @@ public struct AddressPolicy: Sendable {
 
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
+        /// Nothing is wrong with the URL: too many lookups were waiting, and the same request may pass in a moment.
+        public var isBusy = false
     }
 
     /// Checks the URL's form (see `WebhookURL`); the problem, worded to follow the field name, or nil.
@@ -52,7 +66,7 @@ public struct AddressPolicy: Sendable {
         let isName: Bool
         switch url.host {
         case .ipv4(let address), .ipv6(let address): (addresses, isName) = ([address], false)
-        case .name(let name): (addresses, isName) = (try resolver(name, url.port), true)
+        case .name(let name): (addresses, isName) = (try resolver(name), true)
         }
         guard let chosen = addresses.first else { throw Refusal(description: "cannot resolve \(url.host.text)") }
         if !allowPrivateNetworks, let privateAddress = addresses.first(where: AddressPolicy.isPrivate) {
@@ -67,30 +81,29 @@ public struct AddressPolicy: Sendable {
         allowPrivateNetworks || !AddressPolicy.isPrivate(address)
     }
 
-    static let systemResolver: Resolver = { name, port throws(Refusal) in
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var result: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(name, String(port), &hints, &result)
-        guard status == 0, let first = result else {
-            throw Refusal(description: "cannot resolve \(name): \(String(cString: gai_strerror(status)))")
+    /// The addresses a lookup found, or the refusal that says, for the `url` field, why there are none.
+    static func addresses(of name: String, from result: ResolveResult, timeout: Duration? = nil) throws(Refusal) -> [String] {
+        switch result {
+        case .addresses(let addresses):
+            return addresses
+        case .notFound:
+            throw Refusal(description: "the host name '\(name)' does not resolve: there is no such name, or it has no address")
+        case .failed(let reason):
+            throw Refusal(description: "the host name '\(name)' could not be resolved (\(reason)); try again later")
+        case .timedOut:
+            let limit = timeout.map { " within \(AddressPolicy.text($0))" } ?? ""
+            throw Refusal(description: "the host name '\(name)' did not resolve\(limit): DNS gave no answer in time; try again "
+                              + "(every delivery checks the address again anyway)")
+        case .busy:
+            throw Refusal(description: "too many host names are being resolved right now, so '\(name)' was not checked; try again in a moment",
+                          isBusy: true)
         }
-        defer { freeaddrinfo(result) }
-        var addresses: [String] = []
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let entry = cursor {
-            if let text = AddressPolicy.numericHost(entry.pointee.ai_addr, length: entry.pointee.ai_addrlen) { addresses.append(text) }
-            cursor = entry.pointee.ai_next
-        }
-        return addresses
     }
 
-    static func numericHost(_ address: UnsafeMutablePointer<sockaddr>?, length: socklen_t) -> String? {
-        guard let address else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// `2s`, or `1.5s`.
+    private static func text(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)s" : "\(Double(milliseconds) / 1_000)s"
     }
 
     /// Whether an address is anything but a public one: loopback, private (RFC 1918), carrier-grade NAT, link-local,

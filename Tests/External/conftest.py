@@ -6,6 +6,8 @@ directory on 127.0.0.1 with port 0; the port comes from its `msg=listening` log 
 
 A test module that needs other settings overrides the `vouchd_environment` fixture: its `VOUCHD_*` variables are
 added to the daemon's environment (everything `VOUCHD_*` from the caller's environment is dropped first).
+A script that cannot use the fixture (one run inside another network namespace) calls `launch_vouchd` and
+`stop_vouchd` itself.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ class Vouchd:
         self.admin_token = admin_token
         self.state_dir = state_dir
         self.log = log
+        # The thread that copies the daemon's standard error into `log`.
+        self.log_reader: threading.Thread | None = None
         # No proxy from the environment may stand between the tests and 127.0.0.1.
         self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -115,9 +119,11 @@ def vouchd_environment() -> dict[str, str]:
     return {}
 
 
-@pytest.fixture
-def vouchd(tmp_path: pathlib.Path, vouchd_environment: dict[str, str]):
-    state_dir = tmp_path / "state"
+def launch_vouchd(state_dir: pathlib.Path, extra_environment: dict[str, str]) -> Vouchd:
+    """Starts vouchd in `state_dir` on 127.0.0.1 port 0 and waits until it listens; `extra_environment` adds settings.
+
+    Also for scripts that run a daemon where the fixture cannot, such as inside another network namespace.
+    """
     environment = {key: value for key, value in os.environ.items()
                    if not key.startswith("VOUCHD_") and key.lower() not in ("no_proxy", "http_proxy", "https_proxy", "all_proxy")}
     # Any libcurl request that honours proxy variables goes to a closed local port unless it is for this machine.
@@ -126,7 +132,7 @@ def vouchd(tmp_path: pathlib.Path, vouchd_environment: dict[str, str]):
     dead_end = "http://127.0.0.1:9"
     environment.update({"http_proxy": dead_end, "https_proxy": dead_end, "HTTPS_PROXY": dead_end, "all_proxy": dead_end,
                         "ALL_PROXY": dead_end, "no_proxy": "127.0.0.1,localhost,::1", "NO_PROXY": "127.0.0.1,localhost,::1"})
-    environment.update(vouchd_environment)
+    environment.update(extra_environment)
     process = subprocess.Popen(
         [_vouchd_binary(), "--state-dir", str(state_dir), "--listen", "127.0.0.1:0"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
@@ -153,25 +159,42 @@ def vouchd(tmp_path: pathlib.Path, vouchd_environment: dict[str, str]):
         assert re.fullmatch(r"vch_[a-z0-9]{40}", admin_token), "admin.token does not hold a vch_ token"
         assert (state_dir / "admin.token").stat().st_mode & 0o077 == 0, "admin.token must be readable by its owner only"
         daemon = Vouchd(process, f"http://127.0.0.1:{port}", admin_token, state_dir, log)
+        daemon.log_reader = reader
+        return daemon
     except BaseException:
         process.kill()
         process.wait()
         raise
 
+
+def stop_vouchd(daemon: Vouchd) -> int | None:
+    """Sends SIGTERM and waits; the exit status, or None when vouchd had to be killed after STOP_TIMEOUT."""
+    daemon.process.send_signal(signal.SIGTERM)
+    try:
+        status = daemon.process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        daemon.process.kill()
+        daemon.process.wait()
+        return None
+    if daemon.log_reader is not None:
+        daemon.log_reader.join(timeout=5)
+    return status
+
+
+@pytest.fixture
+def vouchd(tmp_path: pathlib.Path, vouchd_environment: dict[str, str]):
+    daemon = launch_vouchd(tmp_path / "state", vouchd_environment)
+
     yield daemon
 
-    process.send_signal(signal.SIGTERM)
-    try:
-        status = process.wait(timeout=STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    status = stop_vouchd(daemon)
+    log = daemon.log
+    if status is None:
         pytest.fail("vouchd did not stop within 15 s of SIGTERM:\n" + "\n".join(log), pytrace=False)
-    reader.join(timeout=5)
     assert status == 0, f"vouchd exited with {status} after SIGTERM:\n" + "\n".join(log)
     errors = [line for line in log if "level=error" in line]
     assert not errors, "vouchd logged errors:\n" + "\n".join(errors)
-    assert admin_token not in "\n".join(log), "vouchd logged the admin token"
+    assert daemon.admin_token not in "\n".join(log), "vouchd logged the admin token"
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ import VouchHTTP
 import VouchJSON
 @testable import VouchServer
 import VouchStore
+import VouchWebhooks
 
 /// A vouchd application over a fresh database in its own temporary directory, served on port 0.
 final class LiveServer {
@@ -26,13 +27,14 @@ final class LiveServer {
     }
 
     /// - Parameter http: the HTTP server's settings; its host and port are ignored (127.0.0.1, a free port).
+    /// - Parameter hostResolver: resolves webhook hosts at registration; a test's own lookup stands in for DNS.
     init(maxBodyBytes: Int = 64 * 1024, settings: ApplicationSettings = LiveServer.testSettings(),
          http: HTTPServer.Configuration = HTTPServer.Configuration(threadCount: 2),
-         logger: Logger = Logger(level: .error, sink: { _ in })) throws {
+         logger: Logger = Logger(level: .error, sink: { _ in }), hostResolver: HostResolver = HostResolver()) throws {
         directory = NSTemporaryDirectory() + "vouch-server-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory + "/vouch.sqlite3")
-        application = try VouchApplication(store: store, logger: logger, settings: settings)
+        application = try VouchApplication(store: store, logger: logger, settings: settings, hostResolver: hostResolver)
         let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: directory)
         adminToken = try String(contentsOfFile: tokenPath ?? "", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         var configuration = http

@@ -104,6 +104,11 @@ import VouchStore
         #expect(lines.contains("webhooks.timeout = 5s    # from environment VOUCHD_WEBHOOKS_TIMEOUT"))
         #expect(lines.contains("log.level = debug    # from flag --log-level"))
         #expect(lines.contains("http.max_connections = 4096    # from default"))
+        #expect(lines.contains("webhooks.dns_timeout = 2s    # from default"))
+        let tooLong = try VouchdRun(["check-config"], environment: ["VOUCHD_WEBHOOKS_DNS_TIMEOUT": "1m"])
+        #expect(tooLong.status == 78)
+        #expect(tooLong.errors.contains("webhooks.dns_timeout = '1m' is not valid"), "\(tooLong.errors)")
+        #expect(tooLong.errors.contains("from 1s to 30s"), "\(tooLong.errors)")
     }
 
     @Test func theExampleConfigurationDocumentsEveryKeyWithItsDefault() throws {

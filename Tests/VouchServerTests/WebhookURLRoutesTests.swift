@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchWebhooks
 
 /// Webhook URLs through the API: refused forms are a 422 on `url` saying what is allowed, on POST and on PATCH,
 /// whatever `webhooks.allow_private_networks` says; IPv6 receivers get their deliveries.
@@ -42,5 +43,53 @@ import VouchJSON
         let received = try #require(receiver.wait(for: 1).first)
         #expect(received.type == "fix.created")
         #expect(WebhookReceiver.verify(received, secret: secret))
+    }
+
+    /// A name that does not exist, and one whose DNS server never answers (a stand-in lookup that hangs until the end
+    /// of the test): both a 422 on `url` that says which; a resolver too busy to look is a 503 that says to retry.
+    @Test func aHostThatDoesNotResolveOrNotInTimeIsRefusedOnURL() throws {
+        let silence = DispatchSemaphore(value: 0)
+        defer { silence.signal() }
+        let resolver = HostResolver(threadCount: 1, queueLimit: 1) { name in
+            switch name {
+            case "nxdomain.test": return .notFound
+            case "never-answers.test":
+                silence.wait()
+                silence.signal()
+                return .notFound
+            default: return .addresses(["93.184.215.14"])
+            }
+        }
+        var settings = LiveServer.testSettings()
+        settings.dnsTimeoutMilliseconds = 300
+        let server = try LiveServer(settings: settings, hostResolver: resolver)
+        func message(_ answer: LiveServer.Answer) -> String { answer.json["errors"]?.arrayValue?.first?["message"]?.stringValue ?? "" }
+
+        let missing = try server.call("POST", "/v1/webhooks", json: #"{"url":"https://nxdomain.test/hook"}"#)
+        #expect(missing.status == 422 && missing.errorFields == ["url"], "\(missing.text)")
+        #expect(message(missing).hasPrefix("the host name 'nxdomain.test' does not resolve"), "\(missing.text)")
+
+        let silent = try server.call("POST", "/v1/webhooks", json: #"{"url":"https://never-answers.test/hook"}"#)
+        #expect(silent.status == 422 && silent.errorFields == ["url"], "\(silent.text)")
+        #expect(message(silent).hasPrefix("the host name 'never-answers.test' did not resolve within 0.3s"), "\(silent.text)")
+        #expect(message(silent).contains("try again"))
+
+        // The one resolver thread is still stuck on that name; one name waiting fills the queue, so the next is refused.
+        resolver.resolve("queued.test", timeout: .seconds(30)) { _ in }
+        let busy = try server.call("POST", "/v1/webhooks", json: #"{"url":"https://public.test/hook"}"#)
+        #expect(busy.status == 503 && busy.headers["retry-after"] == "1", "\(busy.text)")
+        #expect(busy.json["detail"]?.stringValue?.contains("try again in a moment") == true, "\(busy.text)")
+        let metrics = try server.call("GET", "/metrics", token: .some(nil)).text
+        for line in ["vouch_webhook_dns_timeouts_total 1", "vouch_webhook_dns_refused_total 1", "vouch_webhook_dns_running 1"] {
+            #expect(metrics.contains(line + "\n"), "no '\(line)' in /metrics")
+        }
+
+        silence.signal()
+        let created = try server.call("POST", "/v1/webhooks", json: #"{"url":"https://public.test/hook"}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(created.json["id"]?.stringValue)
+        let moved = try server.call("PATCH", "/v1/webhooks/\(id)", json: #"{"url":"https://nxdomain.test/other"}"#)
+        #expect(moved.status == 422 && moved.errorFields == ["url"], "\(moved.text)")
+        #expect(try server.call("GET", "/v1/webhooks").json["webhooks"]?.arrayValue?.count == 1)
     }
 }

@@ -51,13 +51,13 @@ struct AddressPolicyTests {
 
     /// A name is pinned to the address checked; an IPv6 address goes in brackets (curl's CURLOPT_RESOLVE syntax).
     @Test func aNameIsPinnedToTheAddressChecked() throws {
-        let policy = AddressPolicy(allowPrivateNetworks: true) { name, _ throws(AddressPolicy.Refusal) in
+        let policy = AddressPolicy(allowPrivateNetworks: true) { name throws(AddressPolicy.Refusal) in
             guard name == "receiver.test" else { throw AddressPolicy.Refusal(description: "unknown name") }
             return ["::1", "127.0.0.1"]
         }
         let target = try policy.resolve("http://receiver.test:8443/hook")
         #expect(target.pin == "receiver.test:8443:[::1]")
-        let refusing = AddressPolicy(allowPrivateNetworks: false) { _, _ throws(AddressPolicy.Refusal) in ["93.184.215.14", "fd00::1"] }
+        let refusing = AddressPolicy(allowPrivateNetworks: false) { _ throws(AddressPolicy.Refusal) in ["93.184.215.14", "fd00::1"] }
         let refusal = try #require(throws: AddressPolicy.Refusal.self) { try refusing.resolve("https://mixed.test/") }
         #expect(refusal.description.hasPrefix("mixed.test resolves to fd00::1, a loopback"), "every address of a name is checked, not only the first")
     }

@@ -28,7 +28,7 @@ import VouchDomain
     @Test func aNameResolvingToIPv6LoopbackIsPinnedToIt() throws {
         let receiver = try RawReceiver(.status(200), on: .ipv6)
         defer { receiver.stop() }
-        let policy = AddressPolicy(allowPrivateNetworks: true) { name, _ throws(AddressPolicy.Refusal) in
+        let policy = AddressPolicy(allowPrivateNetworks: true) { name throws(AddressPolicy.Refusal) in
             guard name == "receiver.test" else { throw AddressPolicy.Refusal(description: "no such name: \(name)") }
             return ["::1"]
         }

@@ -14,13 +14,17 @@ public struct ApplicationSettings: Sendable {
     public var logRequests: Bool
     /// Which web origins may read OFREP answers (`ofrep.cors_origins`).
     public var cors: CORSPolicy
+    /// The longest a webhook registration waits for its host name to resolve (`webhooks.dns_timeout`).
+    public var dnsTimeoutMilliseconds: Int
 
     public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
                 rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
                 authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true,
-                cors: CORSPolicy = CORSPolicy()) {
+                cors: CORSPolicy = CORSPolicy(),
+                dnsTimeoutMilliseconds: Int = 2_000) {
         self.logRequests = logRequests
         self.cors = cors
+        self.dnsTimeoutMilliseconds = dnsTimeoutMilliseconds
         self.authFailures = authFailures
         self.criteria = criteria
         self.delivery = delivery

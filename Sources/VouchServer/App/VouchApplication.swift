@@ -16,6 +16,8 @@ public final class VouchApplication: Sendable {
     public let deliveries: DeliveryWorker
     public let readiness = Readiness()
     public let authFailures: AuthFailureLimiter
+    /// Resolves webhook hosts at registration on threads of its own, never a server thread's.
+    public let hostResolver: HostResolver
     private let requestIDs = RequestIDGenerator()
     private let logRequests: Bool
     private let router: Router
@@ -27,14 +29,17 @@ public final class VouchApplication: Sendable {
     /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
     /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
     ///   shows exactly what a later read returns.
+    /// - Parameter hostResolver: where webhook hosts are resolved at registration; tests give one with a lookup of their own.
     public init(store: any Store, logger: Logger = Logger(), settings: ApplicationSettings = ApplicationSettings(),
-                clock: @escaping @Sendable () -> Date = { StoreClock.date(StoreClock.nowMilliseconds()) }) throws {
+                clock: @escaping @Sendable () -> Date = { StoreClock.date(StoreClock.nowMilliseconds()) },
+                hostResolver: HostResolver = HostResolver()) throws {
         self.store = store
         self.logger = logger
         snapshots = SnapshotHolder(EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: try store.flagRules().map { ($0.key, $0) })))
         tokens = TokenDirectory()
         tokens.load(try store.activeTokens(), revokedHashes: try store.revokedTokenHashes())
-        metrics = Metrics()
+        self.hostResolver = hostResolver
+        metrics = Metrics(hostResolver: hostResolver)
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
         logRequests = settings.logRequests
         cors = settings.cors
@@ -62,7 +67,9 @@ public final class VouchApplication: Sendable {
         FeedbackController(store: store, promotion: promotion, clock: clock).register(in: &router)
         ApprovalController(store: store, promotion: promotion, clock: clock).register(in: &router)
         StatusController(store: store, promotion: promotion, settings: settings, clock: clock).register(in: &router)
-        WebhookController(store: store, settings: settings, wakeDeliveries: { worker.wake() }, clock: clock).register(in: &router)
+        let addressPolicy = AddressPolicy(allowPrivateNetworks: settings.delivery.allowPrivateNetworks, resolver: hostResolver,
+                                          timeout: .milliseconds(settings.dnsTimeoutMilliseconds))
+        WebhookController(store: store, addressPolicy: addressPolicy, wakeDeliveries: { worker.wake() }, clock: clock).register(in: &router)
         self.router = router.router
         let patterns = router.router.patterns
         routePatternPaths = patterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }

@@ -10,7 +10,8 @@ import VouchWebhooks
 /// `/v1/webhooks` and `/v1/deliveries`: receivers, their deliveries, tests and redelivery (admin only).
 struct WebhookController {
     let store: any Store
-    let settings: ApplicationSettings
+    /// Resolves on the application's resolver threads, waiting at most `webhooks.dns_timeout` for a name.
+    let addressPolicy: AddressPolicy
     let wakeDeliveries: @Sendable () -> Void
     let clock: @Sendable () -> Date
 
@@ -41,8 +42,11 @@ struct WebhookController {
             if let problem = AddressPolicy.checkForm(url) {
                 reader.addError(FieldError(field: "url", message: problem))
             } else {
-                do { _ = try AddressPolicy(allowPrivateNetworks: settings.delivery.allowPrivateNetworks).resolve(url) }
-                catch { reader.addError(FieldError(field: "url", message: error.description)) }
+                do { _ = try addressPolicy.resolve(url) } catch {
+                    // An overloaded resolver says nothing about the URL: the same request may pass in a moment.
+                    if error.isBusy { throw Problem(status: 503, detail: error.description, headers: [(name: "Retry-After", value: "1")]) }
+                    reader.addError(FieldError(field: "url", message: error.description))
+                }
             }
         }
         if let events = fields.events {

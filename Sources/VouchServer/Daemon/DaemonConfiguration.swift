@@ -36,6 +36,7 @@ public struct DaemonConfiguration: Sendable {
         ("webhooks.retry_schedule", "5s,5m,30m,2h,5h,10h,14h,20h,24h", .durationList(0...7 * 86_400)),
         ("webhooks.timeout", "15s", .duration(1...600)),
         ("webhooks.allow_private_networks", "false", .boolean),
+        ("webhooks.dns_timeout", "2s", .duration(1...30)),
         ("rollout.phased_steps", "1,2,5,10,20,50,100", .percentageList),
         ("rollout.phased_interval", "24h", .duration(RolloutPlan.intervalRange)),
         ("ofrep.cors_origins", "*", .originList),
@@ -128,7 +129,8 @@ public struct DaemonConfiguration: Sendable {
         let authFailures = AuthFailureLimiter.Settings(maxFailures: Int(self["auth.max_failures"]) ?? 20, windowSeconds: max(1, seconds("auth.failure_window")))
         let origins = (try? CORSPolicy.origins(parsing: self["ofrep.cors_origins"], field: "ofrep.cors_origins")) ?? .any
         return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout, authFailures: authFailures,
-                                   logRequests: self["log.requests"] == "true", cors: CORSPolicy(origins: origins))
+                                   logRequests: self["log.requests"] == "true", cors: CORSPolicy(origins: origins),
+                                   dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000)
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).

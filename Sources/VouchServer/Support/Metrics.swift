@@ -3,6 +3,7 @@ import Synchronization
 import VouchDomain
 import VouchHTTP
 import VouchStore
+import VouchWebhooks
 
 /// `/metrics` in Prometheus' text format: request counts and durations by route, evaluations by reason,
 /// and, read from the database at scrape time, fixes by state, feedback by verdict and deliveries by status.
@@ -26,8 +27,12 @@ public final class Metrics: Sendable {
     private let connectionSource = Mutex<(@Sendable () -> (open: Int, cut: HTTPServer.CutConnections)?)?>(nil)
     /// When the process started, for `process_start_time_seconds`.
     let startTime = Date().timeIntervalSince1970
+    /// The resolver of webhook hosts at registration, whose counts are read when scraped.
+    private let hostResolver: HostResolver?
 
-    public init() {}
+    public init(hostResolver: HostResolver? = nil) {
+        self.hostResolver = hostResolver
+    }
 
     /// Names the routes, in the order the router reports their indexes.
     func setRoutes(_ patterns: [String]) {
@@ -111,6 +116,23 @@ public final class Metrics: Sendable {
             lines.append("vouch_ofrep_evaluations_total{reason=\"\(reason.rawValue)\"} \(evaluations[index])")
         }
         lines.append("vouch_ofrep_evaluations_total{reason=\"ERROR\"} \(evaluations[Metrics.reasons.count])")
+
+        if let resolver = hostResolver?.counts {
+            lines += [
+                "# HELP vouch_webhook_dns_lookups_total Host name lookups of webhook URLs being registered, started on a resolver thread.",
+                "# TYPE vouch_webhook_dns_lookups_total counter",
+                "vouch_webhook_dns_lookups_total \(resolver.lookups)",
+                "# HELP vouch_webhook_dns_timeouts_total Registrations refused because their host name did not resolve within webhooks.dns_timeout.",
+                "# TYPE vouch_webhook_dns_timeouts_total counter",
+                "vouch_webhook_dns_timeouts_total \(resolver.timeouts)",
+                "# HELP vouch_webhook_dns_refused_total Registrations answered 503 because too many host names were waiting for a resolver thread.",
+                "# TYPE vouch_webhook_dns_refused_total counter",
+                "vouch_webhook_dns_refused_total \(resolver.refused)",
+                "# HELP vouch_webhook_dns_running Host name lookups running now; ones that outlast every deadline hold their resolver thread.",
+                "# TYPE vouch_webhook_dns_running gauge",
+                "vouch_webhook_dns_running \(resolver.running)",
+            ]
+        }
 
         lines.append("# HELP vouch_snapshot_generation Evaluation snapshots swapped in since start.")
         lines.append("# TYPE vouch_snapshot_generation gauge")
