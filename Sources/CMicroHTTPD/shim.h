@@ -78,3 +78,13 @@ static inline size_t vouch_mhd_request_header_size(struct MHD_Connection *connec
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info == NULL ? 0 : info->header_size;
 }
+
+// What a content reader returns to end a body: MHD_CONTENT_READER_END_OF_STREAM and _END_WITH_ERROR are macros
+// with a cast, which Swift does not import.
+static inline ssize_t vouch_mhd_end_of_stream(void) {
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static inline ssize_t vouch_mhd_end_with_error(void) {
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+}

@@ -23,7 +23,7 @@ public struct ConnectionDeadlines: Sendable, Equatable {
             now - since > headerMilliseconds
         case .readingBody:
             now - since > bodyMilliseconds + bodyBytes * 1_000 / bodyMinBytesPerSecond
-        case .closed, .handling, .shutDown:
+        case .closed, .handling, .shutDown, .streaming:
             false
         }
     }
@@ -47,4 +47,6 @@ enum ConnectionPhase: UInt64 {
     case handling = 3
     /// The reaper shut the socket down; libmicrohttpd has yet to notice and close it.
     case shutDown = 4
+    /// Sending a `.stream` reply, for as long as it lasts: never cut by a deadline, never shed.
+    case streaming = 5
 }

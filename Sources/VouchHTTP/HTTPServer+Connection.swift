@@ -18,6 +18,11 @@ extension HTTPServer {
             requestsInFlight.add(1, ordering: .relaxed)
             return begin(state, connection: connection, url: url, version: version)
         }
+        // Called again once a `.later` completion resumed the connection: its answer is waiting.
+        if let deferred = state.deferredAnswer {
+            guard let response = deferred.take() else { return .NO }
+            return queue(response, requestID: state.requestID, on: connection)
+        }
         let chunkSize = uploadDataSize.pointee
         if chunkSize > 0 {
             if state.slot >= 0 { tracker.received(bodyBytes: chunkSize, slot: state.slot) }
@@ -40,7 +45,16 @@ extension HTTPServer {
         var request = HTTPRequest(method: String(cString: method), path: String(cString: url), query: queryArguments(connection),
                                   headers: state.headers, body: state.body, clientAddress: ClientAddress(vouch_mhd_client_address(connection)))
         request.requestID = requestID
-        return queue(handler(request), requestID: requestID, on: connection)
+        switch handler(request) {
+        case .now(let response):
+            return queue(response, requestID: requestID, on: connection)
+        case .later(let start):
+            state.requestID = requestID
+            return answerLater(start, state: state, connection: connection)
+        case .stream(let response, let stream):
+            return answerStreaming(response, body: stream, state: state, requestID: requestID, isHead: request.method == "HEAD",
+                                   connection: connection)
+        }
     }
 
     /// The first access call: the head is complete and nothing of the body is read yet. A request whose target
@@ -89,18 +103,24 @@ extension HTTPServer {
     }
 
     /// Queues the answer with its `X-Request-Id`, the one header every answer carries.
-    private func queue(_ response: HTTPResponse, requestID: String, on connection: OpaquePointer) -> MHD_Result {
+    func queue(_ response: HTTPResponse, requestID: String, on connection: OpaquePointer) -> MHD_Result {
         let mhdResponse = response.body.withUnsafeBytes { bytes in
             // RESPMEM_MUST_COPY: libmicrohttpd copies the bytes, so the Swift array may go away.
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
         }
+        return queue(mhdResponse, status: response.status, headers: response.headers, requestID: requestID, on: connection)
+    }
+
+    /// Adds the headers and the `X-Request-Id` to a libmicrohttpd response, queues it and lets go of it.
+    func queue(_ mhdResponse: OpaquePointer?, status: Int, headers: [(name: String, value: String)], requestID: String,
+               on connection: OpaquePointer) -> MHD_Result {
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
-        for (name, value) in response.headers {
+        for (name, value) in headers {
             _ = MHD_add_response_header(mhdResponse, name, value)
         }
         _ = MHD_add_response_header(mhdResponse, "X-Request-Id", requestID)
-        return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+        return MHD_queue_response(connection, UInt32(status), mhdResponse)
     }
 }
 

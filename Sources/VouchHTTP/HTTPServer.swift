@@ -5,7 +5,9 @@ import Synchronization
 /// An HTTP/1.1 server on libmicrohttpd: a thread pool with epoll, keep-alive, a body size limit, and deadlines
 /// for slow clients.
 ///
-/// Handlers run synchronously on libmicrohttpd's threads; they must not block for long.
+/// Handlers run on libmicrohttpd's threads and must return at once: an answer that waits (a group commit, a lookup)
+/// is a `.later` reply, and an event stream a `.stream` one; both suspend the connection instead of holding a thread
+/// (docs/architecture.md, "Answers that wait").
 ///
 /// Every answer is made here or by the handler, as `application/problem+json` with an `X-Request-Id`, except
 /// the few libmicrohttpd 0.9.75 sends itself, in HTML and without an id, before any callback of ours can act
@@ -67,9 +69,13 @@ public final class HTTPServer: Sendable {
         public var bodyRate: Int
         /// Waiting for a request while the server was near its connection cap.
         public var shed: Int
+        /// Event streams ended because their client did not read what they were sent (`HTTPStream.maxQueuedBytes`).
+        public var slowStreams: Int
     }
 
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPReply
+    /// A handler that always answers at once.
+    public typealias Responder = @Sendable (HTTPRequest) -> HTTPResponse
 
     let configuration: Configuration
     let handler: Handler
@@ -81,6 +87,8 @@ public final class HTTPServer: Sendable {
     private let daemon = DaemonHandle()
     /// Requests begun and not yet completed (or aborted), so shutdown can wait for them.
     let requestsInFlight = Atomic<Int>(0)
+    /// Open streams and pending `.later` completions.
+    let replies = ReplyRegistry()
 
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
@@ -90,13 +98,20 @@ public final class HTTPServer: Sendable {
         headerNames = RequestHeaderScan.Names(configuration.collectedHeaders)
     }
 
+    /// A server whose every answer is made at once by `responder`.
+    public convenience init(configuration: Configuration, responder: @escaping Responder) {
+        self.init(configuration: configuration) { .now(responder($0)) }
+    }
+
     /// Binds and starts serving; returns the bound port (useful with port 0).
     public func start() throws -> UInt16 {
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         // Epoll with a thread pool served as many requests per second as nginx on this machine (docs/architecture.md, "libmicrohttpd");
         // ITC lets `MHD_quiesce_daemon` stop accepting at shutdown.
         // TURBO: no extra checks or syscalls per request that a daemon behind nothing else does not need.
+        // ALLOW_SUSPEND_RESUME: `.later` and `.stream` replies suspend their connection while they wait.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_TURBO.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // The server outlives the daemon (stop() joins MHD's threads before the server can go), so unretained is safe.
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -118,7 +133,8 @@ public final class HTTPServer: Sendable {
         return vouch_mhd_bound_port(started)
     }
 
-    /// Stops accepting new connections; requests in flight go on.
+    /// Stops accepting new connections and finishes every open stream (after what it has queued), and every stream
+    /// that starts from now on; other requests in flight, pending `.later` ones included, go on.
     public func quiesce() {
         daemon.withDaemon { daemon in
             // "Returns the listen socket, which the application must close"; left open, the kernel would keep
@@ -126,23 +142,41 @@ public final class HTTPServer: Sendable {
             let listener = MHD_quiesce_daemon(daemon)
             if listener >= 0 { close(listener) }
         }
+        for stream in replies.closeStreams() { stream.finish() }
     }
 
-    /// Waits until no request is in flight or `timeoutSeconds` have passed; true when none is left.
-    /// Call after `quiesce`, so no new connection adds to them (an open keep-alive connection still may).
+    /// Waits until no request is in flight or `timeoutSeconds` have passed; true when none is left. Open streams and
+    /// pending `.later` requests are in flight. Call after `quiesce`, so no new connection adds to them (an open
+    /// keep-alive connection still may).
     public func drain(timeoutSeconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while requestsInFlight.load(ordering: .acquiring) > 0 {
-            guard Date() < deadline else { return false }
-            usleep(10_000)
-        }
-        return true
+        HTTPServer.wait(upToSeconds: timeoutSeconds) { requestsInFlight.load(ordering: .acquiring) == 0 }
     }
 
-    /// Stops the server and waits for libmicrohttpd's threads and the deadline reaper; no handler runs after this returns.
+    /// Stops the server and waits for libmicrohttpd's threads and the deadline reaper; no handler, `.later` closure
+    /// or stream's `onClose` runs after this returns.
+    ///
+    /// libmicrohttpd must not be stopped while a connection is suspended, so first every stream is finished and every
+    /// pending `.later` request answered 503, which resumes their connections; those answers get a moment to go out.
     public func stop() {
+        let (streams, completions) = replies.closeAll()
+        for stream in streams { stream.finish() }
+        for completion in completions { completion.complete(HTTPServer.stoppingProblem.response) }
+        _ = HTTPServer.wait(upToSeconds: HTTPServer.stopGraceSeconds) { replies.requestsInFlight.load(ordering: .acquiring) == 0 }
         daemon.take().map { MHD_stop_daemon($0) }
         reaper.stop()
+    }
+
+    /// How long `stop` lets resumed streams and `.later` answers finish writing.
+    static let stopGraceSeconds = 2.0
+
+    /// Polls `condition` every few milliseconds until it holds (true) or `seconds` have passed (false).
+    private static func wait(upToSeconds seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            usleep(5_000)
+        }
+        return true
     }
 
     deinit {
@@ -154,8 +188,14 @@ public final class HTTPServer: Sendable {
 
     public var cutConnections: CutConnections {
         CutConnections(headerDeadline: tracker.cutByHeaderDeadline.load(ordering: .relaxed), bodyRate: tracker.cutByBodyRate.load(ordering: .relaxed),
-                       shed: tracker.shed.load(ordering: .relaxed))
+                       shed: tracker.shed.load(ordering: .relaxed), slowStreams: replies.streamsTooSlow.load(ordering: .relaxed))
     }
+
+    /// Streams answering a request now and not yet ended.
+    public var openStreams: Int { replies.openStreams }
+
+    /// `.later` requests whose completion has not been called yet.
+    public var pendingReplies: Int { replies.pendingCompletions }
 
     private static let accessHandler: vouch_mhd_access_handler = { context, connection, url, method, version, uploadData, uploadDataSize, requestState in
         guard let context, let connection, let url, let method, let version, let uploadDataSize, let requestState else { return .NO }
@@ -189,6 +229,7 @@ public final class HTTPServer: Sendable {
         requestState.pointee = nil
         guard let context else { return }
         let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        if state.answersAfterHandler { server.replies.requestsInFlight.subtract(1, ordering: .releasing) }
         if state.headersComplete { server.requestsInFlight.subtract(1, ordering: .releasing) }
         // Kept alive, the connection now waits for its next request, and the header deadline counts from here.
         if state.slot >= 0 { server.tracker.enter(.waitingForRequest, slot: state.slot) }

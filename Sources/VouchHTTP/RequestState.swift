@@ -15,6 +15,11 @@ final class RequestState {
     var headers: [String: String] = [:]
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// Set when the handler answered `.later`: the id its answer will carry, and where the answer waits.
+    var requestID = ""
+    var deferredAnswer: DeferredAnswer?
+    /// The handler answered `.later` or `.stream`: counted in `ReplyRegistry.requestsInFlight` until completed.
+    var answersAfterHandler = false
 
     init(slot: Int) {
         self.slot = slot

@@ -19,7 +19,7 @@ enum PromotionDelayBench {
     static func run(url: String, token: String, mode: String, repetitions: Int, soakSeconds: Double) throws {
         guard mode == "approval" || mode == "soak" else { throw BenchError("--mode must be approval or soak") }
         let receiver = Receiver()
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), handler: receiver.handle)
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), responder: receiver.handle)
         let port = try server.start()
         defer { server.stop() }
         let api = BenchAPI(base: url, token: token)

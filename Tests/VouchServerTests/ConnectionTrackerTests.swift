@@ -101,6 +101,23 @@ import Testing
         #expect(harness.shut == [102, 103], "the longest waiting, not the busy ones")
     }
 
+    @Test func aStreamingConnectionIsNeverCutNorShedHoweverOldAndCrowded() throws {
+        let harness = Harness(capacity: 16)
+        var slots: [Int] = []
+        for descriptor in Int32(100)..<114 {
+            slots.append(try harness.open(descriptor))
+            harness.advance(10)
+        }
+        // The four oldest stream answers; they are the longest waiting, but not waiting for a request.
+        for slot in slots.prefix(4) { harness.tracker.enter(.streaming, slot: slot) }
+        harness.advance(100)
+        #expect(harness.tracker.reap() == .init(shed: 2))
+        #expect(harness.shut == [104, 105])
+        harness.advance(60_000)
+        #expect(harness.tracker.reap() == .init(headerDeadline: 8), "past every deadline, the streams are still left alone")
+        #expect(!harness.shut.contains { (100...103).contains($0) })
+    }
+
     @Test func aConnectionThatJustStartedWaitingIsNotShed() throws {
         let harness = Harness(capacity: 4)
         for descriptor in Int32(1)...3 { _ = try harness.open(descriptor) }
