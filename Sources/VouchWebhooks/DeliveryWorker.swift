@@ -33,7 +33,7 @@ public final class DeliveryWorker: Sendable {
         var stopping = false
         var wakeRequested = false
         var running = 0
-        var wakeCount = 0
+        var wakesByCommits = 0
     }
 
     private let store: any Store
@@ -67,7 +67,7 @@ public final class DeliveryWorker: Sendable {
     /// Asks the dispatcher to look for due deliveries now (after new events were put in the outbox).
     public func wake() {
         condition.signal.lock()
-        state.withLock { $0.wakeRequested = true; $0.wakeCount += 1 }
+        state.withLock { $0.wakeRequested = true }
         condition.signal.broadcast()
         condition.signal.unlock()
     }
@@ -80,11 +80,13 @@ public final class DeliveryWorker: Sendable {
             default: false
             }
         }
-        if due { wake() }
+        guard due else { return }
+        state.withLock { $0.wakesByCommits += 1 }
+        wake()
     }
 
-    /// How many times the dispatcher was asked to look, by commits and by its own senders.
-    public var wakeCount: Int { state.withLock { $0.wakeCount } }
+    /// How many commits woke the dispatcher (its own senders wake it too, uncounted).
+    public var wakesByCommits: Int { state.withLock { $0.wakesByCommits } }
 
     /// Stops taking new work, lets attempts in flight finish and be recorded, and waits for the threads.
     /// Deliveries still queued stay pending in SQLite and are resumed on the next start.

@@ -5,11 +5,10 @@ import VouchIdentity
 @testable import VouchStore
 
 struct SQLiteStoreTests {
-    let time = Date(timeIntervalSince1970: 1_790_000_000)
+    let time = StoreFixtures.time
 
     func makeFix(_ key: String = "tv-channel-selector-labels") throws -> Fix {
-        Fix(key: try FixKey(validating: key), title: "Label channel logos", uiArea: "TV channel selector", platforms: [.ios],
-            wcag: ["1.1.1", "4.1.2"], expectedAnnouncement: "NHK, button, selected", author: "maria", createdAt: time, updatedAt: time)
+        try StoreFixtures.fix(key)
     }
 
     @Test func createdFixSurvivesReopening() throws {
