@@ -5,8 +5,7 @@ public struct AuditEvent: Sendable, Equatable {
     public var id: Int64
     public var at: Date
     public var principal: String
-    /// Dotted verb such as `fix.create`, `fix.start`, `fix.targets`, `token.revoke`.
-    public var action: String
+    public var action: AuditAction
     public var fixKey: String?
     /// What else the event concerns (a token id), when not a fix.
     public var subject: String?
@@ -16,7 +15,7 @@ public struct AuditEvent: Sendable, Equatable {
     public var before: String?
     public var after: String?
 
-    public init(id: Int64 = 0, at: Date, principal: String, action: String, fixKey: String? = nil, subject: String? = nil, note: String? = nil,
+    public init(id: Int64 = 0, at: Date, principal: String, action: AuditAction, fixKey: String? = nil, subject: String? = nil, note: String? = nil,
                 before: String? = nil, after: String? = nil) {
         self.id = id
         self.at = at

@@ -6,8 +6,8 @@ public struct FlagRule: Sendable, Equatable {
     /// Direct targets and enrolled testers' keys.
     public var targetedKeys: Set<String>
     public var rolloutPercentage: Int
-    /// Orders rules of the same fix by the commit that produced them, so a slower thread cannot put an older
-    /// rule back into the snapshot after a newer one (0 for rules loaded at start).
+    /// The configuration revision of the commit that produced the rule, so a slower thread cannot put an older rule
+    /// back into the snapshot after a newer one (0 for rules loaded at start).
     public var version: Int64
 
     public init(key: String, state: FixState, revision: Int, targetedKeys: Set<String> = [], rolloutPercentage: Int = 0, version: Int64 = 0) {

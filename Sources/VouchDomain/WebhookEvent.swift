@@ -2,21 +2,18 @@ import Foundation
 
 /// One event for webhook receivers, with the exact body bytes that are signed and sent on every attempt.
 public struct WebhookEvent: Sendable, Equatable {
-    /// The event types of docs/contracts.md ("Webhooks").
-    public static let types = [
-        "fix.created", "fix.testing_started", "fix.revised", "feedback.received", "approval.recorded", "fix.promoted", "fix.released",
-        "fix.promotion_failed", "fix.paused", "fix.resumed", "fix.rolled_back", "fix.rollout_step",
-    ]
+    /// The names of the types an endpoint may subscribe to, for lists of allowed values.
+    public static let types = WebhookEventType.subscribable.map(\.rawValue)
 
     /// `msg_` and random characters: the `webhook-id`, the same on every retry.
     public var id: String
-    public var type: String
+    public var type: WebhookEventType
     public var fixKey: String?
     public var revision: Int?
     public var body: [UInt8]
     public var createdAt: Date
 
-    public init(id: String, type: String, fixKey: String?, revision: Int?, body: [UInt8], createdAt: Date) {
+    public init(id: String, type: WebhookEventType, fixKey: String?, revision: Int?, body: [UInt8], createdAt: Date) {
         self.id = id
         self.type = type
         self.fixKey = fixKey
@@ -31,7 +28,7 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var id: String
     public var url: String
     /// Event types it receives; empty means all.
-    public var events: [String]
+    public var events: [WebhookEventType]
     /// Counts for promotion: a fix is released only when every required endpoint answered 2xx.
     public var required: Bool
     /// `whsec_` and base64 of 32 random bytes; shown once, at creation.
@@ -42,7 +39,7 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: String, url: String, events: [String], required: Bool, secret: String, enabled: Bool = true, disabledReason: String? = nil,
+    public init(id: String, url: String, events: [WebhookEventType], required: Bool, secret: String, enabled: Bool = true, disabledReason: String? = nil,
                 createdBy: String, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.url = url
@@ -56,7 +53,7 @@ public struct WebhookEndpoint: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    public func receives(_ type: String) -> Bool { events.isEmpty || events.contains(type) }
+    public func receives(_ type: WebhookEventType) -> Bool { events.isEmpty || events.contains(type) }
 }
 
 /// One event sent to one endpoint, with its attempts so far.
@@ -70,7 +67,7 @@ public struct WebhookDelivery: Sendable, Equatable {
 
     public var id: String
     public var eventID: String
-    public var eventType: String
+    public var eventType: WebhookEventType
     public var endpointID: String
     public var status: Status
     public var required: Bool
@@ -81,7 +78,7 @@ public struct WebhookDelivery: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: String, eventID: String, eventType: String, endpointID: String, status: Status, required: Bool, attempts: Int,
+    public init(id: String, eventID: String, eventType: WebhookEventType, endpointID: String, status: Status, required: Bool, attempts: Int,
                 nextAttemptAt: Date?, lastStatusCode: Int?, lastError: String?, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.eventID = eventID

@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// - Parameter replacing: the principal's own voided or expired approval that this one replaces, as the caller saw
     ///   it; if the standing votes changed meanwhile, nothing is written and the caller is told to look again.
     public func recordApproval(_ approval: Approval, replacing: String?, emitting events: [WebhookEvent]) throws {
-        try database.write { connection in
+        try write { connection, changes in
             // Compared in Swift, not SQL, so names stored before normalisation still meet their normalised spelling.
             let standing = try connection.query("SELECT id, principal FROM approvals WHERE fix_key = ? AND revision = ? AND replaced_at_ms IS NULL",
                                                 [.text(approval.fixKey), .int(approval.revision)])
@@ -27,11 +27,12 @@ extension SQLiteStore {
                 [.text(approval.id), .text(approval.fixKey), .int(approval.revision), .text(approval.principal), .text(approval.decision.rawValue),
                  .optional(approval.comment), .text(approval.evidenceHash), .integer(StoreClock.milliseconds(approval.recordedAt))])
             try audit(connection, AuditEvent(
-                at: approval.recordedAt, principal: approval.principal, action: "approval.\(approval.decision.rawValue)", fixKey: approval.fixKey,
+                at: approval.recordedAt, principal: approval.principal, action: AuditAction(decision: approval.decision), fixKey: approval.fixKey,
                 subject: approval.id, note: approval.comment,
                 after: JSONWriter.string(.object(["revision": .int(approval.revision), "evidence_hash": .string(approval.evidenceHash),
                                                   "replaces": .optional(replacing)]))))
-            _ = try SQLiteStore.enqueue(events, onlyTo: nil, on: connection)
+            _ = try SQLiteStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
+            changes.record(.approvalRecorded(fixKey: approval.fixKey))
         }
     }
 

@@ -13,7 +13,10 @@ extension SQLiteStore {
             sql += " ORDER BY id LIMIT ?"
             values.append(.int(limit))
             return try connection.query(sql, values).map { row in
-                AuditEvent(id: row.int64(0), at: StoreClock.date(row.int64(1)), principal: row.string(2), action: row.string(3),
+                guard let action = AuditAction(rawValue: row.string(3)) else {
+                    throw SQLiteError(code: 11, message: "audit event \(row.int64(0)) has an action this vouchd does not know", sql: nil)
+                }
+                return AuditEvent(id: row.int64(0), at: StoreClock.date(row.int64(1)), principal: row.string(2), action: action,
                            fixKey: row.optionalString(4), subject: row.optionalString(5), note: row.optionalString(6),
                            before: row.optionalString(7), after: row.optionalString(8))
             }

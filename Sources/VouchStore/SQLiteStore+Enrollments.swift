@@ -11,8 +11,8 @@ extension SQLiteStore {
     }
 
     public func enroll(_ testerIDs: [String], in key: String, by principal: String, at time: Date) throws -> EnrollmentChange {
-        try database.write { connection in
-            guard let fix = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+        try write { connection, changes in
+            guard try SQLiteStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var errors: [FieldError] = []
             for (index, id) in testerIDs.enumerated() {
                 guard let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(id)]).first?.string(0) else {
@@ -29,28 +29,28 @@ extension SQLiteStore {
                 if connection.changes > 0 { added.append(id) }
             }
             if !added.isEmpty {
-                try audit(connection, AuditEvent(at: time, principal: principal, action: "fix.enroll", fixKey: key,
+                try audit(connection, AuditEvent(at: time, principal: principal, action: .fixEnroll, fixKey: key,
                                                  after: JSONWriter.string(.object(["enrolled": .strings(added)]))))
+                changes.flagRuleChanged(key)
             }
-            return EnrollmentChange(enrollments: try SQLiteStore.enrollments(of: key, on: connection), added: added, removed: [],
-                                    rule: try SQLiteStore.rule(for: fix, on: connection))
+            return EnrollmentChange(enrollments: try SQLiteStore.enrollments(of: key, on: connection), added: added, removed: [])
         }
     }
 
     public func unenroll(_ testerIDs: [String], from key: String, by principal: String, at time: Date) throws -> EnrollmentChange {
-        try database.write { connection in
-            guard let fix = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+        try write { connection, changes in
+            guard try SQLiteStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var removed: [String] = []
             for id in testerIDs {
                 try connection.query("DELETE FROM enrollments WHERE fix_key = ? AND tester_id = ?", [.text(key), .text(id)])
                 if connection.changes > 0 { removed.append(id) }
             }
             if !removed.isEmpty {
-                try audit(connection, AuditEvent(at: time, principal: principal, action: "fix.unenroll", fixKey: key,
+                try audit(connection, AuditEvent(at: time, principal: principal, action: .fixUnenroll, fixKey: key,
                                                  after: JSONWriter.string(.object(["unenrolled": .strings(removed)]))))
+                changes.flagRuleChanged(key)
             }
-            return EnrollmentChange(enrollments: try SQLiteStore.enrollments(of: key, on: connection), added: [], removed: removed,
-                                    rule: try SQLiteStore.rule(for: fix, on: connection))
+            return EnrollmentChange(enrollments: try SQLiteStore.enrollments(of: key, on: connection), added: [], removed: removed)
         }
     }
 

@@ -12,13 +12,13 @@ extension SQLiteStore {
     public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?,
                                emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
         // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
-        try database.groupWrite { connection in
-            try SQLiteStore.submit(records, idempotency: idempotency, emitting: emitting, on: connection, store: self)
+        try groupWrite { connection, changes in
+            try SQLiteStore.submit(records, idempotency: idempotency, emitting: emitting, on: connection, recording: &changes, store: self)
         }
     }
 
     static func submit(_ records: [Feedback], idempotency: IdempotencyClaim?, emitting: ([Feedback], [Feedback], Fix) -> [WebhookEvent],
-                       on connection: SQLiteConnection, store: SQLiteStore) throws -> FeedbackSubmission {
+                       on connection: SQLiteConnection, recording changes: inout TransactionChanges, store: SQLiteStore) throws -> FeedbackSubmission {
         if let claim = idempotency, let earlier = try connection.query(
             "SELECT request_sha256, feedback_ids FROM idempotency_records WHERE principal = ? AND key = ?", [.text(claim.principal), .text(claim.key)]).first {
             guard earlier.blob(0) == claim.requestSHA256 else {
@@ -67,17 +67,14 @@ extension SQLiteStore {
                 "id": .string(record.id), "tester": .string(testerID), "revision": .int(record.revision), "verdict": .string(record.verdict.rawValue),
                 "severity": .string(record.severity.rawValue), "regression": .bool(record.regression), "channel": .string(record.channel.rawValue),
             ])
-            try store.audit(connection, AuditEvent(at: record.recordedAt, principal: record.recordedBy, action: "feedback.create",
+            try store.audit(connection, AuditEvent(at: record.recordedAt, principal: record.recordedBy, action: .feedbackCreate,
                                                    fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details)))
         }
-        var deliveries = 0
-        var committedFix: Fix?
-        var committedLatest: [Feedback] = []
         if let first = records.first, let fix = try fix(first.fixKey, on: connection) {
+            // Promotion looks at the same fix and latest feedback next, without reading them again.
             let latest = try latest(of: fix.key.rawValue, revision: fix.revision, on: connection)
-            deliveries = try enqueue(emitting(records, latest, fix), onlyTo: nil, on: connection).count
-            committedFix = fix
-            committedLatest = latest
+            _ = try enqueue(emitting(records, latest, fix), onlyTo: nil, on: connection, recording: &changes)
+            changes.record(.feedbackRecorded(FeedbackRecorded(fix: fix, records: records, latest: latest)))
         }
         if let claim = idempotency {
             try connection.query(
@@ -85,7 +82,7 @@ extension SQLiteStore {
                 [.text(claim.principal), .text(claim.key), .blob(claim.requestSHA256), .text(records.map(\.id).joined(separator: ",")),
                  .integer(StoreClock.nowMilliseconds())])
         }
-        return FeedbackSubmission(records: records, replayed: false, deliveriesEnqueued: deliveries, fix: committedFix, latest: committedLatest)
+        return FeedbackSubmission(records: records, replayed: false)
     }
 
     public func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback] {

@@ -11,16 +11,17 @@ extension SQLiteStore {
         """
 
     public func createFix(_ fix: Fix, by principal: String, emitting events: [WebhookEvent]) throws -> Fix {
-        try database.write { connection in
+        try write { connection, changes in
             if try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(fix.key.rawValue)]) != nil {
                 throw StoreError.alreadyExists(kind: "fix", id: fix.key.rawValue)
             }
             try connection.query(
                 "INSERT INTO fixes (\(SQLiteStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 SQLiteStore.values(of: fix))
-            try audit(connection, AuditEvent(at: fix.createdAt, principal: principal, action: "fix.create", fixKey: fix.key.rawValue,
+            try audit(connection, AuditEvent(at: fix.createdAt, principal: principal, action: .fixCreate, fixKey: fix.key.rawValue,
                                              after: JSONWriter.string(fix.jsonValue)))
-            _ = try SQLiteStore.enqueue(events, onlyTo: nil, on: connection)
+            _ = try SQLiteStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
+            changes.flagRuleChanged(fix.key.rawValue)
             return fix
         }
     }
@@ -43,11 +44,12 @@ extension SQLiteStore {
         }
     }
 
-    public func updateFix(_ key: String, action: String, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+    public func updateFix(_ key: String, action: AuditAction, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
                           _ change: (Fix) throws -> Fix) throws -> FixChange {
-        try database.write { connection in
+        try write { connection, changes in
             guard let before = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
             let after = try change(before)
+            let fixChange = FixChange(before: before, after: after)
             if after != before {
                 var values = SQLiteStore.values(of: after)
                 values.append(values.removeFirst())
@@ -59,11 +61,14 @@ extension SQLiteStore {
                         promotion_event_id = ?
                     WHERE key = ?
                     """, values)
+                changes.record(.fixChanged(fixChange))
+                if fixChange.changesFlagRule { changes.flagRuleChanged(key) }
+                if after.criteria != before.criteria { changes.record(.criteriaChanged(fixKey: key)) }
             }
             try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: action, fixKey: key, note: note,
                                              before: JSONWriter.string(before.jsonValue), after: JSONWriter.string(after.jsonValue)))
-            _ = try SQLiteStore.enqueue(emitting(before, after), onlyTo: nil, on: connection)
-            return FixChange(before: before, after: after, rule: try SQLiteStore.rule(for: after, on: connection))
+            _ = try SQLiteStore.enqueue(emitting(before, after), onlyTo: nil, on: connection, recording: &changes)
+            return fixChange
         }
     }
 
@@ -102,7 +107,8 @@ extension SQLiteStore {
         }
     }
 
-    static func rule(for fix: Fix, on connection: SQLiteConnection) throws -> FlagRule {
+    /// The fix's rule as this transaction leaves it; `version` is the configuration revision it commits with.
+    static func rule(for fix: Fix, version: Int64, on connection: SQLiteConnection) throws -> FlagRule {
         let targets = try connection.query(
             """
             SELECT targeting_key FROM fix_targets WHERE fix_key = ?1
@@ -112,16 +118,8 @@ extension SQLiteStore {
                 JOIN tester_keys k ON k.tester_id = e.tester_id
             WHERE e.fix_key = ?1
             """, [.text(fix.key.rawValue)])
-        // Every change writes an audit event in its transaction, and there is one writer: the newest event id
-        // orders the rules this transaction produces after those of every earlier commit.
-        let version = try connection.query("SELECT COALESCE(MAX(id), 0) FROM audit_events").first?.int64(0) ?? 0
         return FlagRule(key: fix.key.rawValue, state: fix.state, revision: fix.revision,
                         targetedKeys: Set(targets.map { $0.string(0) }), rolloutPercentage: fix.rolloutPercentage ?? 0, version: version)
-    }
-
-    /// The rules of several fixes, read inside the caller's transaction.
-    static func rules(for keys: [String], on connection: SQLiteConnection) throws -> [FlagRule] {
-        try keys.compactMap { key in try fix(key, on: connection).map { try rule(for: $0, on: connection) } }
     }
 
     static func fix(_ key: String, on connection: SQLiteConnection) throws -> Fix? {

@@ -9,12 +9,14 @@ extension SQLiteStore {
         """
 
     public func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?) throws -> [String] {
-        try database.write { connection in try SQLiteStore.enqueue(events, onlyTo: endpointID, on: connection) }
+        try write { connection, changes in try SQLiteStore.enqueue(events, onlyTo: endpointID, on: connection, recording: &changes) }
     }
 
-    /// Stores the events and one pending delivery per enabled endpoint that receives each, in the caller's transaction.
+    /// Stores the events and one pending delivery per enabled endpoint that receives each, in the caller's transaction,
+    /// and records the new deliveries so the delivery worker hears of them after COMMIT.
     /// - Returns: the new delivery ids.
-    static func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, on connection: SQLiteConnection) throws -> [String] {
+    static func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, on connection: SQLiteConnection,
+                        recording changes: inout TransactionChanges) throws -> [String] {
         guard !events.isEmpty else { return [] }
         var sql = "SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at_ms IS NULL"
         var values: [SQLiteValue] = []
@@ -27,7 +29,7 @@ extension SQLiteStore {
         for event in events {
             let created = StoreClock.milliseconds(event.createdAt)
             try connection.query("INSERT INTO webhook_events (id, type, fix_key, revision, body, created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                                 [.text(event.id), .text(event.type), .optional(event.fixKey), .optional(event.revision), .blob(event.body), .integer(created)])
+                                 [.text(event.id), .text(event.type.rawValue), .optional(event.fixKey), .optional(event.revision), .blob(event.body), .integer(created)])
             for endpoint in endpoints where endpointID != nil || endpoint.receives(event.type) {
                 let id = "dlv_" + event.id.dropFirst(4) + "_" + endpoint.id.dropFirst(3)
                 try connection.query(
@@ -39,6 +41,7 @@ extension SQLiteStore {
                 deliveryIDs.append(id)
             }
         }
+        if !deliveryIDs.isEmpty { changes.record(.outboxRowsAdded(deliveryIDs.count)) }
         return deliveryIDs
     }
 
@@ -51,7 +54,7 @@ extension SQLiteStore {
                 WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? AND w.enabled = 1 ORDER BY d.next_attempt_at_ms LIMIT ?
                 """, [.integer(StoreClock.milliseconds(now)), .int(limit + excluding.count)]
             ).compactMap { row in
-                let delivery = SQLiteStore.delivery(from: row)
+                let delivery = try SQLiteStore.delivery(from: row)
                 guard !excluding.contains(delivery.id) else { return nil }
                 return DeliveryJob(delivery: delivery, url: row.string(12), secret: row.string(13), body: row.blob(14))
             }.prefix(limit).map { $0 }
@@ -66,7 +69,7 @@ extension SQLiteStore {
     }
 
     public func recordAttempt(_ attempt: DeliveryAttempt) throws -> WebhookDelivery {
-        try database.write { connection in
+        try write { connection, changes in
             guard var delivery = try SQLiteStore.delivery(attempt.deliveryID, on: connection) else {
                 throw StoreError.notFound(kind: "delivery", id: attempt.deliveryID)
             }
@@ -96,13 +99,14 @@ extension SQLiteStore {
                 try connection.query("UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at_ms = ? WHERE id = ?",
                                      [.text(reason), .integer(StoreClock.milliseconds(attempt.at)), .text(delivery.endpointID)])
                 // Nothing more goes to an endpoint that asked to be left alone.
-                try SQLiteStore.cancelPendingDeliveries(of: delivery.endpointID, at: attempt.at, on: connection)
-                try audit(connection, AuditEvent(at: attempt.at, principal: "vouchd", action: "webhook.disable", subject: delivery.endpointID, note: reason))
+                try SQLiteStore.cancelPendingDeliveries(of: delivery.endpointID, at: attempt.at, on: connection, recording: &changes)
+                try audit(connection, AuditEvent(at: attempt.at, principal: "vouchd", action: .webhookDisable, subject: delivery.endpointID, note: reason))
             }
             try connection.query(
                 "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at_ms = ?, last_status_code = ?, last_error = ?, updated_at_ms = ? WHERE id = ?",
                 [.text(delivery.status.rawValue), .int(delivery.attempts), delivery.nextAttemptAt.map { .integer(StoreClock.milliseconds($0)) } ?? .null,
                  .optional(delivery.lastStatusCode), .optional(delivery.lastError), .integer(StoreClock.milliseconds(delivery.updatedAt)), .text(delivery.id)])
+            if delivery.status != .pending { changes.record(.deliverySettled(delivery)) }
             return delivery
         }
     }
@@ -133,7 +137,7 @@ extension SQLiteStore {
     }
 
     public func redeliver(_ id: String, by principal: String, at time: Date) throws -> WebhookDelivery {
-        try database.write { connection in
+        try write { connection, changes in
             guard let delivery = try SQLiteStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
             guard delivery.status == .dead || delivery.status == .cancelled else {
                 throw StoreConflict("delivery \(id) has the status \(delivery.status.rawValue); only dead or cancelled deliveries can be redelivered")
@@ -144,8 +148,9 @@ extension SQLiteStore {
             try connection.query(
                 "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at_ms = ?, updated_at_ms = ? WHERE id = ?",
                 [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
-            try audit(connection, AuditEvent(at: time, principal: principal, action: "webhook.redeliver", subject: id))
+            try audit(connection, AuditEvent(at: time, principal: principal, action: .webhookRedeliver, subject: id))
             guard let updated = try SQLiteStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
+            changes.record(.deliveryRequeued(id: id))
             return updated
         }
     }
@@ -155,10 +160,20 @@ extension SQLiteStore {
                              [.text(id)]).first.map(delivery(from:))
     }
 
-    static func delivery(from row: SQLiteRow) -> WebhookDelivery {
-        WebhookDelivery(id: row.string(0), eventID: row.string(1), eventType: row.string(2), endpointID: row.string(3),
+    static func delivery(from row: SQLiteRow) throws -> WebhookDelivery {
+        WebhookDelivery(id: row.string(0), eventID: row.string(1), eventType: try eventType(row.string(2)), endpointID: row.string(3),
                         status: WebhookDelivery.Status(rawValue: row.string(4)) ?? .dead, required: row.int(5) != 0, attempts: row.int(6),
                         nextAttemptAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) }, lastStatusCode: row.optionalInt(8),
                         lastError: row.optionalString(9), createdAt: StoreClock.date(row.int64(10)), updatedAt: StoreClock.date(row.int64(11)))
+    }
+}
+
+extension SQLiteStore {
+    /// An event type as stored; one this binary does not know means a damaged or foreign file.
+    static func eventType(_ text: String) throws -> WebhookEventType {
+        guard let type = WebhookEventType(rawValue: text) else {
+            throw SQLiteError(code: 11, message: "webhook event type '\(text)' is not one this vouchd knows", sql: nil)
+        }
+        return type
     }
 }

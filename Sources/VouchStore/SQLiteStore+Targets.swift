@@ -14,8 +14,8 @@ extension SQLiteStore {
     }
 
     public func changeTargets(of key: String, adding: [String], removing: [String], by principal: String, at time: Date) throws -> TargetChange {
-        try database.write { connection in
-            guard let fix = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+        try write { connection, changes in
+            guard try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(key)]) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var added: [String] = []
             var removed: [String] = []
             for targetingKey in adding {
@@ -33,10 +33,11 @@ extension SQLiteStore {
             if !added.isEmpty || !removed.isEmpty {
                 // Targeting keys are app user ids, not testers' identities, so the audit keeps them for accountability.
                 try audit(connection, AuditEvent(
-                    at: time, principal: principal, action: "fix.targets", fixKey: key,
+                    at: time, principal: principal, action: .fixTargets, fixKey: key,
                     before: nil, after: JSONWriter.string(.object(["added": .strings(added), "removed": .strings(removed)]))))
+                changes.flagRuleChanged(key)
             }
-            return TargetChange(targets: targets, added: added, removed: removed, rule: try SQLiteStore.rule(for: fix, on: connection))
+            return TargetChange(targets: targets, added: added, removed: removed)
         }
     }
 }

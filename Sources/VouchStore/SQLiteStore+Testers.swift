@@ -4,7 +4,7 @@ import VouchJSON
 
 extension SQLiteStore {
     public func createTester(_ tester: Tester, by principal: String) throws -> Tester {
-        try database.write { connection in
+        try write { connection, changes in
             try connection.query(
                 """
                 INSERT INTO testers (id, status, consent_version, consent_given_at_ms, consent_recorded_by, created_at_ms, updated_at_ms)
@@ -13,8 +13,9 @@ extension SQLiteStore {
                 [.text(tester.id), .text(tester.consent.version), .integer(StoreClock.milliseconds(tester.consent.givenAt)), .text(tester.consent.recordedBy),
                  .integer(StoreClock.milliseconds(tester.createdAt)), .integer(StoreClock.milliseconds(tester.updatedAt))])
             try SQLiteStore.writePersonalData(of: tester, on: connection)
-            try audit(connection, AuditEvent(at: tester.createdAt, principal: principal, action: "tester.create", subject: tester.id,
+            try audit(connection, AuditEvent(at: tester.createdAt, principal: principal, action: .testerCreate, subject: tester.id,
                                              after: JSONWriter.string(SQLiteStore.auditDescription(of: tester))))
+            changes.record(.testerChanged(id: tester.id))
             return tester
         }
     }
@@ -31,7 +32,7 @@ extension SQLiteStore {
     }
 
     public func updateTester(_ id: String, by principal: String, _ change: (Tester) throws -> Tester) throws -> TesterChange {
-        try database.write { connection in
+        try write { connection, changes in
             guard let before = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             let after = try change(before)
             if after != before {
@@ -41,17 +42,21 @@ extension SQLiteStore {
                      .integer(StoreClock.milliseconds(after.updatedAt)), .text(id)])
                 try SQLiteStore.erasePersonalData(of: id, on: connection)
                 try SQLiteStore.writePersonalData(of: after, on: connection)
-                try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: "tester.update", subject: id,
+                try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: .testerUpdate, subject: id,
                                                  before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
                                                  after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+                changes.record(.testerChanged(id: id))
             }
-            let fixes = try SQLiteStore.enrolledFixes(of: id, on: connection)
-            return TesterChange(before: before, after: after, rules: try SQLiteStore.rules(for: fixes, on: connection))
+            // Her keys are targeted by every fix she is enrolled in.
+            if Set(after.targetingKeys) != Set(before.targetingKeys) {
+                try SQLiteStore.enrolledFixes(of: id, on: connection).forEach { changes.flagRuleChanged($0) }
+            }
+            return TesterChange(before: before, after: after)
         }
     }
 
     public func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: String, at time: Date) throws -> Withdrawal {
-        let withdrawal = try database.write { connection -> Withdrawal in
+        let withdrawal = try write { connection, changes -> Withdrawal in
             guard let before = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             guard before.isActive else {
                 let when = before.withdrawnAt.map { " at \($0.formatted(.iso8601))" } ?? ""
@@ -103,12 +108,16 @@ extension SQLiteStore {
                 "purge_feedback": .bool(purgeFeedback), "feedback_unlinked": .int(unlinked), "feedback_deleted": .int(deleted),
                 "tokens_revoked": .int(tokens.count), "enrollments_removed": .int(enrolled.count), "direct_targets_removed": .int(targeted.count),
             ])
-            try audit(connection, AuditEvent(at: time, principal: principal, action: "tester.withdraw", subject: id,
+            try audit(connection, AuditEvent(at: time, principal: principal, action: .testerWithdraw, subject: id,
                                              before: JSONWriter.string(SQLiteStore.auditDescription(of: before)), after: JSONWriter.string(details)))
             try SQLiteStore.unlinkAuditEvents(testerID: id, tokenIDs: allTokens, targetingKeys: keys, on: connection)
-            let fixes = Array(Set(enrolled + targeted)).sorted()
-            return Withdrawal(tester: after, rules: try SQLiteStore.rules(for: fixes, on: connection), revokedTokenIDs: tokens,
-                              feedbackUnlinked: unlinked, feedbackDeleted: deleted)
+            // The flag goes off for her keys at once, and her tokens stop working.
+            Set(enrolled + targeted).sorted().forEach { changes.flagRuleChanged($0) }
+            for token in tokens {
+                try SQLiteStore.token(token, on: connection).map { changes.record(.tokenRevoked($0)) }
+            }
+            changes.record(.testerChanged(id: id))
+            return Withdrawal(tester: after, revokedTokenIDs: tokens, feedbackUnlinked: unlinked, feedbackDeleted: deleted)
         }
         // Erasure must reach the file itself: old WAL frames still hold the erased rows until a checkpoint.
         try database.checkpointAndTruncate()

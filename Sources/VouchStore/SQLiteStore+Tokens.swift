@@ -11,7 +11,7 @@ extension SQLiteStore {
     /// - Parameter principal: the normalised principal of a staff token (nil for a tester token, whose principal is the
     ///   tester's pseudonym) and the request field it came from, for the error.
     public func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws {
-        try database.write { connection in
+        try write { connection, changes in
             if let testerID = token.testerID {
                 let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(testerID)]).first?.string(0)
                 guard status == "active" else {
@@ -25,8 +25,9 @@ extension SQLiteStore {
                 "INSERT INTO tokens (\(SQLiteStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(token.id), .text(token.name), .text(token.role.rawValue), .optional(token.testerID), .blob(token.secretSHA256),
                  .text(token.createdBy), .integer(StoreClock.milliseconds(token.createdAt)), .null, .text(token.principalName)])
-            try audit(connection, AuditEvent(at: token.createdAt, principal: token.createdBy, action: "token.create", subject: token.id,
+            try audit(connection, AuditEvent(at: token.createdAt, principal: token.createdBy, action: .tokenCreate, subject: token.id,
                                              after: JSONWriter.string(SQLiteStore.auditDescription(of: token))))
+            changes.record(.tokenAdded(token))
         }
     }
 
@@ -50,11 +51,8 @@ extension SQLiteStore {
     }
 
     public func revokeToken(_ id: String, by principal: String, at time: Date) throws -> TokenRecord {
-        try database.write { connection in
-            guard let before = try connection.query("SELECT \(SQLiteStore.tokenColumns) FROM tokens WHERE id = ?", [.text(id)]).first
-                .map(SQLiteStore.token(from:)) else {
-                throw StoreError.notFound(kind: "token", id: id)
-            }
+        try write { connection, changes in
+            guard let before = try SQLiteStore.token(id, on: connection) else { throw StoreError.notFound(kind: "token", id: id) }
             guard before.revokedAt == nil else { return before }
             if before.role == .admin,
                try connection.scalar("SELECT COUNT(*) FROM tokens WHERE role = 'admin' AND revoked_at_ms IS NULL") ?? 0 <= 1 {
@@ -64,9 +62,10 @@ extension SQLiteStore {
             try connection.query("UPDATE tokens SET revoked_at_ms = ? WHERE id = ?", [.integer(StoreClock.milliseconds(time)), .text(id)])
             var after = before
             after.revokedAt = time
-            try audit(connection, AuditEvent(at: time, principal: principal, action: "token.revoke", subject: id,
+            try audit(connection, AuditEvent(at: time, principal: principal, action: .tokenRevoke, subject: id,
                                              before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
                                              after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+            changes.record(.tokenRevoked(after))
             return after
         }
     }
@@ -82,6 +81,10 @@ extension SQLiteStore {
         if let tester = token.testerID { object["tester"] = .string(tester) }
         object["revoked"] = .bool(token.revokedAt != nil)
         return .object(object)
+    }
+
+    static func token(_ id: String, on connection: SQLiteConnection) throws -> TokenRecord? {
+        try connection.query("SELECT \(tokenColumns) FROM tokens WHERE id = ?", [.text(id)]).first.map(token(from:))
     }
 
     static func token(from row: SQLiteRow) throws -> TokenRecord {

@@ -6,10 +6,10 @@ extension SQLiteStore {
     static let endpointColumns = "id, url, events, required, secret, enabled, disabled_reason, created_by, created_at_ms, updated_at_ms"
 
     public func createEndpoint(_ endpoint: WebhookEndpoint) throws {
-        try database.write { connection in
+        try write { connection, _ in
             try connection.query("INSERT INTO webhook_endpoints (\(SQLiteStore.endpointColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                  SQLiteStore.values(of: endpoint))
-            try audit(connection, AuditEvent(at: endpoint.createdAt, principal: endpoint.createdBy, action: "webhook.create", subject: endpoint.id,
+            try audit(connection, AuditEvent(at: endpoint.createdAt, principal: endpoint.createdBy, action: .webhookCreate, subject: endpoint.id,
                                              after: JSONWriter.string(SQLiteStore.auditDescription(of: endpoint))))
         }
     }
@@ -26,7 +26,7 @@ extension SQLiteStore {
     }
 
     public func updateEndpoint(_ id: String, by principal: String, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint {
-        try database.write { connection in
+        try write { connection, changes in
             guard let before = try SQLiteStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
             let after = try change(before)
             guard after != before else { return after }
@@ -39,9 +39,9 @@ extension SQLiteStore {
                 """, values)
             if before.enabled && !after.enabled {
                 // Disabled by hand: nothing more goes out to it, as after a 410.
-                try SQLiteStore.cancelPendingDeliveries(of: id, at: after.updatedAt, on: connection)
+                try SQLiteStore.cancelPendingDeliveries(of: id, at: after.updatedAt, on: connection, recording: &changes)
             }
-            try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: "webhook.update", subject: id,
+            try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: .webhookUpdate, subject: id,
                                              before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
                                              after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
             return after
@@ -49,14 +49,14 @@ extension SQLiteStore {
     }
 
     public func deleteEndpoint(_ id: String, by principal: String, at time: Date) throws {
-        try database.write { connection in
+        try write { connection, changes in
             guard let before = try SQLiteStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
             // Kept as a row so its deliveries keep their history; pending ones are cancelled, which fails a promotion
             // that was waiting on this endpoint rather than letting it pass without the receiver's answer.
             try connection.query("UPDATE webhook_endpoints SET deleted_at_ms = ?, enabled = 0, disabled_reason = 'deleted', updated_at_ms = ? WHERE id = ?",
                                  [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
-            try SQLiteStore.cancelPendingDeliveries(of: id, at: time, on: connection)
-            try audit(connection, AuditEvent(at: time, principal: principal, action: "webhook.delete", subject: id,
+            try SQLiteStore.cancelPendingDeliveries(of: id, at: time, on: connection, recording: &changes)
+            try audit(connection, AuditEvent(at: time, principal: principal, action: .webhookDelete, subject: id,
                                              before: JSONWriter.string(SQLiteStore.auditDescription(of: before))))
         }
     }
@@ -65,28 +65,31 @@ extension SQLiteStore {
         try connection.query("SELECT \(endpointColumns) FROM webhook_endpoints WHERE id = ? AND deleted_at_ms IS NULL", [.text(id)]).first.map(endpoint(from:))
     }
 
-    static func cancelPendingDeliveries(of endpointID: String, at time: Date, on connection: SQLiteConnection) throws {
+    /// Cancelling a required delivery fails the promotion waiting on it, so the change is recorded for promotion.
+    static func cancelPendingDeliveries(of endpointID: String, at time: Date, on connection: SQLiteConnection,
+                                        recording changes: inout TransactionChanges) throws {
         try connection.query(
             "UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at_ms = NULL, updated_at_ms = ? WHERE endpoint_id = ? AND status = 'pending'",
             [.integer(StoreClock.milliseconds(time)), .text(endpointID)])
+        if connection.changes > 0 { changes.record(.deliveriesCancelled(endpointID: endpointID)) }
     }
 
     static func values(of endpoint: WebhookEndpoint) -> [SQLiteValue] {
-        [.text(endpoint.id), .text(endpoint.url), .text(endpoint.events.joined(separator: ",")), .int(endpoint.required ? 1 : 0), .text(endpoint.secret),
+        [.text(endpoint.id), .text(endpoint.url), .text(endpoint.events.map(\.rawValue).joined(separator: ",")), .int(endpoint.required ? 1 : 0), .text(endpoint.secret),
          .int(endpoint.enabled ? 1 : 0), .optional(endpoint.disabledReason), .text(endpoint.createdBy),
          .integer(StoreClock.milliseconds(endpoint.createdAt)), .integer(StoreClock.milliseconds(endpoint.updatedAt))]
     }
 
-    static func endpoint(from row: SQLiteRow) -> WebhookEndpoint {
-        let events = row.string(2)
-        return WebhookEndpoint(id: row.string(0), url: row.string(1), events: events.isEmpty ? [] : events.split(separator: ",").map(String.init),
+    static func endpoint(from row: SQLiteRow) throws -> WebhookEndpoint {
+        let events = try row.string(2).split(separator: ",").map { try eventType(String($0)) }
+        return WebhookEndpoint(id: row.string(0), url: row.string(1), events: events,
                                required: row.int(3) != 0, secret: row.string(4), enabled: row.int(5) != 0, disabledReason: row.optionalString(6),
                                createdBy: row.string(7), createdAt: StoreClock.date(row.int64(8)), updatedAt: StoreClock.date(row.int64(9)))
     }
 
     /// What the audit log keeps of an endpoint: never its secret.
     static func auditDescription(of endpoint: WebhookEndpoint) -> JSONValue {
-        .object(["id": .string(endpoint.id), "url": .string(endpoint.url), "events": .strings(endpoint.events), "required": .bool(endpoint.required),
+        .object(["id": .string(endpoint.id), "url": .string(endpoint.url), "events": .strings(endpoint.events.map(\.rawValue)), "required": .bool(endpoint.required),
                  "enabled": .bool(endpoint.enabled), "disabled_reason": .optional(endpoint.disabledReason)])
     }
 }

@@ -4,15 +4,23 @@ import VouchIdentity
 
 /// Everything `vouchd` keeps, behind one interface so another backend (PostgreSQL) can be added later.
 ///
-/// Every mutation writes its audit event in the same transaction and has committed durably when the call returns.
+/// Every mutation writes its audit event in the same transaction and has committed durably when the call returns;
+/// by then what it changed has been published to `changes` (a mutation that fails publishes nothing).
 public protocol Store: Sendable {
+    /// What each committed write changed, for the parts of the process that keep copies of stored state.
+    var changes: ChangeFeed { get }
+    /// The configuration revision: bumped by every transaction that changes a flag rule, a token or a fix's criteria.
+    func configurationRevision() throws -> Int64
+    /// What each revision after `revision` changed, oldest first: how another process catches up from a revision.
+    func configurationChanges(since revision: Int64) throws -> [ConfigurationChange]
+
     func createFix(_ fix: Fix, by principal: String, emitting events: [WebhookEvent]) throws -> Fix
     func fix(_ key: String) throws -> Fix?
     /// Fixes ordered by key, after the given key, at most `limit`.
     func fixes(state: FixState?, after key: String?, limit: Int) throws -> [Fix]
     /// Reads the fix, applies `change` inside the write transaction, stores and audits the result, and puts the
     /// events `emitting` returns in the outbox in the same transaction.
-    func updateFix(_ key: String, action: String, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+    func updateFix(_ key: String, action: AuditAction, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
                    _ change: (Fix) throws -> Fix) throws -> FixChange
 
     func targets(of key: String) throws -> [String]
@@ -36,7 +44,7 @@ public protocol Store: Sendable {
     func createTester(_ tester: Tester, by principal: String) throws -> Tester
     func tester(_ id: String) throws -> Tester?
     func testers(after id: String?, limit: Int) throws -> [Tester]
-    /// Applies `change` inside the write transaction; returns the rules of the fixes the tester is enrolled in.
+    /// Applies `change` inside the write transaction.
     func updateTester(_ id: String, by principal: String, _ change: (Tester) throws -> Tester) throws -> TesterChange
     /// Erases the tester's personal data, keys, enrollments and comments in one transaction, and revokes their tokens.
     func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: String, at time: Date) throws -> Withdrawal
@@ -88,7 +96,7 @@ public protocol Store: Sendable {
 }
 
 extension Store {
-    public func updateFix(_ key: String, action: String, by principal: String, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange {
+    public func updateFix(_ key: String, action: AuditAction, by principal: String, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange {
         try updateFix(key, action: action, by: principal, note: note, emitting: { _, _ in [] }, change)
     }
 

@@ -1,53 +1,55 @@
 import Foundation
 import VouchDomain
 
-/// A fix before and after a change, and the evaluation rule to swap into the snapshot.
+/// A fix before and after a change.
 public struct FixChange: Sendable {
     public var before: Fix
     public var after: Fix
-    public var rule: FlagRule
+
+    public init(before: Fix, after: Fix) {
+        self.before = before
+        self.after = after
+    }
+
+    /// Whether the fix moved through its lifecycle or got a new revision: what its criteria are looked at again for.
+    public var isTransition: Bool { before.state != after.state || before.revision != after.revision }
+
+    /// Whether what OFREP answers for the fix may have changed (its targets are changed elsewhere).
+    public var changesFlagRule: Bool { isTransition || before.rolloutPercentage != after.rolloutPercentage }
 }
 
-/// A fix's direct targets after a change, and the evaluation rule to swap into the snapshot.
+/// A fix's direct targets after a change.
 public struct TargetChange: Sendable {
     public var targets: [String]
     public var added: [String]
     public var removed: [String]
-    public var rule: FlagRule
 }
 
-/// A tester before and after a change, and the rules of the fixes the change touches.
+/// A tester before and after a change.
 public struct TesterChange: Sendable {
     public var before: Tester
     public var after: Tester
-    public var rules: [FlagRule]
 }
 
 /// What a withdrawal did.
 public struct Withdrawal: Sendable {
     public var tester: Tester
-    public var rules: [FlagRule]
     public var revokedTokenIDs: [String]
     public var feedbackUnlinked: Int
     public var feedbackDeleted: Int
 }
 
-/// The enrollments of a fix after a change, and its rule for the snapshot.
+/// The enrollments of a fix after a change.
 public struct EnrollmentChange: Sendable {
     public var enrollments: [Enrollment]
     public var added: [String]
     public var removed: [String]
-    public var rule: FlagRule
 }
 
 /// The records of a submission, and whether they were stored now or by an earlier request with the same key.
 public struct FeedbackSubmission: Sendable {
     public var records: [Feedback]
     public var replayed: Bool
-    public var deliveriesEnqueued: Int = 0
-    /// The fix and its latest feedback per tester as committed with this submission (nil when replayed).
-    public var fix: Fix? = nil
-    public var latest: [Feedback] = []
 }
 
 /// A feedback record with its position in the log, for paging.

@@ -4,7 +4,7 @@ import VouchDomain
 import VouchStore
 
 /// Sends due webhook deliveries from the durable outbox on dedicated threads (curl blocks, so never on the
-/// cooperative pool), records each attempt, and reports settled deliveries.
+/// cooperative pool) and records each attempt; the store publishes the deliveries that settle.
 ///
 /// Pending deliveries live in SQLite, so a restart resumes them; the in-memory state is only which ids are
 /// being sent right now.
@@ -33,22 +33,21 @@ public final class DeliveryWorker: Sendable {
         var stopping = false
         var wakeRequested = false
         var running = 0
+        var wakesByCommits = 0
     }
 
     private let store: any Store
     private let settings: Settings
     private let clock: @Sendable () -> Date
-    private let onSettled: @Sendable (WebhookDelivery) -> Void
     private let onError: @Sendable (String, any Error) -> Void
     private let state = Mutex(State())
     private let condition = ConditionBox()
 
     public init(store: any Store, settings: Settings, clock: @escaping @Sendable () -> Date = { Date() },
-                onSettled: @escaping @Sendable (WebhookDelivery) -> Void, onError: @escaping @Sendable (String, any Error) -> Void) {
+                onError: @escaping @Sendable (String, any Error) -> Void) {
         self.store = store
         self.settings = settings
         self.clock = clock
-        self.onSettled = onSettled
         self.onError = onError
     }
 
@@ -72,6 +71,22 @@ public final class DeliveryWorker: Sendable {
         condition.signal.broadcast()
         condition.signal.unlock()
     }
+
+    /// The change feed's subscriber: wakes the dispatcher when a commit put deliveries in the outbox or requeued one.
+    public func react(to committed: CommittedChanges) {
+        let due = committed.changes.contains { change in
+            switch change {
+            case .outboxRowsAdded, .deliveryRequeued: true
+            default: false
+            }
+        }
+        guard due else { return }
+        state.withLock { $0.wakesByCommits += 1 }
+        wake()
+    }
+
+    /// How many commits woke the dispatcher (its own senders wake it too, uncounted).
+    public var wakesByCommits: Int { state.withLock { $0.wakesByCommits } }
 
     /// Stops taking new work, lets attempts in flight finish and be recorded, and waits for the threads.
     /// Deliveries still queued stay pending in SQLite and are resumed on the next start.
@@ -150,10 +165,9 @@ public final class DeliveryWorker: Sendable {
         let number = job.delivery.attempts + 1
         let decision = settings.schedule.decide(after: outcome.result, attempt: number, now: clock(), random: Double.random(in: 0..<1))
         do {
-            let delivery = try store.recordAttempt(DeliveryAttempt(deliveryID: job.delivery.id, number: number, at: now, statusCode: outcome.statusCode,
-                                                                   error: outcome.error, durationMilliseconds: outcome.durationMilliseconds,
-                                                                   decision: decision))
-            if delivery.status != .pending { onSettled(delivery) }
+            _ = try store.recordAttempt(DeliveryAttempt(deliveryID: job.delivery.id, number: number, at: now, statusCode: outcome.statusCode,
+                                                        error: outcome.error, durationMilliseconds: outcome.durationMilliseconds,
+                                                        decision: decision))
         } catch {
             onError("recording a webhook attempt failed", error)
         }

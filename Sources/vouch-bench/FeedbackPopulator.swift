@@ -25,7 +25,7 @@ enum FeedbackPopulator {
         let fix = Fix(key: try FixKey(validating: fixKey), title: "Label the playback controls", uiArea: "Player controls", platforms: [.ios, .android],
                       wcag: ["4.1.2"], author: "bench", createdAt: created, updatedAt: created)
         _ = try store.createFix(fix, by: "bench", emitting: [])
-        let started = try store.updateFix(fixKey, action: "fix.start", by: "bench", note: nil, emitting: { _, _ in [] }) { try $0.applying(.start, at: created) }
+        let started = try store.updateFix(fixKey, action: .fixStart, by: "bench", note: nil, emitting: { _, _ in [] }) { try $0.applying(.start, at: created) }
         let revision = started.after.revision
 
         // Testers: about two thirds VoiceOver on iOS, the rest TalkBack on Android.

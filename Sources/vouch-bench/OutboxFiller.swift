@@ -27,8 +27,8 @@ enum OutboxFiller {
                 "feedback": .string("fb_" + randomAlphanumeric(count: 16)),
                 "verdict": .string("passed"), "severity": .string("none"), "regression": .bool(false),
             ]
-            let body: JSONValue = .object(["type": .string("feedback.received"), "timestamp": .string(Timestamp.string(time)), "data": .object(data)])
-            return WebhookEvent(id: "msg_" + randomAlphanumeric(count: 24), type: "feedback.received", fixKey: fix, revision: 1,
+            let body: JSONValue = .object(["type": .string(WebhookEventType.feedbackReceived.rawValue), "timestamp": .string(Timestamp.string(time)), "data": .object(data)])
+            return WebhookEvent(id: "msg_" + randomAlphanumeric(count: 24), type: .feedbackReceived, fixKey: fix, revision: 1,
                                 body: JSONWriter.bytes(body), createdAt: time)
         }
         let deliveries = try store.enqueue(events, onlyTo: endpoint.id)

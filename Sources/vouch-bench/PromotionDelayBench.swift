@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import VouchClient
 import VouchCodec
+import VouchDomain
 import VouchHTTP
 import VouchJSON
 
@@ -25,7 +26,7 @@ enum PromotionDelayBench {
         let api = BenchAPI(base: url, token: token)
 
         // A required receiver of fix.promoted only: the promotion waits for its 2xx.
-        _ = try api.call("POST", "/v1/webhooks", ["url": .string("http://127.0.0.1:\(port)/hook"), "events": .strings(["fix.promoted"]), "required": .bool(true)])
+        _ = try api.call("POST", "/v1/webhooks", ["url": .string("http://127.0.0.1:\(port)/hook"), "events": .strings([WebhookEventType.fixPromoted.rawValue]), "required": .bool(true)])
         let run = randomAlphanumeric(count: 6)
         let managerToken = try api.call("POST", "/v1/tokens", ["name": .string("bench-release-manager-\(run)"), "role": .string("release_manager")])["token"]?.stringValue
         guard let managerToken else { throw BenchError("no token in the answer of POST /v1/tokens") }
@@ -148,7 +149,7 @@ final class Receiver: Sendable {
         state.withLock { state in
             state.requests += 1
             // The first attempt counts.
-            if body?["type"]?.stringValue == "fix.promoted", let fix, state.arrivals[fix] == nil { state.arrivals[fix] = at }
+            if body?["type"]?.stringValue == WebhookEventType.fixPromoted.rawValue, let fix, state.arrivals[fix] == nil { state.arrivals[fix] = at }
         }
         condition.value.broadcast()
         condition.value.unlock()

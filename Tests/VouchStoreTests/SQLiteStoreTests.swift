@@ -5,11 +5,10 @@ import VouchIdentity
 @testable import VouchStore
 
 struct SQLiteStoreTests {
-    let time = Date(timeIntervalSince1970: 1_790_000_000)
+    let time = StoreFixtures.time
 
     func makeFix(_ key: String = "tv-channel-selector-labels") throws -> Fix {
-        Fix(key: try FixKey(validating: key), title: "Label channel logos", uiArea: "TV channel selector", platforms: [.ios],
-            wcag: ["1.1.1", "4.1.2"], expectedAnnouncement: "NHK, button, selected", author: "maria", createdAt: time, updatedAt: time)
+        try StoreFixtures.fix(key)
     }
 
     @Test func createdFixSurvivesReopening() throws {
@@ -20,7 +19,7 @@ struct SQLiteStoreTests {
             let store = try SQLiteStore(path: path)
             _ = try store.createFix(fix, by: "maria")
             _ = try store.changeTargets(of: fix.key.rawValue, adding: ["user-1"], removing: [], by: "maria", at: time)
-            _ = try store.updateFix(fix.key.rawValue, action: "fix.start", by: "maria", note: nil) { try $0.applying(.start, at: self.time) }
+            _ = try store.updateFix(fix.key.rawValue, action: .fixStart, by: "maria", note: nil) { try $0.applying(.start, at: self.time) }
         }
         let reopened = try SQLiteStore(path: path)
         let loaded = try #require(try reopened.fix(fix.key.rawValue))
@@ -48,17 +47,17 @@ struct SQLiteStoreTests {
         let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try makeFix(), by: "maria")
         #expect(throws: TransitionRefused.self) {
-            try store.updateFix("tv-channel-selector-labels", action: "fix.resume", by: "maria", note: nil) { try $0.applying(.resume, at: self.time) }
+            try store.updateFix("tv-channel-selector-labels", action: .fixResume, by: "maria", note: nil) { try $0.applying(.resume, at: self.time) }
         }
         #expect(try store.fix("tv-channel-selector-labels")?.state == .draft)
-        #expect(try store.auditEvents(fix: "tv-channel-selector-labels", after: nil, limit: 10).map(\.action) == ["fix.create"])
+        #expect(try store.auditEvents(fix: "tv-channel-selector-labels", after: nil, limit: 10).map(\.action) == [.fixCreate])
     }
 
     @Test func updatingMissingFixIsNotFound() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
         #expect(throws: StoreError.notFound(kind: "fix", id: "nope")) {
-            try store.updateFix("nope", action: "fix.start", by: "maria", note: nil) { $0 }
+            try store.updateFix("nope", action: .fixStart, by: "maria", note: nil) { $0 }
         }
     }
 
@@ -66,9 +65,9 @@ struct SQLiteStoreTests {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try makeFix(), by: "maria")
-        _ = try store.updateFix("tv-channel-selector-labels", action: "fix.revise", by: "ken", note: "build 412") { try $0.applying(.revise, at: self.time) }
+        _ = try store.updateFix("tv-channel-selector-labels", action: .fixRevise, by: "ken", note: "build 412") { try $0.applying(.revise, at: self.time) }
         let events = try store.auditEvents(fix: "tv-channel-selector-labels", after: nil, limit: 10)
-        #expect(events.map(\.action) == ["fix.create", "fix.revise"])
+        #expect(events.map(\.action) == [.fixCreate, .fixRevise])
         let revise = events[1]
         #expect(revise.principal == "ken")
         #expect(revise.note == "build 412")
@@ -87,7 +86,7 @@ struct SQLiteStoreTests {
         let second = try store.changeTargets(of: "tv-channel-selector-labels", adding: ["a"], removing: ["b", "zzz"], by: "maria", at: time)
         #expect(second.added.isEmpty)
         #expect(second.removed == ["b"])
-        #expect(second.rule.targetedKeys == ["a"])
+        #expect(try store.flagRules().first?.targetedKeys == ["a"])
         #expect(throws: StoreError.notFound(kind: "fix", id: "nope")) {
             try store.changeTargets(of: "nope", adding: ["a"], removing: [], by: "maria", at: self.time)
         }
@@ -97,7 +96,7 @@ struct SQLiteStoreTests {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
         for key in ["c-fix", "a-fix", "b-fix"] { _ = try store.createFix(try makeFix(key), by: "maria") }
-        _ = try store.updateFix("b-fix", action: "fix.start", by: "maria", note: nil) { try $0.applying(.start, at: self.time) }
+        _ = try store.updateFix("b-fix", action: .fixStart, by: "maria", note: nil) { try $0.applying(.start, at: self.time) }
         #expect(try store.fixes(state: nil, after: nil, limit: 2).map(\.key.rawValue) == ["a-fix", "b-fix"])
         #expect(try store.fixes(state: nil, after: "b-fix", limit: 2).map(\.key.rawValue) == ["c-fix"])
         #expect(try store.fixes(state: .testing, after: nil, limit: 10).map(\.key.rawValue) == ["b-fix"])
@@ -115,7 +114,7 @@ struct SQLiteStoreTests {
         #expect(revoked.revokedAt == time)
         #expect(try store.activeTokens().isEmpty)
         #expect(try store.tokens(after: nil, limit: 10).count == 1)
-        #expect(try store.auditEvents(fix: nil, after: nil, limit: 10).map(\.action) == ["token.create", "token.revoke"])
+        #expect(try store.auditEvents(fix: nil, after: nil, limit: 10).map(\.action) == [.tokenCreate, .tokenRevoke])
         #expect(throws: StoreError.notFound(kind: "token", id: "tok_2")) { try store.revokeToken("tok_2", by: "admin", at: self.time) }
     }
 

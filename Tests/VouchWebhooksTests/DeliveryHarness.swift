@@ -27,11 +27,11 @@ final class DeliveryHarness {
         try store.createEndpoint(WebhookEndpoint(id: endpointID, url: url, events: [], required: true, secret: WebhookSigner.makeSecret(),
                                                  createdBy: "test", createdAt: now, updatedAt: now))
         let body = Array(#"{"type":"fix.created","timestamp":"2026-11-02T10:00:00Z","data":{"fix":"tv-channel-selector-labels"}}"#.utf8)
-        _ = try store.enqueue([WebhookEvent(id: eventID, type: "fix.created", fixKey: nil, revision: nil, body: body, createdAt: now)], onlyTo: nil)
+        _ = try store.enqueue([WebhookEvent(id: eventID, type: .fixCreated, fixKey: nil, revision: nil, body: body, createdAt: now)], onlyTo: nil)
         let settings = DeliveryWorker.Settings(schedule: DeliverySchedule(retryDelays: retryDelays, jitterFraction: 0),
                                                timeoutMilliseconds: timeoutMilliseconds, allowPrivateNetworks: true, threadCount: 1,
                                                maxIdleMilliseconds: 50)
-        worker = DeliveryWorker(store: store, settings: settings, onSettled: { _ in }, onError: { _, _ in })
+        worker = DeliveryWorker(store: store, settings: settings, onError: { _, _ in })
         worker.start()
     }
 

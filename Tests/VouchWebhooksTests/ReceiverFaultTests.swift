@@ -9,7 +9,7 @@ import VouchDomain
 @Suite(.serialized) struct ReceiverFaultTests {
     static func job(url: String) -> DeliveryJob {
         let now = Date()
-        let delivery = WebhookDelivery(id: "dlv_fault", eventID: "msg_fault", eventType: "fix.created", endpointID: "we_fault", status: .pending,
+        let delivery = WebhookDelivery(id: "dlv_fault", eventID: "msg_fault", eventType: .fixCreated, endpointID: "we_fault", status: .pending,
                                        required: true, attempts: 0, nextAttemptAt: now, lastStatusCode: nil, lastError: nil, createdAt: now, updatedAt: now)
         return DeliveryJob(delivery: delivery, url: url, secret: WebhookSigner.makeSecret(), body: Array(#"{"type":"fix.created","data":{}}"#.utf8))
     }

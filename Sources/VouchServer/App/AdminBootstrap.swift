@@ -19,7 +19,6 @@ enum AdminBootstrap {
         let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: "admin", principalName: "admin", role: .admin,
                                  secretSHA256: Digest.sha256(secret), createdBy: "vouchd", createdAt: Date())
         try application.store.createToken(record, principal: (try PrincipalName("admin", field: "name"), "name"))
-        application.tokens.add(record)
         return path
     }
 

@@ -1,5 +1,6 @@
 import Synchronization
 import VouchDomain
+import VouchStore
 
 /// The current OFREP snapshot; readers take a reference, writers swap a new one in whole.
 public final class SnapshotHolder: Sendable {
@@ -17,6 +18,11 @@ public final class SnapshotHolder: Sendable {
     /// Replaces the whole snapshot, as at start.
     public func replace(with snapshot: EvaluationSnapshot) {
         writer.withLock { _ in current.withLock { $0 = snapshot } }
+    }
+
+    /// The change feed's subscriber: swaps in every rule a commit changed.
+    public func apply(_ committed: CommittedChanges) {
+        for case .flagRule(let rule) in committed.changes { update(rule) }
     }
 
     /// Swaps in one changed rule; serialized so concurrent writers never lose each other's change, and a rule

@@ -1,6 +1,7 @@
 import Synchronization
 import VouchCrypto
 import VouchDomain
+import VouchStore
 
 /// Active tokens by the SHA-256 of their secret, held in memory so authentication never waits on SQLite.
 public final class TokenDirectory: Sendable {
@@ -25,14 +26,29 @@ public final class TokenDirectory: Sendable {
         state.withLock { $0 = State(principals: map, revoked: revoked) }
     }
 
-    public func add(_ token: TokenRecord) {
-        state.withLock { $0.principals[token.secretSHA256] = token.principal }
+    /// The change feed's subscriber: new tokens work and revoked ones stop working as soon as their commit returns.
+    /// Revocation is final, so commits published out of order cannot bring a revoked token back.
+    public func apply(_ committed: CommittedChanges) {
+        for change in committed.changes {
+            switch change {
+            case .tokenAdded(let token): add(token)
+            case .tokenRevoked(let token): revoke(token)
+            default: break
+            }
+        }
     }
 
-    public func remove(tokenID: String) {
+    private func add(_ token: TokenRecord) {
         state.withLock { state in
-            for (hash, principal) in state.principals where principal.tokenID == tokenID { state.revoked.insert(hash) }
-            state.principals = state.principals.filter { $0.value.tokenID != tokenID }
+            guard token.revokedAt == nil, !state.revoked.contains(token.secretSHA256) else { return }
+            state.principals[token.secretSHA256] = token.principal
+        }
+    }
+
+    private func revoke(_ token: TokenRecord) {
+        state.withLock { state in
+            state.revoked.insert(token.secretSHA256)
+            state.principals[token.secretSHA256] = nil
             state.recent = [:]
         }
     }

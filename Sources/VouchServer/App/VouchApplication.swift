@@ -8,6 +8,9 @@ import VouchWebhooks
 /// The whole HTTP application over a store, built the same way by `vouchd` and by the tests.
 public final class VouchApplication: Sendable {
     public let store: any Store
+    /// The store's change feed: every committed write, published before the write returns. The snapshot, the token
+    /// directory, the delivery worker and promotion follow it; another part can subscribe as well.
+    public let changes: ChangeFeed
     public let snapshots: SnapshotHolder
     public let tokens: TokenDirectory
     public let metrics: Metrics
@@ -26,7 +29,8 @@ public final class VouchApplication: Sendable {
     private let ofrep: OFREPController
     private let cors: CORSPolicy
 
-    /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
+    /// Loads the OFREP snapshot and the token directory from the store, subscribes everything that follows the store
+    /// to its change feed, then wires the routes.
     /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
     ///   shows exactly what a later read returns.
     /// - Parameter hostResolver: where webhook hosts are resolved at registration; tests give one with a lookup of their own.
@@ -35,6 +39,7 @@ public final class VouchApplication: Sendable {
                 hostResolver: HostResolver = HostResolver()) throws {
         self.store = store
         self.logger = logger
+        changes = store.changes
         snapshots = SnapshotHolder(EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: try store.flagRules().map { ($0.key, $0) })))
         tokens = TokenDirectory()
         tokens.load(try store.activeTokens(), revokedHashes: try store.revokedTokenHashes())
@@ -43,14 +48,11 @@ public final class VouchApplication: Sendable {
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
         logRequests = settings.logRequests
         cors = settings.cors
-        let settled = SettledDeliveryRelay()
-        deliveries = DeliveryWorker(store: store, settings: settings.delivery, clock: clock, onSettled: { settled.forward($0) }, onError: { message, error in
+        deliveries = DeliveryWorker(store: store, settings: settings.delivery, clock: clock, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
         })
-        let worker = deliveries
-        promotion = PromotionService(store: store, snapshots: snapshots, settings: settings, clock: clock, logger: logger,
-                                     wakeDeliveries: { worker.wake() })
-        settled.target = promotion
+        promotion = PromotionService(store: store, settings: settings, clock: clock, logger: logger)
+        VouchApplication.follow(changes, snapshots: snapshots, tokens: tokens, deliveries: deliveries, promotion: promotion)
         let directory = tokens
         var router = APIRouter(authenticate: { request in
             VouchApplication.presentedSecret(in: request).flatMap(directory.principal(forSecret:))
@@ -58,22 +60,34 @@ public final class VouchApplication: Sendable {
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate)
         ofrep.register(in: &router)
-        FixController(store: store, snapshots: snapshots, promotion: promotion, clock: clock).register(in: &router)
-        TargetController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
-        TokenController(store: store, directory: tokens, clock: clock).register(in: &router)
+        FixController(store: store, promotion: promotion, clock: clock).register(in: &router)
+        TargetController(store: store, clock: clock).register(in: &router)
+        TokenController(store: store, clock: clock).register(in: &router)
         AuditController(store: store).register(in: &router)
-        TesterController(store: store, snapshots: snapshots, tokens: tokens, clock: clock).register(in: &router)
-        EnrollmentController(store: store, snapshots: snapshots, clock: clock).register(in: &router)
-        FeedbackController(store: store, promotion: promotion, clock: clock).register(in: &router)
+        TesterController(store: store, clock: clock).register(in: &router)
+        EnrollmentController(store: store, clock: clock).register(in: &router)
+        FeedbackController(store: store, clock: clock).register(in: &router)
         ApprovalController(store: store, promotion: promotion, clock: clock).register(in: &router)
         StatusController(store: store, promotion: promotion, settings: settings, clock: clock).register(in: &router)
         let addressPolicy = AddressPolicy(allowPrivateNetworks: settings.delivery.allowPrivateNetworks, resolver: hostResolver,
                                           timeout: .milliseconds(settings.dnsTimeoutMilliseconds))
-        WebhookController(store: store, addressPolicy: addressPolicy, wakeDeliveries: { worker.wake() }, clock: clock).register(in: &router)
+        WebhookController(store: store, addressPolicy: addressPolicy, clock: clock).register(in: &router)
         self.router = router.router
         let patterns = router.router.patterns
         routePatternPaths = patterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
         metrics.setRoutes(patterns)
+    }
+
+    /// The one place where what follows the store subscribes to its changes: one subscriber per concern, so no
+    /// controller has to remember to refresh a copy or wake a worker after a write. Captured weakly: the store
+    /// outlives none of them, and must not be kept open by them.
+    private static func follow(_ changes: ChangeFeed, snapshots: SnapshotHolder, tokens: TokenDirectory, deliveries: DeliveryWorker,
+                               promotion: PromotionService) {
+        changes.subscribe { [weak snapshots] in snapshots?.apply($0) }
+        changes.subscribe { [weak tokens] in tokens?.apply($0) }
+        changes.subscribe { [weak deliveries] in deliveries?.react(to: $0) }
+        // Promotion writes in turn (it promotes, releases, pauses), so it hears of a commit after the others.
+        changes.subscribeReaction { [weak promotion] in promotion?.react(to: $0) }
     }
 
     /// Starts the webhook worker and the promotion timer; pending deliveries from before a restart resume.
@@ -180,16 +194,5 @@ public final class VouchApplication: Sendable {
             return String(Substring(utf8))
         }
         return request.header("x-api-key")
-    }
-}
-
-/// Hands settled deliveries to the promotion service, which is made after the worker that reports them.
-///
-/// `@unchecked Sendable`: `target` is set once during `VouchApplication.init`, before the worker starts.
-final class SettledDeliveryRelay: @unchecked Sendable {
-    var target: PromotionService?
-
-    func forward(_ delivery: WebhookDelivery) {
-        target?.deliverySettled(delivery)
     }
 }

@@ -57,12 +57,10 @@ struct ApprovalController {
         let approval = Approval(id: "apr_" + SecureRandom.alphanumeric(count: 16), fixKey: key, revision: fix.revision, principal: context.principal.name,
                                 decision: decision!, comment: trimmedComment?.isEmpty == true ? nil : trimmedComment, evidenceHash: report.evidenceHash,
                                 recordedAt: clock())
-        let event = WebhookEventFactory.make("approval.recorded", fix: fix, evidence: promotion.evidence(for: fix), extra: [
+        let event = WebhookEventFactory.make(.approvalRecorded, fix: fix, evidence: promotion.evidence(for: fix), extra: [
             "decision": .string(approval.decision.rawValue), "principal": .string(approval.principal), "approval": .string(approval.id),
         ], at: approval.recordedAt)
         try store.recordApproval(approval, replacing: replacing, emitting: [event])
-        promotion.wakeDeliveries()
-        try promotion.afterChange(key)
         let standing = CriteriaEvaluator.standing(of: approval, input: try promotion.input(for: fix))
         return .json(ApprovalController.json(.init(approval: approval, standing: standing)), status: 201)
     }

@@ -34,7 +34,7 @@ struct AuditController {
         }
         return .object([
             "id": .number(Double(event.id)), "at": .string(Timestamp.string(event.at)), "principal": .string(event.principal),
-            "action": .string(event.action), "fix": .optional(event.fixKey), "subject": .optional(event.subject),
+            "action": .string(event.action.rawValue), "fix": .optional(event.fixKey), "subject": .optional(event.subject),
             "note": .optional(event.note), "before": parsed(event.before), "after": parsed(event.after),
         ])
     }

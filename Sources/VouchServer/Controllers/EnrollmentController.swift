@@ -8,7 +8,6 @@ import VouchStore
 /// `/v1/fixes/{key}/enrollments`: while a fix is in testing its flag is on for enrolled testers' keys.
 struct EnrollmentController {
     let store: any Store
-    let snapshots: SnapshotHolder
     let clock: @Sendable () -> Date
 
     func register(in router: inout APIRouter) {
@@ -33,7 +32,6 @@ struct EnrollmentController {
         try reader.finish()
         let key = context.parameters["key"]
         let change = try store.enroll(testers ?? [], in: key, by: context.principal.name, at: clock())
-        snapshots.update(change.rule)
         var body = EnrollmentController.json(key, change.enrollments)
         if case .object(var object) = body {
             object["added"] = .strings(change.added)
@@ -47,7 +45,6 @@ struct EnrollmentController {
         let tester = context.parameters["tester"]
         let change = try store.unenroll([tester], from: key, by: context.principal.name, at: clock())
         guard !change.removed.isEmpty else { throw Problem(status: 404, detail: "tester \(tester) is not enrolled in fix \(key)") }
-        snapshots.update(change.rule)
         return .json(EnrollmentController.json(key, change.enrollments))
     }
 

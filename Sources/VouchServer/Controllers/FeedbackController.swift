@@ -9,7 +9,6 @@ import VouchStore
 /// `/v1/fixes/{key}/feedback`: structured reports from testers, and their summary.
 struct FeedbackController {
     let store: any Store
-    let promotion: PromotionService
     let clock: @Sendable () -> Date
 
     static let maxRecordsPerRequest = 500
@@ -71,15 +70,11 @@ struct FeedbackController {
             stored.map { record in
                 // No tester pseudonym: next to the evidence counts by technology it would tell a receiver which
                 // technology that tester uses (docs/privacy.md, "What never leaves").
-                WebhookEventFactory.make("feedback.received", fix: fix, evidence: WebhookEventFactory.Evidence(latest: latest), extra: [
+                WebhookEventFactory.make(.feedbackReceived, fix: fix, evidence: WebhookEventFactory.Evidence(latest: latest), extra: [
                     "feedback": .string(record.id), "verdict": .string(record.verdict.rawValue),
                     "severity": .string(record.severity.rawValue), "regression": .bool(record.regression),
                 ], at: record.recordedAt)
             }
-        }
-        if !submission.replayed {
-            if submission.deliveriesEnqueued > 0 { promotion.wakeDeliveries() }
-            try promotion.feedbackArrived(key, records: submission.records, committed: submission.fix.map { ($0, submission.latest) })
         }
         let answer: JSONValue = isBatch ? .object(["feedback": .array(submission.records.map(\.jsonValue))]) : (submission.records.first?.jsonValue ?? .null)
         var headers: [(name: String, value: String)] = []

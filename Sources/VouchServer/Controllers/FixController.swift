@@ -8,7 +8,6 @@ import VouchStore
 /// `/v1/fixes`: create, list, show, patch, and the lifecycle actions.
 struct FixController {
     let store: any Store
-    let snapshots: SnapshotHolder
     let promotion: PromotionService
     let clock: @Sendable () -> Date
 
@@ -27,9 +26,7 @@ struct FixController {
         let (draft, readErrors) = FixDraft.read(try RequestBody.json(request))
         let fix = try FixValidator.makeFix(from: draft, author: context.principal.name, at: clock(), priorErrors: readErrors)
         let created = try store.createFix(fix, by: context.principal.name,
-                                          emitting: [WebhookEventFactory.make("fix.created", fix: fix, evidence: nil, at: fix.createdAt)])
-        promotion.wakeDeliveries()
-        snapshots.update(FlagRule(key: created.key.rawValue, state: created.state, revision: created.revision))
+                                          emitting: [WebhookEventFactory.make(.fixCreated, fix: fix, evidence: nil, at: fix.createdAt)])
         return .json(created.jsonValue, status: 201, headers: [(name: "Location", value: "/v1/fixes/\(created.key.rawValue)")])
     }
 
@@ -65,7 +62,7 @@ struct FixController {
         let time = clock()
         // Refuse a bad body before touching the store, so a missing fix and a bad field are told apart.
         if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
-        let change = try store.updateFix(context.parameters["key"], action: "fix.update", by: context.principal.name, note: nil) { fix in
+        let change = try store.updateFix(context.parameters["key"], action: .fixUpdate, by: context.principal.name, note: nil) { fix in
             try FixValidator.applyPatch(draft, to: fix, at: time)
         }
         return .json(change.after.jsonValue)

@@ -8,7 +8,6 @@ import VouchStore
 /// `/v1/fixes/{key}/targets`: keys the flag is on for directly, such as a QA device.
 struct TargetController {
     let store: any Store
-    let snapshots: SnapshotHolder
     let clock: @Sendable () -> Date
 
     static let maxKeysPerRequest = 1_000
@@ -45,7 +44,6 @@ struct TargetController {
         try reader.finish()
         let key = context.parameters["key"]
         let result = try store.changeTargets(of: key, adding: add, removing: remove, by: context.principal.name, at: clock())
-        snapshots.update(result.rule)
         return .json(.object([
             "fix": .string(key), "targets": .strings(result.targets), "added": .strings(result.added), "removed": .strings(result.removed),
         ]))

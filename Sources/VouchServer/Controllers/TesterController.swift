@@ -9,8 +9,6 @@ import VouchStore
 /// `/v1/testers`: enrollment with consent, changes, withdrawal with erasure, and the tester's own export.
 struct TesterController {
     let store: any Store
-    let snapshots: SnapshotHolder
-    let tokens: TokenDirectory
     let clock: @Sendable () -> Date
 
     func register(in router: inout APIRouter) {
@@ -55,7 +53,6 @@ struct TesterController {
         let change = try store.updateTester(context.parameters["id"], by: context.principal.name) { tester in
             try TesterValidator.applyPatch(draft, to: tester, recordedBy: context.principal.name, at: time)
         }
-        change.rules.forEach(snapshots.update)
         return .json(change.after.jsonValue)
     }
 
@@ -66,9 +63,6 @@ struct TesterController {
         let purge = reader.bool("purge_feedback") ?? false
         try reader.finish()
         let withdrawal = try store.withdrawTester(id, purgeFeedback: purge, by: context.principal.name, at: clock())
-        // The flag goes off for the tester's keys at once, and their tokens stop working.
-        withdrawal.rules.forEach(snapshots.update)
-        withdrawal.revokedTokenIDs.forEach { tokens.remove(tokenID: $0) }
         return .json(.object([
             "tester": withdrawal.tester.jsonValue, "feedback_unlinked": .int(withdrawal.feedbackUnlinked),
             "feedback_deleted": .int(withdrawal.feedbackDeleted), "tokens_revoked": .int(withdrawal.revokedTokenIDs.count),

@@ -10,7 +10,6 @@ import VouchStore
 /// `/v1/tokens`: create (the secret is shown once), list, revoke.
 struct TokenController {
     let store: any Store
-    let directory: TokenDirectory
     let clock: @Sendable () -> Date
 
     func register(in router: inout APIRouter) {
@@ -68,7 +67,6 @@ struct TokenController {
                                  principalName: principal?.name.value ?? tester!, role: role!, testerID: tester, secretSHA256: Digest.sha256(secret),
                                  createdBy: context.principal.name, createdAt: clock())
         try store.createToken(record, principal: principal)
-        directory.add(record)
         var body = TokenController.json(record)
         body["token"] = .string(secret)
         return .json(.object(body), status: 201)
@@ -80,7 +78,6 @@ struct TokenController {
 
     func revoke(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let token = try store.revokeToken(context.parameters["id"], by: context.principal.name, at: clock())
-        directory.remove(tokenID: token.id)
         return .json(.object(TokenController.json(token)))
     }
 

@@ -12,7 +12,6 @@ struct WebhookController {
     let store: any Store
     /// Resolves on the application's resolver threads, waiting at most `webhooks.dns_timeout` for a name.
     let addressPolicy: AddressPolicy
-    let wakeDeliveries: @Sendable () -> Void
     let clock: @Sendable () -> Date
 
     func register(in router: inout APIRouter) {
@@ -29,14 +28,16 @@ struct WebhookController {
 
     struct Fields {
         var url: String?
-        var events: [String]?
+        var events: [WebhookEventType]?
         var required: Bool?
         var enabled: Bool?
     }
 
     func read(_ request: HTTPRequest, creating: Bool) throws -> Fields {
         var reader = JSONFieldReader(object: try RequestBody.object(request))
-        var fields = Fields(url: reader.string("url"), events: reader.stringList("events"), required: reader.bool("required"), enabled: reader.bool("enabled"))
+        let url = reader.string("url")
+        let eventNames = reader.stringList("events")
+        var fields = Fields(url: url, events: nil, required: reader.bool("required"), enabled: reader.bool("enabled"))
         if creating && fields.url == nil { reader.addError(FieldError(field: "url", message: "is required: the receiver's http:// or https:// URL")) }
         if let url = fields.url {
             if let problem = AddressPolicy.checkForm(url) {
@@ -49,11 +50,16 @@ struct WebhookController {
                 }
             }
         }
-        if let events = fields.events {
-            for (index, type) in events.enumerated() where !WebhookEvent.types.contains(type) {
-                reader.addError(FieldError(field: "events[\(index)]", message: "'\(type)' is not an event; allowed: \(WebhookEvent.types.joined(separator: ", "))"))
+        if let eventNames {
+            var chosen: [WebhookEventType] = []
+            for (index, name) in eventNames.enumerated() {
+                if let type = WebhookEventType(rawValue: name), WebhookEventType.subscribable.contains(type) {
+                    chosen.append(type)
+                } else {
+                    reader.addError(FieldError(field: "events[\(index)]", message: "'\(name)' is not an event; allowed: \(WebhookEvent.types.joined(separator: ", "))"))
+                }
             }
-            fields.events = WebhookEvent.types.filter(events.contains)
+            fields.events = WebhookEventType.subscribable.filter(chosen.contains)
         }
         reader.refuse(["id", "secret", "created_at", "updated_at", "disabled_reason"], because: "is read-only; the server sets it")
         try reader.finish()
@@ -112,12 +118,11 @@ struct WebhookController {
         guard let endpoint = try store.endpoint(id) else { throw StoreError.notFound(kind: "webhook", id: id) }
         guard endpoint.enabled else { throw StoreConflict("webhook \(id) is disabled (\(endpoint.disabledReason ?? "by hand")); enable it first") }
         let time = clock()
-        let body: JSONValue = .object(["type": .string("webhook.test"), "timestamp": .string(Timestamp.string(time)),
+        let body: JSONValue = .object(["type": .string(WebhookEventType.webhookTest.rawValue), "timestamp": .string(Timestamp.string(time)),
                                        "data": .object(["webhook": .string(id), "requested_by": .string(context.principal.name)])])
-        let event = WebhookEvent(id: "msg_" + SecureRandom.alphanumeric(count: 24), type: "webhook.test", fixKey: nil, revision: nil,
+        let event = WebhookEvent(id: "msg_" + SecureRandom.alphanumeric(count: 24), type: .webhookTest, fixKey: nil, revision: nil,
                                  body: JSONWriter.bytes(body), createdAt: time)
         let deliveries = try store.enqueue([event], onlyTo: id)
-        wakeDeliveries()
         return .json(.object(["event": .string(event.id), "deliveries": .strings(deliveries)]), status: 202)
     }
 
@@ -147,20 +152,19 @@ struct WebhookController {
 
     func redeliver(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let delivery = try store.redeliver(context.parameters["id"], by: context.principal.name, at: clock())
-        wakeDeliveries()
         return .json(WebhookController.json(delivery))
     }
 
     /// An endpoint as the API shows it: never the secret after creation.
     static func json(_ endpoint: WebhookEndpoint) -> JSONObject {
-        ["id": .string(endpoint.id), "url": .string(endpoint.url), "events": .strings(endpoint.events), "required": .bool(endpoint.required),
+        ["id": .string(endpoint.id), "url": .string(endpoint.url), "events": .strings(endpoint.events.map(\.rawValue)), "required": .bool(endpoint.required),
          "enabled": .bool(endpoint.enabled), "disabled_reason": .optional(endpoint.disabledReason), "created_by": .string(endpoint.createdBy),
          "created_at": .string(Timestamp.string(endpoint.createdAt)), "updated_at": .string(Timestamp.string(endpoint.updatedAt))]
     }
 
     static func json(_ delivery: WebhookDelivery) -> JSONValue {
         .object([
-            "id": .string(delivery.id), "event": .string(delivery.eventID), "type": .string(delivery.eventType), "webhook": .string(delivery.endpointID),
+            "id": .string(delivery.id), "event": .string(delivery.eventID), "type": .string(delivery.eventType.rawValue), "webhook": .string(delivery.endpointID),
             "status": .string(delivery.status.rawValue), "required": .bool(delivery.required), "attempts": .int(delivery.attempts),
             "next_attempt_at": .optional(delivery.nextAttemptAt.map(Timestamp.string)), "last_status_code": delivery.lastStatusCode.map(JSONValue.int) ?? .null,
             "last_error": .optional(delivery.lastError), "created_at": .string(Timestamp.string(delivery.createdAt)),

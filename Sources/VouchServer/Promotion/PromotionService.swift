@@ -7,24 +7,20 @@ import VouchWebhooks
 
 /// Moves fixes through the lifecycle with their webhook events, checks criteria, and promotes, releases,
 /// rolls out and pauses on its own when the evidence, the deliveries or the clock say so.
+///
+/// It hears of changes from the store's change feed (`react(to:)`), like every other part that follows the store.
 public final class PromotionService: Sendable {
     let store: any Store
-    let snapshots: SnapshotHolder
     let settings: ApplicationSettings
     let clock: @Sendable () -> Date
     let logger: Logger
-    /// Wakes the webhook worker after events were put in the outbox.
-    let wakeDeliveries: @Sendable () -> Void
     let timer: PromotionTimer
 
-    init(store: any Store, snapshots: SnapshotHolder, settings: ApplicationSettings, clock: @escaping @Sendable () -> Date, logger: Logger,
-         wakeDeliveries: @escaping @Sendable () -> Void) {
+    init(store: any Store, settings: ApplicationSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.store = store
-        self.snapshots = snapshots
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        self.wakeDeliveries = wakeDeliveries
         timer = PromotionTimer(maxSleepMilliseconds: settings.maxTimerSleepMilliseconds)
     }
 
@@ -48,15 +44,15 @@ public final class PromotionService: Sendable {
 
     // MARK: Transitions
 
-    /// Applies a lifecycle action with its audit event and webhook event, and swaps the snapshot.
+    /// Applies a lifecycle action with its audit event and webhook event.
     @discardableResult
     func transition(_ key: String, _ action: FixAction, by principal: String, note: String? = nil,
                     extra: @escaping @Sendable (Fix) -> JSONObject = { _ in [:] },
                     prepare: @escaping @Sendable (Fix) throws -> Fix = { $0 }) throws -> FixChange {
         let time = clock()
         let evidenceBefore = try store.fix(key).flatMap { evidence(for: $0) }
-        let change = try store.updateFix(key, action: "fix.\(action.rawValue)", by: principal, note: note, emitting: { before, after in
-            guard let type = WebhookEventFactory.type(for: action, to: after.state) else { return [] }
+        let change = try store.updateFix(key, action: AuditAction(transition: action), by: principal, note: note, emitting: { before, after in
+            guard let type = WebhookEventType(transition: action) else { return [] }
             // A new revision starts with no evidence.
             let evidence = after.revision == before.revision ? evidenceBefore : WebhookEventFactory.Evidence(latest: [])
             return [WebhookEventFactory.make(type, fix: after, evidence: evidence, extra: extra(after), id: after.promotionEventID.flatMap {
@@ -65,11 +61,8 @@ public final class PromotionService: Sendable {
         }) { fix in
             try prepare(fix).applying(action, at: time)
         }
-        snapshots.update(change.rule)
-        wakeDeliveries()
         logger.info("fix changed", [("fix.key", key), ("fix.action", action.rawValue), ("fix.state", change.after.state.rawValue),
                                     ("fix.revision", String(change.after.revision))])
-        if let step = change.after.nextRolloutStepAt, change.after.state == .releasing { timer.schedule(step) }
         return change
     }
 
@@ -89,16 +82,15 @@ public final class PromotionService: Sendable {
             }
             return try promote(key, action: action, by: principal.name, expectedRevision: fix.revision)
         default:
-            let change = try transition(key, action, by: principal.name, note: note)
-            try afterChange(change.after.key.rawValue)
-            return change
+            return try transition(key, action, by: principal.name, note: note)
         }
     }
 
-    /// testing → promoting (or promotion_failed → promoting), emitting `fix.promoted` and remembering its id.
+    /// testing → promoting (or promotion_failed → promoting), emitting `fix.promoted` and remembering its id; its
+    /// deliveries settle it (`react(to:)`).
     func promote(_ key: String, action: FixAction, by principal: String, expectedRevision: Int) throws -> FixChange {
         let eventID = WebhookEventFactory.makeID()
-        let change = try transition(key, action, by: principal, prepare: { fix in
+        return try transition(key, action, by: principal, prepare: { fix in
             guard fix.revision == expectedRevision else {
                 throw StoreConflict("fix \(key) moved to revision \(fix.revision) while it was being promoted; its criteria are checked again")
             }
@@ -106,18 +98,48 @@ public final class PromotionService: Sendable {
             next.promotionEventID = eventID
             return next
         })
-        try settlePromotion(key)
-        return change
     }
 
     // MARK: Reactions
 
+    /// The change feed's subscriber: looks at a fix's criteria again after whatever can change them, settles
+    /// promotions from their deliveries, and keeps the timer on the next rollout step.
+    func react(to committed: CommittedChanges) {
+        for change in committed.changes {
+            do {
+                switch change {
+                case .feedbackRecorded(let recorded):
+                    try feedbackArrived(recorded)
+                case .approvalRecorded(let key), .criteriaChanged(let key):
+                    try afterChange(key)
+                case .fixChanged(let change):
+                    if change.after.state == .releasing, let step = change.after.nextRolloutStepAt { timer.schedule(step) }
+                    if change.isTransition { try afterChange(change.after.key.rawValue, fix: change.after) }
+                case .deliverySettled(let delivery):
+                    try deliverySettled(delivery)
+                case .deliveriesCancelled:
+                    // A cancelled required delivery fails the promotion that waited on it.
+                    for fix in try store.fixes(in: [.promoting]) { try settlePromotion(fix.key.rawValue) }
+                default:
+                    break
+                }
+            } catch is TransitionRefused {
+                // Someone else moved the fix first; what they did stands.
+            } catch {
+                logger.error("promotion could not follow a change", [("error", String(describing: error))])
+            }
+        }
+    }
+
     /// Re-evaluates a fix after anything that can change its criteria; promotes it when ready.
-    func afterChange(_ key: String, committed: (fix: Fix, latest: [Feedback])? = nil) throws {
-        guard let fix = try committed?.fix ?? store.fix(key) else { return }
+    /// - Parameters:
+    ///   - fix: the fix as just committed, when the caller has it.
+    ///   - latest: its latest feedback per tester as just committed, when the caller has it.
+    func afterChange(_ key: String, fix known: Fix? = nil, latest: [Feedback]? = nil) throws {
+        guard let fix = try known ?? store.fix(key) else { return }
         switch fix.state {
         case .testing:
-            let input = try input(for: fix, latest: committed?.latest)
+            let input = try input(for: fix, latest: latest)
             let report = CriteriaEvaluator.evaluate(input)
             if let next = CriteriaEvaluator.nextTimeChange(input) { timer.schedule(next) }
             if report.readyToPromote {
@@ -139,15 +161,15 @@ public final class PromotionService: Sendable {
     }
 
     /// After feedback: a blocking report pauses a fix that is being or has been released; otherwise re-evaluate.
-    func feedbackArrived(_ key: String, records: [Feedback], committed: (fix: Fix, latest: [Feedback])? = nil) throws {
-        guard let fix = try committed?.fix ?? store.fix(key) else { return }
-        if (fix.state == .releasing || fix.state == .released), let blocking = records.first(where: \.isBlocking) {
-            try transition(key, .pause, by: "vouchd", note: "paused automatically: blocking feedback \(blocking.id)", extra: { _ in
+    func feedbackArrived(_ recorded: FeedbackRecorded) throws {
+        let fix = recorded.fix
+        if (fix.state == .releasing || fix.state == .released), let blocking = recorded.records.first(where: \.isBlocking) {
+            try transition(recorded.fixKey, .pause, by: "vouchd", note: "paused automatically: blocking feedback \(blocking.id)", extra: { _ in
                 ["reason": .string("blocking feedback"), "feedback": .string(blocking.id)]
             })
             return
         }
-        try afterChange(key, committed: committed)
+        try afterChange(recorded.fixKey, fix: fix, latest: recorded.latest)
     }
 
     /// Decides a promotion from its `fix.promoted` deliveries: every required one 2xx → released (or releasing);
@@ -168,14 +190,10 @@ public final class PromotionService: Sendable {
     }
 
     /// A webhook delivery reached its end: it may decide a promotion.
-    func deliverySettled(_ delivery: WebhookDelivery) {
-        guard delivery.eventType == "fix.promoted", delivery.required else { return }
-        do {
-            for fix in try store.fixes(in: [.promoting]) where fix.promotionEventID == delivery.eventID {
-                try settlePromotion(fix.key.rawValue)
-            }
-        } catch {
-            logger.error("settling a promotion failed", [("error", String(describing: error))])
+    func deliverySettled(_ delivery: WebhookDelivery) throws {
+        guard delivery.eventType == .fixPromoted, delivery.required else { return }
+        for fix in try store.fixes(in: [.promoting]) where fix.promotionEventID == delivery.eventID {
+            try settlePromotion(fix.key.rawValue)
         }
     }
 
@@ -221,8 +239,8 @@ public final class PromotionService: Sendable {
             return nil
         }
         let time = clock()
-        let change = try store.updateFix(fix.key.rawValue, action: "fix.rollout_step", by: "vouchd", note: "\(step) %", emitting: { _, after in
-            [WebhookEventFactory.make("fix.rollout_step", fix: after, evidence: self.evidence(for: after), extra: ["percentage": .int(step)], at: time)]
+        let change = try store.updateFix(fix.key.rawValue, action: .fixRolloutStep, by: "vouchd", note: "\(step) %", emitting: { _, after in
+            [WebhookEventFactory.make(.fixRolloutStep, fix: after, evidence: self.evidence(for: after), extra: ["percentage": .int(step)], at: time)]
         }) { current in
             guard current.state == .releasing, current.rolloutPercentage == fix.rolloutPercentage else { return current }
             var next = current
@@ -231,8 +249,6 @@ public final class PromotionService: Sendable {
             next.updatedAt = time
             return next
         }
-        snapshots.update(change.rule)
-        wakeDeliveries()
         return change.after.nextRolloutStepAt
     }
 

@@ -27,27 +27,11 @@ enum WebhookEventFactory {
 
     static func makeID() -> String { "msg_" + SecureRandom.alphanumeric(count: 24) }
 
-    static func make(_ type: String, fix: Fix, evidence: Evidence?, extra: JSONObject = [:], id: String = makeID(), at time: Date) -> WebhookEvent {
+    static func make(_ type: WebhookEventType, fix: Fix, evidence: Evidence?, extra: JSONObject = [:], id: String = makeID(), at time: Date) -> WebhookEvent {
         var data: JSONObject = ["fix": .string(fix.key.rawValue), "revision": .int(fix.revision), "state": .string(fix.state.rawValue)]
         if let evidence { data["evidence"] = evidence.jsonValue }
         for member in extra.members { data[member.key] = member.value }
-        let body: JSONValue = .object(["type": .string(type), "timestamp": .string(Timestamp.string(time)), "data": .object(data)])
+        let body: JSONValue = .object(["type": .string(type.rawValue), "timestamp": .string(Timestamp.string(time)), "data": .object(data)])
         return WebhookEvent(id: id, type: type, fixKey: fix.key.rawValue, revision: fix.revision, body: JSONWriter.bytes(body), createdAt: time)
-    }
-
-    /// The event a lifecycle action emits, if any.
-    static func type(for action: FixAction, to state: FixState) -> String? {
-        switch action {
-        case .start: "fix.testing_started"
-        case .revise: "fix.revised"
-        case .pause: "fix.paused"
-        case .resume: "fix.resumed"
-        case .rollback: "fix.rolled_back"
-        case .promote, .retryPromotion: "fix.promoted"
-        case .promotionSucceeded, .rolloutCompleted: "fix.released"
-        case .promotionSucceededPhased: "fix.rollout_step"
-        case .promotionFailed: "fix.promotion_failed"
-        case .abandon: nil
-        }
     }
 }

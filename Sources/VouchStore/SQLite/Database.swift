@@ -45,10 +45,12 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the single writer; commits before returning.
+    /// - Parameter committed: runs only once COMMIT succeeded, still under the writer lock, so the next transaction
+    ///   sees what it records; it may complete the body's result.
     @discardableResult
-    public func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    public func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T, committed: (T) -> T = { $0 }) throws -> T {
         try writer.withLock { connection in
-            try connection.transaction(immediate: true, body)
+            committed(try connection.transaction(immediate: true, body))
         }
     }
 

@@ -6,10 +6,12 @@ import Synchronization
 /// the leader runs the job under it, and the caller reads the result after taking it itself.
 final class GroupCommitJob: @unchecked Sendable {
     private let body: (SQLiteConnection) throws -> any Sendable
+    private let afterCommit: (any Sendable) -> any Sendable
     private var outcome: Result<any Sendable, any Error>?
 
-    init(_ body: @escaping (SQLiteConnection) throws -> any Sendable) {
+    init(_ body: @escaping (SQLiteConnection) throws -> any Sendable, committed: @escaping (any Sendable) -> any Sendable) {
         self.body = body
+        self.afterCommit = committed
     }
 
     var isDone: Bool { outcome != nil }
@@ -28,6 +30,11 @@ final class GroupCommitJob: @unchecked Sendable {
         outcome = .failure(error)
     }
 
+    /// After the shared COMMIT: lets a member that succeeded complete its result.
+    func commit() {
+        if case .success(let value) = outcome { outcome = .success(afterCommit(value)) }
+    }
+
     func result() throws -> any Sendable {
         guard let outcome else { throw SQLiteError(code: 1, message: "group commit job was never run", sql: nil) }
         return try outcome.get()
@@ -39,8 +46,15 @@ extension Database {
     ///
     /// Each body runs inside its own savepoint, so one body's error rolls back only its own changes; the caller sees
     /// its own result or error. If the shared COMMIT fails, every body in the group fails with that error.
-    public func groupWrite<T: Sendable>(_ body: @escaping (SQLiteConnection) throws -> T) throws -> T {
-        let job = GroupCommitJob { try body($0) }
+    /// - Parameter committed: runs for each member that succeeded, in order, once the shared COMMIT succeeded and
+    ///   still under the writer lock; it may complete the member's result.
+    public func groupWrite<T: Sendable>(_ body: @escaping (SQLiteConnection) throws -> T,
+                                        committed: @escaping (T) -> T = { $0 }) throws -> T {
+        let job = GroupCommitJob({ try body($0) }, committed: { value in
+            // The job only ever holds what its own body returned.
+            guard let result = value as? T else { return value }
+            return committed(result)
+        })
         pendingJobs.withLock { $0.append(job) }
         try withWriter { connection in
             // Another caller's commit may already have carried this job.
@@ -80,7 +94,9 @@ extension Database {
             } catch {
                 try? connection.execute("ROLLBACK")
                 batch.forEach { $0.fail(error) }
+                return
             }
+            batch.forEach { $0.commit() }
         }
         guard let result = try job.result() as? T else { throw SQLiteError(code: 1, message: "group commit result of the wrong type", sql: nil) }
         return result

@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+import VouchDomain
+
+/// The configuration revision as this process's writer last committed it.
+///
+/// Only written after a COMMIT, under the writer lock, so a transaction that does not bump the revision reports the
+/// one in force when it committed without asking SQLite.
+final class CommittedRevision: Sendable {
+    private let value: Mutex<Int64>
+
+    init(_ revision: Int64) {
+        value = Mutex(revision)
+    }
+
+    /// The changes as published: with the transaction's own revision when it bumped one, else the latest committed.
+    func commit(_ sealed: SealedChanges) -> CommittedChanges? {
+        let revision = value.withLock { current in
+            if let bumped = sealed.configuration?.revision { current = max(current, bumped) }
+            return current
+        }
+        guard !sealed.changes.isEmpty else { return nil }
+        return CommittedChanges(revision: sealed.configuration?.revision ?? revision,
+                                committedAt: sealed.configuration?.committedAt ?? StoreClock.date(StoreClock.nowMilliseconds()),
+                                changes: sealed.changes, configuration: sealed.configuration)
+    }
+}
+
+extension SQLiteStore {
+    /// Runs `body` in one write transaction and publishes what it recorded once COMMIT succeeded, before returning.
+    func write<T: Sendable>(_ body: (SQLiteConnection, inout TransactionChanges) throws -> T) throws -> T {
+        let write = try database.write({ try SQLiteStore.recording(body, on: $0) }, committed: complete)
+        publish(write.committed)
+        return write.result
+    }
+
+    /// `write` for callers that arrive together (feedback): one COMMIT carries several transactions' savepoints, and
+    /// each caller publishes only its own changes, only when its savepoint and the COMMIT both succeeded.
+    func groupWrite<T: Sendable>(_ body: @escaping (SQLiteConnection, inout TransactionChanges) throws -> T) throws -> T {
+        let write = try database.groupWrite({ try SQLiteStore.recording(body, on: $0) }, committed: complete)
+        publish(write.committed)
+        return write.result
+    }
+
+    /// Runs one transaction's body inside it and seals what the body recorded.
+    private static func recording<T>(_ body: (SQLiteConnection, inout TransactionChanges) throws -> T,
+                                     on connection: SQLiteConnection) throws -> PendingWrite<T> {
+        var changes = TransactionChanges()
+        let result = try body(connection, &changes)
+        return PendingWrite(result: result, sealed: try seal(changes, on: connection))
+    }
+
+    private func complete<T>(_ write: PendingWrite<T>) -> PendingWrite<T> {
+        var completed = write
+        completed.committed = committedRevision.commit(write.sealed)
+        return completed
+    }
+
+    private func publish(_ committed: CommittedChanges?) {
+        if let committed { changes.publish(committed) }
+    }
+
+    /// Writes the revision's row when the transaction bumps one, and reads the changed rules with it as their version.
+    /// One INSERT; nothing at all for a transaction that changed no flag, token or criteria (feedback).
+    static func seal(_ pending: TransactionChanges, on connection: SQLiteConnection) throws -> SealedChanges {
+        guard pending.bumpsRevision else { return SealedChanges(changes: pending.changes, configuration: nil) }
+        let milliseconds = StoreClock.nowMilliseconds()
+        let row = try connection.query(
+            """
+            INSERT INTO configuration_revisions (committed_at_ms, flag_rule_fixes, added_tokens, revoked_tokens, criteria_fixes)
+            VALUES (?, ?, ?, ?, ?) RETURNING revision
+            """,
+            [.integer(milliseconds)] + [pending.flagRuleFixKeys, pending.addedTokenIDs, pending.revokedTokenIDs, pending.criteriaFixKeys]
+                .map { .text($0.joined(separator: ",")) })
+        guard let revision = row.first?.int64(0) else {
+            throw SQLiteError(code: 1, message: "the configuration revision was not assigned", sql: nil)
+        }
+        let rules = try pending.flagRuleFixKeys.compactMap { key in
+            try fix(key, on: connection).map { try rule(for: $0, version: revision, on: connection) }
+        }
+        return SealedChanges(
+            changes: rules.map(StoreChange.flagRule) + pending.changes,
+            configuration: ConfigurationChange(revision: revision, committedAt: StoreClock.date(milliseconds), flagRuleFixKeys: pending.flagRuleFixKeys,
+                                               addedTokenIDs: pending.addedTokenIDs, revokedTokenIDs: pending.revokedTokenIDs,
+                                               criteriaFixKeys: pending.criteriaFixKeys))
+    }
+
+    public func configurationRevision() throws -> Int64 {
+        try database.read { try SQLiteStore.configurationRevision(on: $0) }
+    }
+
+    static func configurationRevision(on connection: SQLiteConnection) throws -> Int64 {
+        try connection.query("SELECT COALESCE(MAX(revision), 0) FROM configuration_revisions").first?.int64(0) ?? 0
+    }
+
+    public func configurationChanges(since revision: Int64) throws -> [ConfigurationChange] {
+        try database.read { connection in
+            try connection.query(
+                """
+                SELECT revision, committed_at_ms, flag_rule_fixes, added_tokens, revoked_tokens, criteria_fixes
+                FROM configuration_revisions WHERE revision > ? ORDER BY revision
+                """, [.integer(revision)]
+            ).map { row in
+                func list(_ column: Int) -> [String] { row.string(column).split(separator: ",").map(String.init) }
+                return ConfigurationChange(revision: row.int64(0), committedAt: StoreClock.date(row.int64(1)), flagRuleFixKeys: list(2),
+                                           addedTokenIDs: list(3), revokedTokenIDs: list(4), criteriaFixKeys: list(5))
+            }
+        }
+    }
+}
