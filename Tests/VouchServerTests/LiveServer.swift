@@ -41,7 +41,7 @@ final class LiveServer {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.maxBodyBytes = maxBodyBytes
-        server = HTTPServer(configuration: configuration, responder: application.handle)
+        server = HTTPServer(configuration: configuration, handler: application.reply)
         application.attach(server)
         port = try server.start()
         application.startServices()

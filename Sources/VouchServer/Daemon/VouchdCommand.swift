@@ -132,7 +132,7 @@ public enum VouchdCommand {
                             ("open_file_limit", String(descriptors))])
             http.connectionLimit = connectionLimit
         }
-        let server = HTTPServer(configuration: http, responder: application.handle)
+        let server = HTTPServer(configuration: http, handler: application.reply)
         application.attach(server)
         let signals = SignalWaiter()
         let boundPort = try server.start()

@@ -24,7 +24,7 @@ public final class Metrics: Sendable {
     private let evaluations = AtomicCounters(count: reasons.count + 1)
     private static let reasons: [EvaluationReason] = [.disabled, .targetingMatch, .default, .split, .static]
     /// The HTTP server's connection counts, once a server is attached (weakly: the server owns the application).
-    private let connectionSource = Mutex<(@Sendable () -> (open: Int, cut: HTTPServer.CutConnections)?)?>(nil)
+    private let connectionSource = Mutex<(@Sendable () -> (open: Int, cut: HTTPServer.CutConnections, streams: Int, pending: Int)?)?>(nil)
     /// When the process started, for `process_start_time_seconds`.
     let startTime = Date().timeIntervalSince1970
     /// The resolver of webhook hosts at registration, whose counts are read when scraped.
@@ -55,7 +55,7 @@ public final class Metrics: Sendable {
 
     /// Reports `server`'s open connections and the ones its deadlines cut or shed near the cap.
     func observe(_ server: HTTPServer) {
-        connectionSource.withLock { $0 = { [weak server] in server.map { ($0.openConnections, $0.cutConnections) } } }
+        connectionSource.withLock { $0 = { [weak server] in server.map { ($0.openConnections, $0.cutConnections, $0.openStreams, $0.pendingReplies) } } }
     }
 
     func recordEvaluation(_ reason: EvaluationReason?) {
@@ -70,11 +70,18 @@ public final class Metrics: Sendable {
                 "# HELP vouch_http_open_connections Connections open now.",
                 "# TYPE vouch_http_open_connections gauge",
                 "vouch_http_open_connections \(connections.open)",
-                "# HELP vouch_http_connections_cut_total Connections the server closed: headers or a body too slow for their deadline, or waiting for a request near the connection cap.",
+                "# HELP vouch_http_connections_cut_total Connections the server closed: headers or a body too slow for their deadline, waiting for a request near the connection cap, or an event stream whose client did not read.",
                 "# TYPE vouch_http_connections_cut_total counter",
                 "vouch_http_connections_cut_total{reason=\"header_deadline\"} \(connections.cut.headerDeadline)",
                 "vouch_http_connections_cut_total{reason=\"body_rate\"} \(connections.cut.bodyRate)",
                 "vouch_http_connections_cut_total{reason=\"shed\"} \(connections.cut.shed)",
+                "vouch_http_connections_cut_total{reason=\"slow_stream\"} \(connections.cut.slowStreams)",
+                "# HELP vouch_http_open_streams Event streams open now (each a parked connection).",
+                "# TYPE vouch_http_open_streams gauge",
+                "vouch_http_open_streams \(connections.streams)",
+                "# HELP vouch_http_pending_replies Requests parked while a worker finishes them (a commit, a DNS lookup).",
+                "# TYPE vouch_http_pending_replies gauge",
+                "vouch_http_pending_replies \(connections.pending)",
             ]
         }
         let names = routeNames.withLock { $0 }
