@@ -25,6 +25,9 @@ import VouchStore
 ///                                             deliveries by status and attempts recorded
 ///     vouch-bench promotion-delay --url URL --token T --mode approval|soak [--repetitions 10] [--soak-seconds 2]
 ///                                             last criterion met → first fix.promoted request at a receiver
+///     vouch-bench streams --url URL --admin-token T --sdk-token T --fix KEY --pid PID [--streams 10000] [--addresses 100]
+///                         [--changes 5] [--hold-seconds 0]
+///                                             event streams held open: memory per stream, change-to-stream fan-out times
 ///
 /// Output: plain lines, a label, a colon, then the value; scripts/bench reads them by label.
 enum BenchCommand {
@@ -40,6 +43,7 @@ enum BenchCommand {
           vouch-bench enqueue-deliveries --state-dir DIR --url URL [--events 5000]
           vouch-bench delivery-status --state-dir DIR
           vouch-bench promotion-delay --url URL --token TOKEN --mode approval|soak [--repetitions 10] [--soak-seconds 2]
+          vouch-bench streams --url URL --admin-token T --sdk-token T --fix KEY --pid PID [--streams 10000] [--addresses 100] [--changes 5] [--hold-seconds 0]
         """
 
     static func main(arguments: [String]) -> Int32 {
@@ -75,6 +79,11 @@ enum BenchCommand {
             case "http-timing":
                 try HTTPTiming.run(label: options.values["--label"] ?? "GET", url: try options.required("--url"), token: try options.required("--token"),
                                    calls: try options.int("--calls", 50), warmUp: try options.int("--warm-up", 5), expect: options.values["--expect"])
+            case "streams":
+                try StreamFanOutBench.run(.init(
+                    baseURL: try options.required("--url"), adminToken: try options.required("--admin-token"), sdkToken: try options.required("--sdk-token"),
+                    streams: try options.int("--streams", 10_000), addresses: try options.int("--addresses", 100), changes: try options.int("--changes", 5),
+                    fix: try options.required("--fix"), daemonPID: Int32(try options.int("--pid", 0)), holdSeconds: try options.double("--hold-seconds", 0)))
             case "json":
                 try JSONObjectBench.run(runs: try options.int("--runs", 200))
             case "ofrep-context":
