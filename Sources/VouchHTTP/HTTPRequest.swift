@@ -39,7 +39,8 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The request headers Vouch looks at; others are never copied out of libmicrohttpd.
-    /// `origin` and `access-control-request-method` let a browser on another origin read OFREP (CORS).
+    /// `origin` and `access-control-request-method` let a browser on another origin read OFREP (CORS); `host` and
+    /// `last-event-id` serve its event streams (their address, and catching up after a reconnect).
     public static let collectedHeaders = ["authorization", "x-api-key", "content-type", "if-none-match", "idempotency-key", "x-request-id",
-                                          "origin", "access-control-request-method"]
+                                          "origin", "access-control-request-method", "host", "last-event-id"]
 }

@@ -93,6 +93,9 @@ public protocol Store: Sendable {
     func deliveries(ofEvent eventID: String) throws -> [WebhookDelivery]
     /// Puts a dead delivery back in the queue with a fresh set of attempts.
     func redeliver(_ id: String, by principal: String, at time: Date) throws -> WebhookDelivery
+
+    /// The signing key called `name`, made with `generate` by the first caller and the same for every caller after.
+    func serverKey(named name: String, generate: () -> [UInt8]) throws -> [UInt8]
 }
 
 extension Store {

@@ -8,7 +8,7 @@ import VouchHTTP
     @Test func theDefaultsAreTheDeadlinesAndCapsTheServerGets() {
         let http = DaemonConfiguration().httpConfiguration
         #expect(http.deadlines == ConnectionDeadlines(headerMilliseconds: 10_000, bodyMilliseconds: 10_000, bodyMinBytesPerSecond: 500))
-        #expect(http.connectionLimit == 4_096)
+        #expect(http.connectionLimit == 16_384)
         #expect(http.connectionLimitPerAddress == 128)
         #expect(http.limits == RequestLimits(maxHeaderBytes: 16 * 1_024, maxTargetBytes: 8 * 1_024, maxQueryParameters: 100))
     }

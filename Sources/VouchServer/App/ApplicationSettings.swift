@@ -16,12 +16,19 @@ public struct ApplicationSettings: Sendable {
     public var cors: CORSPolicy
     /// The longest a webhook registration waits for its host name to resolve (`webhooks.dns_timeout`).
     public var dnsTimeoutMilliseconds: Int
+    /// OFREP event streams: whether bulk answers offer them, and their limits.
+    public var eventStreams: EventStreamSettings
+    /// Threads that finish requests which may wait (writes, DNS lookups) while their connection is parked.
+    public var workerThreads: Int
 
     public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
                 rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
                 authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true,
                 cors: CORSPolicy = CORSPolicy(),
-                dnsTimeoutMilliseconds: Int = 2_000) {
+                dnsTimeoutMilliseconds: Int = 2_000,
+                eventStreams: EventStreamSettings = EventStreamSettings(), workerThreads: Int = 32) {
+        self.eventStreams = eventStreams
+        self.workerThreads = workerThreads
         self.logRequests = logRequests
         self.cors = cors
         self.dnsTimeoutMilliseconds = dnsTimeoutMilliseconds

@@ -13,6 +13,8 @@ public final class TokenDirectory: Sendable {
         var recent: [Int: (secret: [UInt8], principal: Principal)] = [:]
         /// Hashes of revoked secrets: a client still using one is out of date, not guessing.
         var revoked: Set<[UInt8]> = []
+        /// Active tokens by id, for credentials that name a token rather than carry its secret (event streams).
+        var byID: [String: Principal] = [:]
     }
 
     private static let maxRecent = 4_096
@@ -23,7 +25,8 @@ public final class TokenDirectory: Sendable {
     public func load(_ tokens: [TokenRecord], revokedHashes: [[UInt8]] = []) {
         let map = Dictionary(tokens.filter { $0.revokedAt == nil }.map { ($0.secretSHA256, $0.principal) }, uniquingKeysWith: { first, _ in first })
         let revoked = Set(revokedHashes + tokens.filter { $0.revokedAt != nil }.map(\.secretSHA256))
-        state.withLock { $0 = State(principals: map, revoked: revoked) }
+        let byID = Dictionary(map.values.map { ($0.tokenID, $0) }, uniquingKeysWith: { first, _ in first })
+        state.withLock { $0 = State(principals: map, revoked: revoked, byID: byID) }
     }
 
     /// The change feed's subscriber: new tokens work and revoked ones stop working as soon as their commit returns.
@@ -42,6 +45,7 @@ public final class TokenDirectory: Sendable {
         state.withLock { state in
             guard token.revokedAt == nil, !state.revoked.contains(token.secretSHA256) else { return }
             state.principals[token.secretSHA256] = token.principal
+            state.byID[token.id] = token.principal
         }
     }
 
@@ -49,6 +53,7 @@ public final class TokenDirectory: Sendable {
         state.withLock { state in
             state.revoked.insert(token.secretSHA256)
             state.principals[token.secretSHA256] = nil
+            state.byID[token.id] = nil
             state.recent = [:]
         }
     }
@@ -73,6 +78,11 @@ public final class TokenDirectory: Sendable {
             state.recent[slot] = (presented, principal)
             return principal
         }
+    }
+
+    /// The active token with this id, or nil when there is none or it was revoked.
+    public func principal(tokenID: String) -> Principal? {
+        state.withLock { $0.byID[tokenID] }
     }
 
     /// Whether the secret belongs to a token that was revoked (rather than to no token at all).

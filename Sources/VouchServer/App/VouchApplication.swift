@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import VouchCrypto
 import VouchDomain
 import VouchHTTP
 import VouchStore
@@ -21,6 +22,10 @@ public final class VouchApplication: Sendable {
     public let authFailures: AuthFailureLimiter
     /// Resolves webhook hosts at registration on threads of its own, never a server thread's.
     public let hostResolver: HostResolver
+    /// OFREP's event streams, told of every committed change that could alter flags.
+    public let eventStreams: EventStreamHub
+    /// Finishes requests that may wait, while the HTTP server parks their connections.
+    public let workers: WorkPool
     private let requestIDs = RequestIDGenerator()
     private let logRequests: Bool
     private let router: Router
@@ -45,6 +50,12 @@ public final class VouchApplication: Sendable {
         tokens.load(try store.activeTokens(), revokedHashes: try store.revokedTokenHashes())
         self.hostResolver = hostResolver
         metrics = Metrics(hostResolver: hostResolver)
+        let directoryForStreams = tokens
+        eventStreams = EventStreamHub(settings: settings.eventStreams,
+                                      signingKey: try store.serverKey(named: "ofrep-event-streams", generate: { SecureRandom.bytes(count: 32) }),
+                                      revision: try store.configurationRevision(), revisedAt: clock(),
+                                      principal: { directoryForStreams.principal(tokenID: $0) }, clock: clock)
+        workers = WorkPool(threads: settings.workerThreads)
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
         logRequests = settings.logRequests
         cors = settings.cors
@@ -52,13 +63,13 @@ public final class VouchApplication: Sendable {
             logger.error(message, [("error", String(describing: error))])
         })
         promotion = PromotionService(store: store, settings: settings, clock: clock, logger: logger)
-        VouchApplication.follow(changes, snapshots: snapshots, tokens: tokens, deliveries: deliveries, promotion: promotion)
+        VouchApplication.follow(changes, snapshots: snapshots, tokens: tokens, deliveries: deliveries, eventStreams: eventStreams, promotion: promotion)
         let directory = tokens
         var router = APIRouter(authenticate: { request in
             VouchApplication.presentedSecret(in: request).flatMap(directory.principal(forSecret:))
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
-        ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate)
+        ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, eventStreams: eventStreams)
         ofrep.register(in: &router)
         FixController(store: store, promotion: promotion, clock: clock).register(in: &router)
         TargetController(store: store, clock: clock).register(in: &router)
@@ -82,10 +93,15 @@ public final class VouchApplication: Sendable {
     /// controller has to remember to refresh a copy or wake a worker after a write. Captured weakly: the store
     /// outlives none of them, and must not be kept open by them.
     private static func follow(_ changes: ChangeFeed, snapshots: SnapshotHolder, tokens: TokenDirectory, deliveries: DeliveryWorker,
-                               promotion: PromotionService) {
+                               eventStreams: EventStreamHub, promotion: PromotionService) {
         changes.subscribe { [weak snapshots] in snapshots?.apply($0) }
         changes.subscribe { [weak tokens] in tokens?.apply($0) }
         changes.subscribe { [weak deliveries] in deliveries?.react(to: $0) }
+        changes.subscribe { [weak eventStreams] committed in
+            // After the token directory: a stream of a revoked token ends, and its credential no longer opens one.
+            for tokenID in committed.revokedTokenIDs { eventStreams?.closeStreams(ofToken: tokenID) }
+            eventStreams?.configurationChanged(revision: committed.revision, at: committed.committedAt, flagsChanged: committed.changesFlagRules)
+        }
         // Promotion writes in turn (it promotes, releases, pauses), so it hears of a commit after the others.
         changes.subscribeReaction { [weak promotion] in promotion?.react(to: $0) }
     }
@@ -93,6 +109,7 @@ public final class VouchApplication: Sendable {
     /// Starts the webhook worker and the promotion timer; pending deliveries from before a restart resume.
     /// From then on `/readyz` answers 200.
     public func startServices() {
+        eventStreams.start()
         deliveries.start()
         promotion.start()
         readiness.markReady()
@@ -100,6 +117,8 @@ public final class VouchApplication: Sendable {
 
     /// Stops the promotion timer, then the webhook worker after its attempts in flight are recorded.
     public func stopServices() {
+        eventStreams.stop()
+        workers.stop()
         promotion.stop()
         deliveries.stop()
     }
@@ -108,7 +127,50 @@ public final class VouchApplication: Sendable {
     public func attach(_ server: HTTPServer) { metrics.observe(server) }
 
     /// Every route as `METHOD /path/{param}`, for the OpenAPI coverage test.
-    public var routePatterns: [String] { router.patterns }
+    public var routePatterns: [String] { router.patterns + ["GET " + EventStreamHub.path] }
+
+    /// Answers one request as the HTTP server needs it: an event stream, an answer made now, or, for a request that
+    /// may wait (any write: a group commit, a DNS lookup), an answer finished by a worker while the connection is parked.
+    public func reply(_ request: HTTPRequest) -> HTTPReply {
+        if request.path == EventStreamHub.path { return openEventStream(request) }
+        guard VouchApplication.mayWait(request) else { return .now(handle(request)) }
+        return .later { [self] completion in
+            let queued = workers.submit { completion.complete(self.handle(request)) }
+            if !queued {
+                completion.complete(Problem(status: 503, detail: "the server has too many requests waiting; try again in a second",
+                                            headers: [(name: "Retry-After", value: "1")]).response)
+            }
+        }
+    }
+
+    /// Writes under `/v1` wait for a commit (and webhook routes for a DNS lookup); reads and OFREP are answered at once.
+    static func mayWait(_ request: HTTPRequest) -> Bool {
+        request.method != "GET" && request.method != "HEAD" && request.path.hasPrefix("/v1/")
+    }
+
+    /// Opens an event stream, counted and logged like any request (never with its credential, which is in the query).
+    /// EventSource on another origin reads the stream only with the same CORS headers as every OFREP answer.
+    private func openEventStream(_ request: HTTPRequest) -> HTTPReply {
+        var reply = eventStreams.open(request)
+        let status: Int
+        switch reply {
+        case .now(var response):
+            cors.addHeaders(to: &response, for: request)
+            reply = .now(response)
+            status = response.status
+        case .stream(var head, let stream):
+            cors.addHeaders(to: &head, for: request)
+            reply = .stream(head, stream)
+            status = head.status
+        case .later: status = 0
+        }
+        metrics.recordRequest(route: -1, status: status, seconds: 0)
+        if logRequests, logger.level <= .info {
+            logger.info("request", [("http.method", request.method), ("http.route", EventStreamHub.path), ("http.status", String(status)),
+                                    ("request_id", request.requestID)])
+        }
+        return reply
+    }
 
     /// Answers one request; every error becomes an RFC 9457 problem here and nowhere else.
     /// Also the one place each request is counted and logged, under the id the HTTP server gave it (and put in

@@ -9,6 +9,7 @@ struct OFREPController {
     let snapshots: SnapshotHolder
     let metrics: Metrics
     let authenticate: @Sendable (HTTPRequest) -> Principal?
+    let eventStreams: EventStreamHub
 
     func register(in router: inout APIRouter) {
         router.addPublic("POST", "/ofrep/v1/evaluate/flags/{key}") { request, parameters in
@@ -46,7 +47,11 @@ struct OFREPController {
     }
 
     func evaluateAll(_ request: HTTPRequest) -> HTTPResponse {
-        if let refusal = refuseUnauthorized(request) { return refusal }
+        let principal: Principal
+        switch authorize(request) {
+        case .success(let allowed): principal = allowed
+        case .failure(let refusal): return refusal.response
+        }
         let targetingKey: String?
         switch OFREPController.targetingKey(in: request) {
         case .success(let key): targetingKey = key
@@ -54,19 +59,33 @@ struct OFREPController {
         }
         let outcomes = snapshots.snapshot.evaluateAll(targetingKey: targetingKey)
         for outcome in outcomes { metrics.recordEvaluation(outcome.reason) }
-        let body = OFREPEncoder.bulk(outcomes)
+        let body = OFREPEncoder.bulk(outcomes, extraMembers: eventStreams.bulkMember(for: principal, host: request.header("host")))
         let etag = "\"" + ETag.fingerprint(body) + "\""
-        if let match = request.header("if-none-match"), ETag.matches(match, etag) {
+        // Guideline 9 of OFREP: a refetch an event triggered, naming a configuration other than the current one, gets
+        // the whole answer even when its If-None-Match matches.
+        let triggeredByOtherConfiguration = eventStreams.differsFromCurrent(flagConfigETag: request.query["flagConfigEtag"],
+                                                                            flagConfigLastModified: request.query["flagConfigLastModified"])
+        if !triggeredByOtherConfiguration, let match = request.header("if-none-match"), ETag.matches(match, etag) {
             return .empty(304, headers: [(name: "ETag", value: etag)])
         }
         return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), (name: "ETag", value: etag)], body: body)
     }
 
     private func refuseUnauthorized(_ request: HTTPRequest) -> HTTPResponse? {
+        if case .failure(let refusal) = authorize(request) { return refusal.response }
+        return nil
+    }
+
+    /// OFREP's 401 and 403 have no body.
+    private struct Refusal: Error {
+        var response: HTTPResponse
+    }
+
+    private func authorize(_ request: HTTPRequest) -> Result<Principal, Refusal> {
         guard let principal = authenticate(request) else {
-            return .empty(401, headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])
+            return .failure(Refusal(response: .empty(401, headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])))
         }
-        return principal.allows(.evaluateFlags) ? nil : .empty(403)
+        return principal.allows(.evaluateFlags) ? .success(principal) : .failure(Refusal(response: .empty(403)))
     }
 
     /// Reads `context.targetingKey`; an empty body counts as an empty context.

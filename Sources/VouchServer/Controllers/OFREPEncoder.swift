@@ -10,15 +10,18 @@ enum OFREPEncoder {
         return bytes
     }
 
-    static func bulk(_ outcomes: [FlagOutcome]) -> [UInt8] {
+    /// - Parameter extraMembers: members after `flags`, each starting with a comma (`,"eventStreams":[…]`).
+    static func bulk(_ outcomes: [FlagOutcome], extraMembers: [UInt8] = []) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(16 + outcomes.count * 150)
+        bytes.reserveCapacity(16 + outcomes.count * 150 + extraMembers.count)
         bytes.append(contentsOf: #"{"flags":["#.utf8)
         for (index, outcome) in outcomes.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             write(outcome, into: &bytes)
         }
-        bytes.append(contentsOf: "]}".utf8)
+        bytes.append(UInt8(ascii: "]"))
+        bytes.append(contentsOf: extraMembers)
+        bytes.append(UInt8(ascii: "}"))
         return bytes
     }
 

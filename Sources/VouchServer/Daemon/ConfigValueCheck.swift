@@ -18,6 +18,8 @@ enum ConfigValueCheck: Sendable {
     case assistiveTechList
     /// `*` or web origins separated by commas.
     case originList
+    /// Empty, or where clients reach vouchd: `http(s)://host[:port][/path]`, no query, fragment or user.
+    case publicURL
 
     /// Nil when `value` is fine, otherwise what is allowed.
     func problem(with value: String) -> String? {
@@ -67,6 +69,13 @@ enum ConfigValueCheck: Sendable {
             return nil
         case .originList:
             do { _ = try CORSPolicy.origins(parsing: value, field: "ofrep.cors_origins") } catch { return error.message }
+            return nil
+        case .publicURL:
+            let allowed = "expected empty or an address such as https://flags.example.com or https://example.com/vouch, with no query, fragment or user"
+            guard !value.isEmpty else { return nil }
+            guard let url = URLComponents(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil,
+                  value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) else { return allowed }
             return nil
         }
     }

@@ -15,13 +15,20 @@ public struct DaemonConfiguration: Sendable {
         ("log.requests", "true", .boolean),
         ("http.max_body_bytes", "65536", .integer(1_024...16_777_216)),
         ("http.threads", "0", .integer(0...256)),
-        ("http.max_connections", "4096", .integer(1...65_536)),
+        ("http.max_connections", "16384", .integer(1...65_536)),
         ("http.max_connections_per_ip", "128", .integer(1...65_536)),
         ("http.connection_timeout", "30s", .duration(1...3_600)),
         ("http.header_timeout", "10s", .duration(1...3_600)),
         ("http.body_timeout", "10s", .duration(1...3_600)),
         ("http.body_min_rate", "500", .integer(1...1_073_741_824)),
         ("http.shutdown_timeout", "10s", .duration(0...3_600)),
+        ("http.worker_threads", "32", .integer(1...1_024)),
+        ("ofrep.event_streams", "true", .boolean),
+        ("ofrep.public_url", "", .publicURL),
+        ("ofrep.stream_credential_ttl", "1h", .duration(60...86_400)),
+        ("ofrep.stream_keepalive", "15s", .duration(1...300)),
+        ("ofrep.inactivity_delay", "120s", .duration(0...86_400)),
+        ("ofrep.max_streams", "12288", .integer(1...65_536)),
         ("auth.max_failures", "20", .integer(1...100_000)),
         ("auth.failure_window", "60s", .duration(1...86_400)),
         ("sqlite.synchronous", "full", .oneOf(["full", "normal"])),
@@ -108,7 +115,7 @@ public struct DaemonConfiguration: Sendable {
         return HTTPServer.Configuration(
             host: listen.host, port: listen.port, threadCount: threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount,
             maxBodyBytes: maxBodyBytes, connectionTimeoutSeconds: seconds("http.connection_timeout"),
-            connectionLimit: Int(self["http.max_connections"]) ?? 4_096, connectionLimitPerAddress: Int(self["http.max_connections_per_ip"]) ?? 128,
+            connectionLimit: Int(self["http.max_connections"]) ?? 16_384, connectionLimitPerAddress: Int(self["http.max_connections_per_ip"]) ?? 128,
             deadlines: ConnectionDeadlines(headerMilliseconds: seconds("http.header_timeout") * 1_000, bodyMilliseconds: seconds("http.body_timeout") * 1_000,
                                            bodyMinBytesPerSecond: Int(self["http.body_min_rate"]) ?? 500))
     }
@@ -128,9 +135,14 @@ public struct DaemonConfiguration: Sendable {
                                   intervalSeconds: seconds("rollout.phased_interval"))
         let authFailures = AuthFailureLimiter.Settings(maxFailures: Int(self["auth.max_failures"]) ?? 20, windowSeconds: max(1, seconds("auth.failure_window")))
         let origins = (try? CORSPolicy.origins(parsing: self["ofrep.cors_origins"], field: "ofrep.cors_origins")) ?? .any
+        let eventStreams = EventStreamSettings(
+            enabled: self["ofrep.event_streams"] == "true", publicURL: self["ofrep.public_url"], credentialSeconds: seconds("ofrep.stream_credential_ttl"),
+            keepAliveSeconds: seconds("ofrep.stream_keepalive"), inactivityDelaySeconds: seconds("ofrep.inactivity_delay"),
+            maxStreams: Int(self["ofrep.max_streams"]) ?? 12_288)
         return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout, authFailures: authFailures,
                                    logRequests: self["log.requests"] == "true", cors: CORSPolicy(origins: origins),
-                                   dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000)
+                                   dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000, eventStreams: eventStreams,
+                                   workerThreads: Int(self["http.worker_threads"]) ?? 32)
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).

@@ -1,0 +1,26 @@
+/// How OFREP event streams (ADR-0008 of the OFREP specification) are offered: see docs/contracts.md, "Event streams".
+public struct EventStreamSettings: Sendable {
+    /// False leaves `eventStreams` out of bulk answers, for clients that cannot ignore a field they do not know.
+    public var enabled: Bool
+    /// The address clients reach vouchd at (`https://flags.example.com`), when a proxy stands in front; empty: the
+    /// request's `Host` over plain HTTP.
+    public var publicURL: String
+    /// How long a stream address stays usable for opening a stream; it changes every half of this.
+    public var credentialSeconds: Int
+    /// How often an idle stream gets a comment, so proxies keep it open and a client that left is noticed.
+    public var keepAliveSeconds: Int
+    /// What clients are told (`inactivityDelaySec`): close the stream after this long in the background.
+    public var inactivityDelaySeconds: Int
+    /// Streams held at once; more are refused with 503 so they never take every connection.
+    public var maxStreams: Int
+
+    public init(enabled: Bool = true, publicURL: String = "", credentialSeconds: Int = 3_600, keepAliveSeconds: Int = 15,
+                inactivityDelaySeconds: Int = 120, maxStreams: Int = 12_288) {
+        self.enabled = enabled
+        self.publicURL = publicURL
+        self.credentialSeconds = credentialSeconds
+        self.keepAliveSeconds = keepAliveSeconds
+        self.inactivityDelaySeconds = inactivityDelaySeconds
+        self.maxStreams = maxStreams
+    }
+}
