@@ -72,6 +72,12 @@ public final class HostResolver: Sendable {
 }
 
 extension Duration {
+    /// `2s`, or `1.5s`: whole milliseconds, for messages.
+    var secondsText: String {
+        let milliseconds = components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)s" : "\(Double(milliseconds) / 1_000)s"
+    }
+
     /// The duration for Dispatch, in nanoseconds; a negative one is none, and one over 68 years is 68 years.
     var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components

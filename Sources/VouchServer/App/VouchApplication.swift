@@ -16,7 +16,8 @@ public final class VouchApplication: Sendable {
     public let deliveries: DeliveryWorker
     public let readiness = Readiness()
     public let authFailures: AuthFailureLimiter
-    /// Resolves webhook hosts at registration on threads of its own, never a server thread's.
+    /// Resolves webhook hosts, at registration and before each delivery attempt, on threads of its own, never a
+    /// server thread's or a sender's.
     public let hostResolver: HostResolver
     private let requestIDs = RequestIDGenerator()
     private let logRequests: Bool
@@ -29,7 +30,8 @@ public final class VouchApplication: Sendable {
     /// Loads the OFREP snapshot and the token directory from the store, then wires the routes.
     /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
     ///   shows exactly what a later read returns.
-    /// - Parameter hostResolver: where webhook hosts are resolved at registration; tests give one with a lookup of their own.
+    /// - Parameter hostResolver: where webhook hosts are resolved, at registration and for deliveries; tests give one
+    ///   with a lookup of their own.
     public init(store: any Store, logger: Logger = Logger(), settings: ApplicationSettings = ApplicationSettings(),
                 clock: @escaping @Sendable () -> Date = { StoreClock.date(StoreClock.nowMilliseconds()) },
                 hostResolver: HostResolver = HostResolver()) throws {
@@ -44,7 +46,8 @@ public final class VouchApplication: Sendable {
         logRequests = settings.logRequests
         cors = settings.cors
         let settled = SettledDeliveryRelay()
-        deliveries = DeliveryWorker(store: store, settings: settings.delivery, clock: clock, onSettled: { settled.forward($0) }, onError: { message, error in
+        deliveries = DeliveryWorker(store: store, settings: settings.delivery, resolver: hostResolver, clock: clock,
+                                    onSettled: { settled.forward($0) }, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
         })
         let worker = deliveries
