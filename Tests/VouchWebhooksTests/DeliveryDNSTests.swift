@@ -71,8 +71,9 @@ import VouchDomain
     }
 
     /// Four senders, all waiting on four names whose DNS never answers: a delivery to a receiver on loopback that
-    /// arrives then waits for a sender at most until their deadline, not for DNS.
-    @Test func otherEndpointsAreNotHeldUpWhileOneEndpointsDNSHangs() throws {
+    /// arrives then waits for a sender at most until their deadline, not for DNS; also when it is reached by a name,
+    /// which needs a resolver thread while four are stuck.
+    @Test(arguments: [false, true]) func otherEndpointsAreNotHeldUpWhileOneEndpointsDNSHangs(byName: Bool) throws {
         let gate = LookupGate()
         defer { gate.open() }
         let receiver = try RawReceiver(.status(204))
@@ -86,7 +87,7 @@ import VouchDomain
         #expect(gate.waitForLookups(4), "every sender is waiting on a silent name")
 
         let started = ContinuousClock.now
-        try harness.addEndpoint("we_good", url: receiver.url, withEvent: "msg_good0001")
+        try harness.addEndpoint("we_good", url: byName ? "http://receiver.test:\(receiver.port)/hook" : receiver.url, withEvent: "msg_good0001")
         let good = harness.waitForDeliveries(ofEvent: "msg_good0001", seconds: 10) { $0.allSatisfy { $0.status != .pending } }
         let waited = ContinuousClock.now - started
         #expect(good.map(\.status) == [.succeeded], "\(good)")
