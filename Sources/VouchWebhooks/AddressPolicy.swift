@@ -7,16 +7,9 @@ public struct AddressPolicy: Sendable {
     typealias Resolver = @Sendable (_ name: String) throws(Refusal) -> [String]
     private let resolver: Resolver
 
-    /// Resolves names with getaddrinfo on the calling thread, as long as it takes: the delivery threads' policy,
-    /// whose attempts have their own timeout.
-    public init(allowPrivateNetworks: Bool) {
-        self.init(allowPrivateNetworks: allowPrivateNetworks) { name throws(Refusal) in
-            try AddressPolicy.addresses(of: name, from: HostResolver.systemLookup(name))
-        }
-    }
-
-    /// Resolves names on `resolver`'s threads and waits at most `timeout` for each: the policy of the routes that
-    /// register a webhook, which must answer soon even when a DNS server does not.
+    /// Resolves names on `resolver`'s threads and waits at most `timeout` for each, so that neither a route that
+    /// registers a webhook nor a delivery waits on a DNS server that does not answer. There is no policy that calls
+    /// getaddrinfo on the caller's thread: it takes no deadline.
     public init(allowPrivateNetworks: Bool, resolver: HostResolver, timeout: Duration) {
         self.init(allowPrivateNetworks: allowPrivateNetworks) { name throws(Refusal) in
             try AddressPolicy.addresses(of: name, from: resolver.resolve(name, timeout: timeout), timeout: timeout)
@@ -44,8 +37,22 @@ public struct AddressPolicy: Sendable {
 
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
+        /// Set when DNS gave no usable answer for the host: nothing is known against the URL yet, and the same URL
+        /// may pass later. Nil when the URL's form or an address it resolves to is refused, which lasts until the
+        /// URL or the operator's settings change.
+        public var unresolved: Unresolved?
+
         /// Nothing is wrong with the URL: too many lookups were waiting, and the same request may pass in a moment.
-        public var isBusy = false
+        public var isBusy: Bool { unresolved?.result == .busy }
+    }
+
+    /// A host name and what its lookup gave instead of addresses.
+    public struct Unresolved: Sendable, Equatable, CustomStringConvertible {
+        public var name: String
+        /// `.notFound`, `.failed`, `.timedOut` or `.busy`; never `.addresses`.
+        public var result: ResolveResult
+        /// What happened, in an operator's words, without advice: "DNS for host 'x' did not answer within 5s".
+        public var description: String
     }
 
     /// Checks the URL's form (see `WebhookURL`); the problem, worded to follow the field name, or nil.
@@ -81,29 +88,28 @@ public struct AddressPolicy: Sendable {
         allowPrivateNetworks || !AddressPolicy.isPrivate(address)
     }
 
-    /// The addresses a lookup found, or the refusal that says, for the `url` field, why there are none.
-    static func addresses(of name: String, from result: ResolveResult, timeout: Duration? = nil) throws(Refusal) -> [String] {
+    /// The addresses a lookup found, or the refusal that says, for the `url` field, why there are none, and what
+    /// DNS did, for a delivery's record.
+    static func addresses(of name: String, from result: ResolveResult, timeout: Duration) throws(Refusal) -> [String] {
+        let (forField, happened): (String, String)
         switch result {
         case .addresses(let addresses):
             return addresses
         case .notFound:
-            throw Refusal(description: "the host name '\(name)' does not resolve: there is no such name, or it has no address")
+            forField = "the host name '\(name)' does not resolve: there is no such name, or it has no address"
+            happened = "DNS has no address for host '\(name)': the name does not exist, or has no A or AAAA record"
         case .failed(let reason):
-            throw Refusal(description: "the host name '\(name)' could not be resolved (\(reason)); try again later")
+            forField = "the host name '\(name)' could not be resolved (\(reason)); try again later"
+            happened = "DNS for host '\(name)' failed: \(reason)"
         case .timedOut:
-            let limit = timeout.map { " within \(AddressPolicy.text($0))" } ?? ""
-            throw Refusal(description: "the host name '\(name)' did not resolve\(limit): DNS gave no answer in time; try again "
-                              + "(every delivery checks the address again anyway)")
+            forField = "the host name '\(name)' did not resolve within \(timeout.secondsText): DNS gave no answer in time; try again "
+                + "(every delivery checks the address again anyway)"
+            happened = "DNS for host '\(name)' did not answer within \(timeout.secondsText)"
         case .busy:
-            throw Refusal(description: "too many host names are being resolved right now, so '\(name)' was not checked; try again in a moment",
-                          isBusy: true)
+            forField = "too many host names are being resolved right now, so '\(name)' was not checked; try again in a moment"
+            happened = "DNS for host '\(name)' was not asked: too many host names were waiting to be looked up"
         }
-    }
-
-    /// `2s`, or `1.5s`.
-    private static func text(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)s" : "\(Double(milliseconds) / 1_000)s"
+        throw Refusal(description: forField, unresolved: Unresolved(name: name, result: result, description: happened))
     }
 
     /// Whether an address is anything but a public one: loopback, private (RFC 1918), carrier-grade NAT, link-local,

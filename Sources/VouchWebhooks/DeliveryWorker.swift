@@ -38,15 +38,19 @@ public final class DeliveryWorker: Sendable {
 
     private let store: any Store
     private let settings: Settings
+    private let resolver: HostResolver
     private let clock: @Sendable () -> Date
     private let onError: @Sendable (String, any Error) -> Void
     private let state = Mutex(State())
     private let condition = ConditionBox()
 
-    public init(store: any Store, settings: Settings, clock: @escaping @Sendable () -> Date = { Date() },
+    /// - Parameter resolver: where the senders look host names up, each within a third of its attempt's timeout
+    ///   (`WebhookSender`); the process's one resolver, shared with the webhook routes.
+    public init(store: any Store, settings: Settings, resolver: HostResolver, clock: @escaping @Sendable () -> Date = { Date() },
                 onError: @escaping @Sendable (String, any Error) -> Void) {
         self.store = store
         self.settings = settings
+        self.resolver = resolver
         self.clock = clock
         self.onError = onError
     }
@@ -131,7 +135,7 @@ public final class DeliveryWorker: Sendable {
 
     private func sendLoop() {
         defer { state.withLock { $0.running -= 1 } }
-        let sender = WebhookSender(timeoutMilliseconds: settings.timeoutMilliseconds, policy: AddressPolicy(allowPrivateNetworks: settings.allowPrivateNetworks))
+        let sender = WebhookSender(timeoutMilliseconds: settings.timeoutMilliseconds, allowPrivateNetworks: settings.allowPrivateNetworks, resolver: resolver)
         while true {
             condition.signal.lock()
             var job: DeliveryJob?

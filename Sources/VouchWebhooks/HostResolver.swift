@@ -5,13 +5,15 @@ import Foundation
 ///
 /// getaddrinfo takes no deadline and cannot be cancelled: a DNS server that drops a query holds the calling thread
 /// for the resolver's own timeouts and attempts (`options timeout:5 attempts:2` in resolv.conf is ten seconds or
-/// more). So lookups run on at most `threadCount` threads, started when first needed and kept, and the caller waits
-/// only until its own deadline; a lookup still running then goes on in its thread and its answer is dropped.
+/// more). So lookups run on threads of the resolver's own, started when first needed, and the caller waits only until
+/// its own deadline; a lookup still running then goes on in its thread and its answer is dropped.
 ///
-/// Bounded: when every thread is stuck in a lookup, new names wait in a queue of at most `queueLimit` and still time
-/// out at their deadline; past that they are answered `.busy` at once. Callers asking for a name already queued or
-/// being looked up share that one lookup, so many requests for one silent name hold one thread, not all of them.
-/// docs/decisions.md, "Webhook host names checked at registration, within a timeout".
+/// Bounded: at most `threadCount` threads look up names that someone still waits for. A thread whose every caller
+/// gave up no longer counts, so names on a silent DNS server do not hold up the others, until `maxThreads` threads
+/// exist in all; then new names wait in a queue of at most `queueLimit` and still time out at their deadline, and past
+/// that they are answered `.busy` at once. Callers asking for a name already queued or being looked up share that one
+/// lookup, so many requests for one silent name hold one thread, not all of them. Threads past `threadCount` end
+/// when they find nothing to do. docs/decisions.md, "Webhook host names checked at registration, within a timeout".
 public final class HostResolver: Sendable {
     /// Looks one name up, blocking as long as it takes: `systemLookup`, or a stand-in in tests.
     public typealias Lookup = @Sendable (_ name: String) -> ResolveResult
@@ -28,18 +30,23 @@ public final class HostResolver: Sendable {
         public var refused = 0
         /// Lookups running now; those still running long after their callers' deadlines are stuck.
         public var running = 0
-        /// Resolver threads alive: started when first needed, kept until the resolver goes; never more than `threadCount`.
+        /// Resolver threads alive: started when first needed; `threadCount` are kept until the resolver goes, more only
+        /// while lookups nobody waits for are stuck; never more than `maxThreads`.
         public var threads = 0
     }
 
     private let pool: ResolverPool
 
     /// - Parameters:
-    ///   - threadCount: the most threads that ever run lookups.
+    ///   - threadCount: the most lookups that callers wait for at once. Eight: the four delivery senders wait for one
+    ///     name each at most, which leaves four for the routes that register webhooks.
+    ///   - maxThreads: the most threads in all, counting those stuck in lookups every caller gave up on; at least
+    ///     `threadCount`. 32 covers the four senders and the HTTP threads each giving up on a new silent name at every
+    ///     deadline while the system resolver takes its ten seconds and more to give up itself.
     ///   - queueLimit: the most names that wait for a thread; a new name past it is answered `.busy`.
     ///   - lookup: what runs on those threads.
-    public init(threadCount: Int = 4, queueLimit: Int = 64, lookup: @escaping Lookup = HostResolver.systemLookup) {
-        pool = ResolverPool(threadCount: max(1, threadCount), queueLimit: max(0, queueLimit), lookup: lookup)
+    public init(threadCount: Int = 8, maxThreads: Int = 32, queueLimit: Int = 64, lookup: @escaping Lookup = HostResolver.systemLookup) {
+        pool = ResolverPool(threadCount: max(1, threadCount), maxThreads: maxThreads, queueLimit: max(0, queueLimit), lookup: lookup)
     }
 
     /// Idle threads end; a thread still in a lookup ends when the lookup returns.
@@ -72,6 +79,12 @@ public final class HostResolver: Sendable {
 }
 
 extension Duration {
+    /// `2s`, or `1.5s`: whole milliseconds, for messages.
+    var secondsText: String {
+        let milliseconds = components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)s" : "\(Double(milliseconds) / 1_000)s"
+    }
+
     /// The duration for Dispatch, in nanoseconds; a negative one is none, and one over 68 years is 68 years.
     var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components

@@ -19,11 +19,13 @@ final class ResolverPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
     private let threadCount: Int
+    private let maxThreads: Int
     private let queueLimit: Int
     private let lookup: HostResolver.Lookup
 
-    init(threadCount: Int, queueLimit: Int, lookup: @escaping HostResolver.Lookup) {
+    init(threadCount: Int, maxThreads: Int, queueLimit: Int, lookup: @escaping HostResolver.Lookup) {
         self.threadCount = threadCount
+        self.maxThreads = max(threadCount, maxThreads)
         self.queueLimit = queueLimit
         self.lookup = lookup
     }
@@ -64,17 +66,24 @@ final class ResolverPool: @unchecked Sendable {
         }
         state.waiters[key] = [waiter]
         state.queue.append(key)
-        // Idle threads take queued names as they wake; a new thread only when there are more names than idle threads.
-        if state.queue.count > state.idleThreads && state.threads < threadCount {
-            state.threads += 1
-            let name = "vouchd.dns.\(state.threads)"
-            Thread { [self] in
-                ResolverPool.nameCurrentThread(name)
-                run()
-            }.start()
-        }
+        startThreadIfNeeded()
         condition.signal()
         return true
+    }
+
+    /// With `condition` held. Idle threads take queued names as they wake; a new thread only when there are more names
+    /// than idle threads, fewer than `threadCount` threads serve someone, and fewer than `maxThreads` exist. A thread
+    /// whose lookup every caller gave up on serves no one: it does not count against `threadCount`, so names that DNS
+    /// does not answer for hold up other names only once `maxThreads` threads are stuck.
+    private func startThreadIfNeeded() {
+        let abandoned = state.running.count { state.waiters[$0]?.isEmpty ?? true }
+        guard state.queue.count > state.idleThreads, state.threads - abandoned < threadCount, state.threads < maxThreads else { return }
+        state.threads += 1
+        let name = "vouchd.dns.\(state.threads)"
+        Thread { [self] in
+            ResolverPool.nameCurrentThread(name)
+            run()
+        }.start()
     }
 
     /// The deadline of a waiter has come: it gets `.timedOut` unless its answer came first. A queued name nobody waits
@@ -85,9 +94,14 @@ final class ResolverPool: @unchecked Sendable {
         state.counts.timeouts += 1
         let key = waiter.key
         state.waiters[key]?.removeAll { $0 === waiter }
-        if state.waiters[key]?.isEmpty == true, !state.running.contains(key) {
-            state.waiters[key] = nil
-            state.queue.removeAll { $0 == key }
+        if state.waiters[key]?.isEmpty == true {
+            if state.running.contains(key) {
+                // Its thread now serves no one: a name still queued may get a thread of its own.
+                startThreadIfNeeded()
+            } else {
+                state.waiters[key] = nil
+                state.queue.removeAll { $0 == key }
+            }
         }
         condition.unlock()
         waiter.notify()
@@ -106,15 +120,17 @@ final class ResolverPool: @unchecked Sendable {
     }
 
     /// One resolver thread: takes the oldest queued name, looks it up without the lock, answers everyone waiting for it.
+    /// With nothing to do and more than `threadCount` threads alive, it ends: the threads started past `threadCount`
+    /// while others were stuck go once DNS answers again.
     private func run() {
         condition.lock()
         while true {
-            while state.queue.isEmpty && !state.stopping {
+            while state.queue.isEmpty && !state.stopping && state.threads <= threadCount {
                 state.idleThreads += 1
                 condition.wait()
                 state.idleThreads -= 1
             }
-            if state.stopping {
+            if state.stopping || state.queue.isEmpty {
                 state.threads -= 1
                 condition.unlock()
                 return

@@ -8,21 +8,39 @@ import VouchStore
 /// One sender per worker thread: its client keeps connections to receivers alive between deliveries.
 /// A receiver's answer is untrusted: only the status and `Retry-After` matter, and at most
 /// `maxResponseBodyBytes` of the body is read.
+///
+/// The whole attempt, DNS included, ends within `timeoutMilliseconds`: the host name is looked up on the shared
+/// resolver's threads within `lookupDeadline`, and curl gets what is left (docs/decisions.md, "Deliveries look
+/// host names up within a deadline, and DNS failures are retried").
 public final class WebhookSender {
     /// The most of a receiver's body read before the transfer is cut; the status alone decides the attempt.
     public static let maxResponseBodyBytes = 64 * 1024
 
     private let client: HTTPClient
     private let policy: AddressPolicy
+    private let timeoutMilliseconds: Int
+    /// The longest an attempt waits for its host name to resolve.
+    public let lookupDeadline: Duration
 
-    public init(timeoutMilliseconds: Int, policy: AddressPolicy) {
+    /// - Parameters:
+    ///   - timeoutMilliseconds: the attempt's whole budget (`webhooks.timeout`).
+    ///   - resolver: the process's one resolver, shared with the routes that register webhooks.
+    public init(timeoutMilliseconds: Int, allowPrivateNetworks: Bool, resolver: HostResolver) {
         client = HTTPClient()
-        client.timeoutMilliseconds = timeoutMilliseconds
         // A proxy would connect elsewhere than the address the policy checked and pinned.
         client.usesEnvironmentProxy = false
         client.maxResponseBodyBytes = WebhookSender.maxResponseBodyBytes
         client.acceptsIncompleteBody = true
-        self.policy = policy
+        self.timeoutMilliseconds = timeoutMilliseconds
+        lookupDeadline = WebhookSender.lookupDeadline(timeoutMilliseconds: timeoutMilliseconds)
+        policy = AddressPolicy(allowPrivateNetworks: allowPrivateNetworks, resolver: resolver, timeout: lookupDeadline)
+    }
+
+    /// A third of the attempt's budget (5 s of the default 15 s): a working DNS server usually answers within a
+    /// second, and the other two thirds stay for connecting, TLS and the receiver's answer, so a slow answer from DNS
+    /// does not leave the receiver too little time.
+    static func lookupDeadline(timeoutMilliseconds: Int) -> Duration {
+        .milliseconds(max(1, timeoutMilliseconds / 3))
     }
 
     public struct Outcome: Sendable {
@@ -44,7 +62,12 @@ public final class WebhookSender {
         do {
             target = try policy.resolve(job.url)
         } catch {
-            return Outcome(result: .refused(error.description), statusCode: nil, error: error.description, durationMilliseconds: elapsed())
+            // DNS that did not answer, failed or knew no address may answer next time: a failed attempt, retried on
+            // the schedule. An address the policy refuses stays refused: the delivery dies.
+            guard let unresolved = error.unresolved else {
+                return Outcome(result: .refused(error.description), statusCode: nil, error: error.description, durationMilliseconds: elapsed())
+            }
+            return Outcome(result: .failed(unresolved.description), statusCode: nil, error: unresolved.description, durationMilliseconds: elapsed())
         }
         let timestamp = Int(now.timeIntervalSince1970)
         guard let signature = WebhookSigner.signature(secret: job.secret, id: eventID, timestamp: timestamp, body: job.body) else {
@@ -54,6 +77,8 @@ public final class WebhookSender {
             ("Content-Type", "application/json"), ("User-Agent", "vouchd-webhooks/1"),
             ("webhook-id", eventID), ("webhook-timestamp", String(timestamp)), ("webhook-signature", signature),
         ]
+        // What the lookup left of the budget; at least a millisecond, since curl reads 0 as "no timeout".
+        client.timeoutMilliseconds = max(1, timeoutMilliseconds - elapsed())
         do {
             // CURLOPT_RESOLVE pins the address the policy checked for a name, so a second lookup cannot lead elsewhere
             // (an address literal needs no lookup); the connection's address is checked again before anything is sent.

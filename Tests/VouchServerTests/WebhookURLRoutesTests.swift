@@ -50,7 +50,7 @@ import VouchWebhooks
     @Test func aHostThatDoesNotResolveOrNotInTimeIsRefusedOnURL() throws {
         let silence = DispatchSemaphore(value: 0)
         defer { silence.signal() }
-        let resolver = HostResolver(threadCount: 1, queueLimit: 1) { name in
+        let resolver = HostResolver(threadCount: 1, maxThreads: 1, queueLimit: 1) { name in
             switch name {
             case "nxdomain.test": return .notFound
             case "never-answers.test":

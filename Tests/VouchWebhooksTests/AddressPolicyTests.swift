@@ -2,6 +2,13 @@ import Testing
 @testable import VouchWebhooks
 
 struct AddressPolicyTests {
+    /// getaddrinfo on a resolver of the tests' own: `localhost` comes from /etc/hosts, the rest are address literals.
+    static let systemResolver = HostResolver()
+
+    static func policy(allowPrivateNetworks: Bool) -> AddressPolicy {
+        AddressPolicy(allowPrivateNetworks: allowPrivateNetworks, resolver: systemResolver, timeout: .seconds(10))
+    }
+
     @Test(arguments: [
         // IPv4: loopback, private, CGNAT, link-local, "this network", protocol assignments, documentation, 6to4 relay,
         // benchmarking, multicast, reserved, broadcast.
@@ -30,22 +37,22 @@ struct AddressPolicyTests {
     }
 
     @Test func loopbackIsRefusedUnlessAllowed() throws {
-        #expect(throws: AddressPolicy.Refusal.self) { try AddressPolicy(allowPrivateNetworks: false).resolve("http://127.0.0.1:9000/hook") }
-        #expect(throws: AddressPolicy.Refusal.self) { try AddressPolicy(allowPrivateNetworks: false).resolve("http://localhost:9000/hook") }
-        let target = try AddressPolicy(allowPrivateNetworks: true).resolve("http://127.0.0.1:9000/hook")
+        #expect(throws: AddressPolicy.Refusal.self) { try Self.policy(allowPrivateNetworks: false).resolve("http://127.0.0.1:9000/hook") }
+        #expect(throws: AddressPolicy.Refusal.self) { try Self.policy(allowPrivateNetworks: false).resolve("http://localhost:9000/hook") }
+        let target = try Self.policy(allowPrivateNetworks: true).resolve("http://127.0.0.1:9000/hook")
         #expect(target.address == "127.0.0.1")
         #expect(target.pin == nil, "an address literal needs no pin: curl connects to it without a lookup")
     }
 
     @Test func anIPv6LiteralIsCheckedAndNotPinned() throws {
         let refusal = try #require(throws: AddressPolicy.Refusal.self) {
-            try AddressPolicy(allowPrivateNetworks: false).resolve("http://[::ffff:0:127.0.0.1]:8080/")
+            try Self.policy(allowPrivateNetworks: false).resolve("http://[::ffff:0:127.0.0.1]:8080/")
         }
         #expect(refusal.description.hasPrefix("[::ffff:0:127.0.0.1] is a loopback, private or otherwise non-public address; "))
-        let target = try AddressPolicy(allowPrivateNetworks: true).resolve("http://[::1]:8080/hook")
+        let target = try Self.policy(allowPrivateNetworks: true).resolve("http://[::1]:8080/hook")
         #expect(target == AddressPolicy.Target(host: .ipv6("::1"), port: 8080, address: "::1"))
         #expect(target.pin == nil)
-        let public6 = try AddressPolicy(allowPrivateNetworks: false).resolve("https://[2606:4700::1111]/hook")
+        let public6 = try Self.policy(allowPrivateNetworks: false).resolve("https://[2606:4700::1111]/hook")
         #expect(public6.address == "2606:4700::1111" && public6.port == 443)
     }
 
@@ -63,10 +70,10 @@ struct AddressPolicyTests {
     }
 
     @Test func theConnectedAddressIsCheckedToo() {
-        #expect(!AddressPolicy(allowPrivateNetworks: false).allowsPeer("::1"))
-        #expect(!AddressPolicy(allowPrivateNetworks: false).allowsPeer("127.0.0.1"))
-        #expect(AddressPolicy(allowPrivateNetworks: false).allowsPeer("93.184.215.14"))
-        #expect(AddressPolicy(allowPrivateNetworks: true).allowsPeer("::1"))
+        #expect(!Self.policy(allowPrivateNetworks: false).allowsPeer("::1"))
+        #expect(!Self.policy(allowPrivateNetworks: false).allowsPeer("127.0.0.1"))
+        #expect(Self.policy(allowPrivateNetworks: false).allowsPeer("93.184.215.14"))
+        #expect(Self.policy(allowPrivateNetworks: true).allowsPeer("::1"))
     }
 
     /// Every form `WebhookURLTests` refuses is refused by the policy as well, whatever the private-network switch says.
@@ -74,7 +81,7 @@ struct AddressPolicyTests {
     func refusedFormsAreRefusedByThePolicy(url: String) {
         #expect(AddressPolicy.checkForm(url) != nil)
         for allowPrivate in [false, true] {
-            #expect(throws: AddressPolicy.Refusal.self, "\(url)") { try AddressPolicy(allowPrivateNetworks: allowPrivate).resolve(url) }
+            #expect(throws: AddressPolicy.Refusal.self, "\(url)") { try Self.policy(allowPrivateNetworks: allowPrivate).resolve(url) }
         }
     }
 }

@@ -17,12 +17,12 @@ struct HostResolverTests {
         #expect(resolver.counts.timeouts == 1 && resolver.counts.running == 1)
     }
 
-    /// Two threads, both stuck; a queue of three. New names wait in the queue and time out at their deadline; names
-    /// past the queue are refused at once; no thread is added; abandoned names leave the queue for new ones.
+    /// Two threads, both stuck, and no more allowed; a queue of three. New names wait in the queue and time out at their
+    /// deadline; names past the queue are refused at once; no thread is added; abandoned names leave the queue for new ones.
     @Test func whenEveryThreadIsStuckNewNamesQueueAndTimeOutAndTheRestAreRefused() throws {
         let gate = LookupGate()
         defer { gate.open() }
-        let resolver = HostResolver(threadCount: 2, queueLimit: 3, lookup: gate.lookup)
+        let resolver = HostResolver(threadCount: 2, maxThreads: 2, queueLimit: 3, lookup: gate.lookup)
         let collector = ResultCollector()
         for index in 0..<2 { collector.resolve("stuck-\(index).test", on: resolver, timeout: .milliseconds(300)) }
         #expect(gate.waitForLookups(2))
@@ -42,6 +42,30 @@ struct HostResolverTests {
         gate.open()
         #expect(resolver.resolve("after.test", timeout: .seconds(30)) == .addresses(["93.184.215.14"]))
         #expect(!gate.names.contains("stuck-2.test"), "a name nobody waits for any more is never looked up")
+    }
+
+    /// Two threads for callers, four in all. A lookup every caller gave up on does not count against the two: another
+    /// name gets a thread while it hangs, until four threads are stuck; then new names wait and time out. When DNS
+    /// answers again, the threads past two end.
+    @Test func lookupsNobodyWaitsForHoldUpOtherNamesOnlyPastTheThreadLimit() throws {
+        let gate = LookupGate()
+        defer { gate.open() }
+        let resolver = HostResolver(threadCount: 2, maxThreads: 4) { name in
+            name.hasPrefix("silent-") ? gate.lookup(name) : .addresses(["93.184.215.14"])
+        }
+        for index in 0..<2 { #expect(resolver.resolve("silent-\(index).test", timeout: .milliseconds(200)) == .timedOut) }
+        #expect(resolver.resolve("healthy.test", timeout: .seconds(30)) == .addresses(["93.184.215.14"]), "two threads stuck, a third answers")
+        for index in 2..<4 { #expect(resolver.resolve("silent-\(index).test", timeout: .milliseconds(200)) == .timedOut) }
+        #expect(resolver.counts.threads == 4 && resolver.counts.running == 4)
+        #expect(resolver.resolve("later.test", timeout: .milliseconds(200)) == .timedOut, "four threads stuck: the limit")
+        #expect(resolver.counts.threads == 4 && resolver.counts.lookups == 5)
+
+        gate.open()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while resolver.counts.threads > 2 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(resolver.counts.threads == 2, "the threads past two end once they have nothing to do")
+        #expect(resolver.resolve("after.test", timeout: .seconds(30)) == .addresses(["93.184.215.14"]))
+        #expect(!gate.names.contains("later.test"))
     }
 
     @Test func callersForTheSameNameShareOneLookup() throws {
@@ -90,7 +114,7 @@ struct HostResolverTests {
             }
         }
         defer { gate.open() }
-        let resolver = HostResolver(threadCount: 1, queueLimit: 1, lookup: gate.lookup)
+        let resolver = HostResolver(threadCount: 1, maxThreads: 1, queueLimit: 1, lookup: gate.lookup)
         let policy = AddressPolicy(allowPrivateNetworks: false, resolver: resolver, timeout: .milliseconds(150))
         let timedOut = try #require(throws: AddressPolicy.Refusal.self) { try policy.resolve("https://never-answers.test/hook") }
         #expect(timedOut.description.hasPrefix("the host name 'never-answers.test' did not resolve within 0.15s"), "\(timedOut)")

@@ -28,13 +28,11 @@ import VouchDomain
     @Test func aNameResolvingToIPv6LoopbackIsPinnedToIt() throws {
         let receiver = try RawReceiver(.status(200), on: .ipv6)
         defer { receiver.stop() }
-        let policy = AddressPolicy(allowPrivateNetworks: true) { name throws(AddressPolicy.Refusal) in
-            guard name == "receiver.test" else { throw AddressPolicy.Refusal(description: "no such name: \(name)") }
-            return ["::1"]
-        }
+        let resolver = HostResolver { name in name == "receiver.test" ? .addresses(["::1"]) : .notFound }
         let url = "http://receiver.test:\(receiver.port)/hooks/vouch"
+        let policy = AddressPolicy(allowPrivateNetworks: true, resolver: resolver, timeout: .seconds(2))
         #expect(try policy.resolve(url).pin == "receiver.test:\(receiver.port):[::1]")
-        let sender = WebhookSender(timeoutMilliseconds: 2_000, policy: policy)
+        let sender = WebhookSender(timeoutMilliseconds: 2_000, allowPrivateNetworks: true, resolver: resolver)
         let outcome = sender.send(ReceiverFaultTests.job(url: url), eventID: "msg_pinned", now: Date())
         #expect(outcome.result == .answered(status: 200, retryAfterSeconds: nil), "\(outcome.error ?? "")")
         #expect(receiver.requests == 1)

@@ -51,7 +51,7 @@ import VouchDomain
     @Test func aRedirectToTheCloudMetadataAddressIsNotFollowed() throws {
         let redirecting = try RawReceiver(.redirect(status: 302, location: "http://169.254.169.254/latest/meta-data/iam/security-credentials/"))
         defer { redirecting.stop() }
-        let sender = WebhookSender(timeoutMilliseconds: 2_000, policy: AddressPolicy(allowPrivateNetworks: true))
+        let sender = WebhookSender(timeoutMilliseconds: 2_000, allowPrivateNetworks: true, resolver: HostResolver())
         let outcome = sender.send(Self.job(url: redirecting.url), eventID: "msg_fault", now: Date())
         #expect(outcome.result == .answered(status: 302, retryAfterSeconds: nil))
         #expect(outcome.durationMilliseconds < 1_000, "nothing was fetched from the metadata address")
@@ -64,7 +64,7 @@ import VouchDomain
         let total = 50 * 1024 * 1024
         let receiver = try RawReceiver(.hugeBody(status: status, bytes: total))
         defer { receiver.stop() }
-        let sender = WebhookSender(timeoutMilliseconds: 10_000, policy: AddressPolicy(allowPrivateNetworks: true))
+        let sender = WebhookSender(timeoutMilliseconds: 10_000, allowPrivateNetworks: true, resolver: HostResolver())
         let outcome = sender.send(Self.job(url: receiver.url), eventID: "msg_fault", now: Date())
         #expect(outcome.result == .answered(status: status, retryAfterSeconds: nil))
         #expect(outcome.statusCode == status)
@@ -94,7 +94,7 @@ import VouchDomain
         defer { huge.stop() }
         let plain = try RawReceiver(.status(204))
         defer { plain.stop() }
-        let sender = WebhookSender(timeoutMilliseconds: 5_000, policy: AddressPolicy(allowPrivateNetworks: true))
+        let sender = WebhookSender(timeoutMilliseconds: 5_000, allowPrivateNetworks: true, resolver: HostResolver())
         #expect(sender.send(Self.job(url: huge.url), eventID: "msg_a", now: Date()).statusCode == 200)
         let next = sender.send(Self.job(url: plain.url), eventID: "msg_b", now: Date())
         #expect(next.result == .answered(status: 204, retryAfterSeconds: nil))

@@ -20,7 +20,8 @@ public final class VouchApplication: Sendable {
     public let deliveries: DeliveryWorker
     public let readiness = Readiness()
     public let authFailures: AuthFailureLimiter
-    /// Resolves webhook hosts at registration on threads of its own, never a server thread's.
+    /// Resolves webhook hosts, at registration and before each delivery attempt, on threads of its own, never a
+    /// server thread's or a sender's.
     public let hostResolver: HostResolver
     /// OFREP's event streams, told of every committed change that could alter flags.
     public let eventStreams: EventStreamHub
@@ -38,7 +39,8 @@ public final class VouchApplication: Sendable {
     /// to its change feed, then wires the routes.
     /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
     ///   shows exactly what a later read returns.
-    /// - Parameter hostResolver: where webhook hosts are resolved at registration; tests give one with a lookup of their own.
+    /// - Parameter hostResolver: where webhook hosts are resolved, at registration and for deliveries; tests give one
+    ///   with a lookup of their own.
     public init(store: any Store, logger: Logger = Logger(), settings: ApplicationSettings = ApplicationSettings(),
                 clock: @escaping @Sendable () -> Date = { StoreClock.date(StoreClock.nowMilliseconds()) },
                 hostResolver: HostResolver = HostResolver()) throws {
@@ -59,7 +61,7 @@ public final class VouchApplication: Sendable {
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
         logRequests = settings.logRequests
         cors = settings.cors
-        deliveries = DeliveryWorker(store: store, settings: settings.delivery, clock: clock, onError: { message, error in
+        deliveries = DeliveryWorker(store: store, settings: settings.delivery, resolver: hostResolver, clock: clock, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
         })
         promotion = PromotionService(store: store, settings: settings, clock: clock, logger: logger)

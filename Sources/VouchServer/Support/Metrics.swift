@@ -27,7 +27,7 @@ public final class Metrics: Sendable {
     private let connectionSource = Mutex<(@Sendable () -> (open: Int, cut: HTTPServer.CutConnections, streams: Int, pending: Int)?)?>(nil)
     /// When the process started, for `process_start_time_seconds`.
     let startTime = Date().timeIntervalSince1970
-    /// The resolver of webhook hosts at registration, whose counts are read when scraped.
+    /// The resolver of webhook hosts, for registrations and deliveries, whose counts are read when scraped.
     private let hostResolver: HostResolver?
 
     public init(hostResolver: HostResolver? = nil) {
@@ -126,13 +126,13 @@ public final class Metrics: Sendable {
 
         if let resolver = hostResolver?.counts {
             lines += [
-                "# HELP vouch_webhook_dns_lookups_total Host name lookups of webhook URLs being registered, started on a resolver thread.",
+                "# HELP vouch_webhook_dns_lookups_total Host name lookups of webhook URLs, for registrations and delivery attempts, started on a resolver thread.",
                 "# TYPE vouch_webhook_dns_lookups_total counter",
                 "vouch_webhook_dns_lookups_total \(resolver.lookups)",
-                "# HELP vouch_webhook_dns_timeouts_total Registrations refused because their host name did not resolve within webhooks.dns_timeout.",
+                "# HELP vouch_webhook_dns_timeouts_total Waits for a host name that ended at their deadline: registrations refused (webhooks.dns_timeout), delivery attempts failed and retried (a third of webhooks.timeout).",
                 "# TYPE vouch_webhook_dns_timeouts_total counter",
                 "vouch_webhook_dns_timeouts_total \(resolver.timeouts)",
-                "# HELP vouch_webhook_dns_refused_total Registrations answered 503 because too many host names were waiting for a resolver thread.",
+                "# HELP vouch_webhook_dns_refused_total Host names not looked up because too many were waiting for a resolver thread: registrations answered 503, delivery attempts failed and retried.",
                 "# TYPE vouch_webhook_dns_refused_total counter",
                 "vouch_webhook_dns_refused_total \(resolver.refused)",
                 "# HELP vouch_webhook_dns_running Host name lookups running now; ones that outlast every deadline hold their resolver thread.",
