@@ -117,7 +117,7 @@ import VouchJSON
                     }
                 }.start()
                 let deadline = Date().addingTimeInterval(5)
-                while database.pendingJobs.withLock({ $0.count }) <= index, Date() < deadline { usleep(1_000) }
+                while database.pendingJobs.withLock({ $0.jobs.count }) <= index, Date() < deadline { usleep(1_000) }
             }
         }
         group.wait()

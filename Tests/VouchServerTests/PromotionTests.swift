@@ -79,7 +79,7 @@ import VouchJSON
         #expect(approved.json["valid"] == .bool(true))
         // The daemon promotes on its own, the required receiver answers 2xx, the fix is released.
         #expect(try waitForState(server, key, "released") == "released")
-        let requests = receiver.wait(for: 1)
+        let requests = receiver.wait(forType: "fix.released")
         let types = requests.compactMap(\.type)
         #expect(types.contains("fix.promoted"))
         #expect(types.contains("fix.released"))

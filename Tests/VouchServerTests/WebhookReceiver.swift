@@ -55,6 +55,18 @@ final class WebhookReceiver: Sendable {
     var requests: [Received] { received.list.withLock { $0 } }
 
     /// Waits until `count` requests arrived or the deadline passes.
+    /// Every request so far, once one of type `type` came (or `seconds` passed): a release's own webhook is sent
+    /// after the state changed, so seeing the state is not seeing its delivery.
+    func wait(forType type: String, seconds: Double = 10) -> [Received] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let current = requests
+            if current.contains(where: { $0.type == type }) { return current }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return requests
+    }
+
     func wait(for count: Int, seconds: Double = 10) -> [Received] {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {

@@ -19,7 +19,7 @@ public final class Database: Sendable {
     /// How long a connection waits for another connection's lock before failing with SQLITE_BUSY.
     public let busyTimeoutMilliseconds: Int
     /// Writes waiting for the next group commit (`groupWrite`).
-    let pendingJobs = Mutex<[GroupCommitJob]>([])
+    let pendingJobs = Mutex(GroupCommitQueue())
 
     /// - Parameter busyTimeoutMilliseconds: how long a write waits for a lock held elsewhere (another process, a backup)
     ///   before it fails with SQLITE_BUSY, which the API answers with 503 and `Retry-After`.

@@ -1,20 +1,32 @@
+import Dispatch
 import Synchronization
 
 /// One caller's work waiting to be committed together with others'.
 ///
-/// `@unchecked Sendable`: `run` and `result` are only touched while holding `Database`'s writer mutex:
-/// the leader runs the job under it, and the caller reads the result after taking it itself.
+/// `@unchecked Sendable`: the outcome is written only by the leader, under `Database`'s writer mutex, before it
+/// sets the finished flag (releasing) and signals `wake`; the caller reads it only once it saw the flag set
+/// (acquiring) or led the commit itself, so every write comes before every read.
 final class GroupCommitJob: @unchecked Sendable {
     private let body: (SQLiteConnection) throws -> any Sendable
     private let afterCommit: (any Sendable) -> any Sendable
     private var outcome: Result<any Sendable, any Error>?
+    /// Signalled when the job is finished, or when its caller is to lead the next commit.
+    let wake = DispatchSemaphore(value: 0)
+    /// Set once the job's commit (or failure) is complete; its outcome exists as soon as its body ran, before the
+    /// shared COMMIT, so that alone must never wake its caller.
+    private let finishedFlag = Atomic<Bool>(false)
+
+    var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
+
+    /// Called by the leader once the job's outcome is final, before it wakes the caller.
+    func finish() {
+        finishedFlag.store(true, ordering: .releasing)
+    }
 
     init(_ body: @escaping (SQLiteConnection) throws -> any Sendable, committed: @escaping (any Sendable) -> any Sendable) {
         self.body = body
         self.afterCommit = committed
     }
-
-    var isDone: Bool { outcome != nil }
 
     /// The error the job ended with; nil while it has not run or when it succeeded.
     var failure: (any Error)? {
@@ -55,15 +67,46 @@ extension Database {
             guard let result = value as? T else { return value }
             return committed(result)
         })
-        pendingJobs.withLock { $0.append(job) }
+        // One caller leads at a time and commits everything queued; the others sleep on their own semaphore until
+        // the leader says their job is done, or hands them the lead. Waiting callers never queue on the writer mutex:
+        // handing a contended mutex from thread to thread cost more CPU than the commits themselves.
+        var leads = pendingJobs.withLock { queue in
+            queue.jobs.append(job)
+            return queue.takeLead()
+        }
+        while !leads {
+            job.wake.wait()
+            if job.isFinished { break }
+            leads = pendingJobs.withLock { $0.takeLead() }
+        }
+        if leads { try lead() }
+        guard let result = try job.result() as? T else { throw SQLiteError(code: 1, message: "group commit result of the wrong type", sql: nil) }
+        return result
+    }
+
+    /// Commits every queued job in one transaction, wakes their callers, then hands the lead to the first caller
+    /// still waiting, if any.
+    private func lead() throws {
+        var batch: [GroupCommitJob] = []
+        defer {
+            for member in batch {
+                member.finish()
+                member.wake.signal()
+            }
+            let next = pendingJobs.withLock { queue in
+                queue.leading = false
+                return queue.jobs.first
+            }
+            next?.wake.signal()
+        }
         try withWriter { connection in
-            // Another caller's commit may already have carried this job.
-            if job.isDone { return }
-            let batch = pendingJobs.withLock { jobs in
-                let taken = jobs
-                jobs.removeAll()
+            batch = pendingJobs.withLock { queue in
+                let taken = queue.jobs
+                queue.jobs.removeAll()
                 return taken
             }
+            // A caller handed the lead may find its job already carried by another leader's commit.
+            guard !batch.isEmpty else { return }
             do {
                 try connection.execute("BEGIN IMMEDIATE")
             } catch {
@@ -98,7 +141,18 @@ extension Database {
             }
             batch.forEach { $0.commit() }
         }
-        guard let result = try job.result() as? T else { throw SQLiteError(code: 1, message: "group commit result of the wrong type", sql: nil) }
-        return result
+    }
+}
+
+/// Jobs waiting for the next group commit, and whether a caller is leading one.
+struct GroupCommitQueue {
+    var jobs: [GroupCommitJob] = []
+    var leading = false
+
+    /// Becomes the leader when nobody leads.
+    mutating func takeLead() -> Bool {
+        if leading { return false }
+        leading = true
+        return true
     }
 }
