@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CEpoll"),
 
         .target(name: "VouchDomain"),
         .target(name: "VouchJSON"),
@@ -38,7 +39,7 @@ let package = Package(
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["vouch-embed"]),
         .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["vouch-embed"]),
 
-        .executableTarget(name: "vouch-bench", dependencies: ["VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
+        .executableTarget(name: "vouch-bench", dependencies: ["CEpoll", "VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
 
         .testTarget(name: "VouchDomainTests", dependencies: ["VouchDomain"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),

@@ -1,3 +1,4 @@
+import CEpoll
 import Foundation
 import VouchClient
 import VouchJSON
@@ -6,7 +7,7 @@ import VouchJSON
 /// them: the resident memory vouchd adds per stream, and for each change the time from just before the API request
 /// that makes it to each stream's receipt of the `refetchEvaluation` event (the answer's own time is reported beside).
 ///
-/// One thread and poll(2) for every stream, so the client itself stays small on a two-core machine. Streams come from
+/// One thread and epoll for every stream, so the client itself stays small on a two-core machine. Streams come from
 /// many loopback source addresses (127.0.1.x) because vouchd limits connections per address.
 enum StreamFanOutBench {
     struct Settings {
@@ -115,34 +116,41 @@ enum StreamFanOutBench {
         for stream in streams.all { close(stream.descriptor) }
     }
 
-    /// Every stream, and the poll(2) array that watches them, index for index.
+    /// Every stream by descriptor, watched by one epoll instance.
     final class Streams {
-        var all: [Stream] = []
-        var watched: [pollfd] = []
+        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        var byDescriptor: [Int32: Stream] = [:]
+        var all: [Stream] { Array(byDescriptor.values) }
 
         func add(_ stream: Stream) {
-            all.append(stream)
-            watched.append(pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0))
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.fd = stream.descriptor
+            epoll_ctl(epoll, EPOLL_CTL_ADD, stream.descriptor, &event)
+            byDescriptor[stream.descriptor] = stream
         }
+
+        deinit { close(epoll) }
     }
 
     /// Reads whatever is ready until `until` (0: only what is ready now); a stream is open once its head arrived,
     /// and an event for `change` is timed when its bytes arrive.
     static func pump(_ streams: Streams, change: Int, until: UInt64) {
         var chunk = [UInt8](repeating: 0, count: 16_384)
+        var events = [epoll_event](repeating: epoll_event(), count: 1_024)
         repeat {
             let now = DispatchTime.now().uptimeNanoseconds
             let wait = until > now ? Int32(min(100, (until - now) / 1_000_000)) : 0
-            let ready = poll(&streams.watched, nfds_t(streams.watched.count), wait)
+            let ready = epoll_wait(streams.epoll, &events, Int32(events.count), wait)
             guard ready > 0 else { if until <= DispatchTime.now().uptimeNanoseconds { return } else { continue } }
             let arrived = DispatchTime.now().uptimeNanoseconds
-            for index in streams.watched.indices where streams.watched[index].revents != 0 {
-                let stream = streams.all[index]
+            for index in 0..<Int(ready) {
+                guard let stream = streams.byDescriptor[events[index].data.fd] else { continue }
                 let count = chunk.withUnsafeMutableBytes { recv(stream.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                 if count <= 0 {
                     if count == 0 {
-                        // Closed by the server: stop watching it (a negative descriptor is skipped by poll).
-                        streams.watched[index].fd = -1
+                        // Closed by the server: stop watching it.
+                        epoll_ctl(streams.epoll, EPOLL_CTL_DEL, stream.descriptor, nil)
                         stream.open = false
                     }
                     continue
