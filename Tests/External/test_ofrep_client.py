@@ -156,8 +156,15 @@ def test_bulk_evaluation_answers_304_until_a_change(vouchd, fix_in_testing):
     assert first.status == 200
     etag = first.header("ETag")
     assert etag and re.fullmatch(r'"[^"]+"', etag), f"not a strong ETag: {etag!r}"
-    assert first.json() == {"flags": [{"key": FLAG, "value": False, "reason": "DISABLED", "variant": "off",
-                                       "metadata": {"revision": 1, "state": "paused"}}]}
+    answer = first.json()
+    assert answer["flags"] == [{"key": FLAG, "value": False, "reason": "DISABLED", "variant": "off",
+                                "metadata": {"revision": 1, "state": "paused"}}]
+    # The event stream this token may listen on (OFREP ADR-0008), and nothing else beside the flags.
+    assert set(answer) == {"flags", "eventStreams"}
+    [stream] = answer["eventStreams"]
+    assert stream["type"] == "sse" and stream["inactivityDelaySec"] == 120
+    assert stream["url"].startswith(vouchd.url + "/ofrep/v1/event-stream?credential="), stream["url"]
+    assert fix_in_testing not in stream["url"], "the stream's address must not carry the token"
 
     again = bulk(vouchd, fix_in_testing, "user-1", if_none_match=etag)
     assert again.status == 304
@@ -172,8 +179,8 @@ def test_bulk_evaluation_answers_304_until_a_change(vouchd, fix_in_testing):
     assert changed.status == 200
     new_etag = changed.header("ETag")
     assert new_etag and new_etag != etag
-    assert changed.json() == {"flags": [{"key": FLAG, "value": True, "reason": "TARGETING_MATCH", "variant": "on",
-                                         "metadata": {"revision": 1, "state": "testing"}}]}
+    assert changed.json()["flags"] == [{"key": FLAG, "value": True, "reason": "TARGETING_MATCH", "variant": "on",
+                                        "metadata": {"revision": 1, "state": "testing"}}]
     assert bulk(vouchd, fix_in_testing, "user-1", if_none_match=new_etag).status == 304
 
 

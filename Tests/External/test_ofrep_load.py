@@ -412,7 +412,8 @@ def check(answer: Answer, candidates: dict[str, list[Candidate]]) -> list[str]:
         return [problem] if problem else []
     if answer.status == 200 and (answer.etag is None or not ETAG.fullmatch(answer.etag)):
         return [f"bulk for {answer.key}: ETag {answer.etag!r}"]
-    if not isinstance(document, dict) or set(document) != {"flags"} or not isinstance(document["flags"], list) \
+    # `eventStreams` names this token's event stream (OFREP ADR-0008); nothing else may stand beside `flags`.
+    if not isinstance(document, dict) or set(document) - {"eventStreams"} != {"flags"} or not isinstance(document["flags"], list) \
             or sorted(flag.get("key") for flag in document["flags"] if isinstance(flag, dict)) != sorted(FIXES):
         return [f"bulk for {answer.key}: {body[:300]!r}"]
     return [problem for flag in document["flags"]
