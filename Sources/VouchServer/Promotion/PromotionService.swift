@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import VouchDomain
 import VouchHTTP
 import VouchJSON
@@ -15,6 +17,10 @@ public final class PromotionService: Sendable {
     let clock: @Sendable () -> Date
     let logger: Logger
     let timer: PromotionTimer
+    /// Criteria checks that feedback asked for, one at a time, off the submitting request's thread.
+    private let checks = DispatchQueue(label: "vouch.promotion-checks")
+    /// Fixes with a check queued and not yet begun: feedback arriving meanwhile joins that check.
+    private let checksQueued = Mutex<Set<String>>([])
 
     init(store: any Store, settings: ApplicationSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.store = store
@@ -169,7 +175,27 @@ public final class PromotionService: Sendable {
             })
             return
         }
-        try afterChange(recorded.fixKey, fix: fix, latest: recorded.latest)
+        checkSoon(recorded.fixKey)
+    }
+
+    /// Checks the fix's criteria on the checks queue. Sixteen submissions committed together ask once rather than
+    /// sixteen times, and none of them waits for it; the check reads the fix and its evidence as committed by then,
+    /// so it never decides on less than any of the submissions saw.
+    func checkSoon(_ key: String) {
+        let queued = checksQueued.withLock { $0.insert(key).inserted }
+        guard queued else { return }
+        checks.async { [weak self] in
+            guard let self else { return }
+            // Dequeued before the check begins: feedback committed during it queues the next one.
+            checksQueued.withLock { _ = $0.remove(key) }
+            do {
+                try afterChange(key)
+            } catch is TransitionRefused {
+                // Someone else moved the fix first; what they did stands.
+            } catch {
+                logger.error("promotion could not check a fix after feedback", [("fix.key", key), ("error", String(describing: error))])
+            }
+        }
     }
 
     /// Decides a promotion from its `fix.promoted` deliveries: every required one 2xx → released (or releasing);
@@ -260,5 +286,7 @@ public final class PromotionService: Sendable {
 
     func stop() {
         timer.stop()
+        // Checks already queued finish before the store can close.
+        checks.sync {}
     }
 }
