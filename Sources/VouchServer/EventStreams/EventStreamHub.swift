@@ -131,34 +131,47 @@ public final class EventStreamHub: Sendable {
         guard let presented = request.query["credential"],
               case .success(let credential) = StreamCredential.verify(presented, key: signingKey, now: clock()),
               let principal = principal(credential.tokenID), principal.allows(.evaluateFlags) else {
-            return .now(.empty(401, headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")]))
+            return EventStreamHub.unauthorized
         }
         let head = HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "text/event-stream; charset=utf-8"),
                                                        (name: "Cache-Control", value: "no-store"),
                                                        // nginx and similar proxies buffer answers unless told not to.
                                                        (name: "X-Accel-Buffering", value: "no")])
         if request.method == "HEAD" { return .now(head) }
-        let id = registry.withLock { registry -> Int? in
+        // Counted and listed under one lock, so opens at the same moment never pass `maxStreams` together.
+        let opened = registry.withLock { registry -> HTTPStream? in
             guard registry.streams.count < settings.maxStreams else { return nil }
             registry.nextID += 1
-            return registry.nextID
+            let id = registry.nextID
+            let stream = HTTPStream(onClose: { [weak self] in
+                _ = self?.registry.withLock { $0.streams.removeValue(forKey: id) }
+            })
+            registry.streams[id] = (principal.tokenID, stream)
+            return stream
         }
-        guard let id else {
+        guard let stream = opened else {
             return .now(.empty(503, headers: [(name: "Retry-After", value: String(max(1, settings.keepAliveSeconds)))]))
         }
-        let stream = HTTPStream(onClose: { [weak self] in
-            _ = self?.registry.withLock { $0.streams.removeValue(forKey: id) }
-        })
-        registry.withLock { $0.streams[id] = (principal.tokenID, stream) }
+        // A revocation committed since the look-up above closed the token's streams before this one was listed, so
+        // look again now that it is: either that close saw this stream, or this look-up sees the revocation.
+        guard self.principal(principal.tokenID) != nil else {
+            stream.finish()
+            return EventStreamHub.unauthorized
+        }
         // The first bytes go out at once, so the client (and any proxy) sees the stream open.
         stream.send(Array(": open\n\n".utf8))
-        let current = version.withLock { $0 }
-        if let lastSeen = request.header("last-event-id").flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }), lastSeen != current.revision {
-            // A client that reconnects after missing changes hears of them once, with the newest revision.
-            stream.send(EventStreamHub.event(current))
+        if let lastSeen = request.header("last-event-id").flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }) {
+            // A client that reconnects after missing changes hears of them once, with the newest revision. On the
+            // fan-out queue, so it never goes out after a newer event a fan-out sent this stream meanwhile.
+            fanOut.async { [self] in
+                let current = version.withLock { $0 }
+                if lastSeen != current.revision { stream.send(EventStreamHub.event(current)) }
+            }
         }
         return .stream(head, stream)
     }
+
+    private static let unauthorized = HTTPReply.now(.empty(401, headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")]))
 
     /// A change was committed. Streams hear of it only when it could change their answers (a flag changed).
     public func configurationChanged(revision: Int64, at time: Date, flagsChanged: Bool) {
