@@ -16,6 +16,10 @@ public final class HTTPCompletion: Sendable {
         delivery = Mutex(deliver)
     }
 
+    /// Whether an answer was given already (by the work itself, or by the server stopping): work not yet begun
+    /// should then not be done at all, since the client was told it was not.
+    public var isAnswered: Bool { delivery.withLock { $0 == nil } }
+
     /// The first call wins; later calls are ignored. Safe from any thread.
     public func complete(_ response: HTTPResponse) {
         delivery.withLock { delivery in

@@ -137,10 +137,16 @@ public final class VouchApplication: Sendable {
         if request.path == EventStreamHub.path { return openEventStream(request) }
         guard VouchApplication.mayWait(request) else { return .now(handle(request)) }
         return .later { [self] completion in
-            let queued = workers.submit { completion.complete(self.handle(request)) }
+            let queued = workers.submit {
+                // A request the server already answered (503 while stopping) must not be carried out after all:
+                // its client was told it was not, and may send it again.
+                guard !completion.isAnswered else { return }
+                completion.complete(self.handle(request))
+            }
             if !queued {
-                completion.complete(Problem(status: 503, detail: "the server has too many requests waiting; try again in a second",
-                                            headers: [(name: "Retry-After", value: "1")]).response)
+                let detail = workers.isStopping ? "the server is stopping; send the request again in a few seconds"
+                    : "the server has too many requests waiting; try again in a second"
+                completion.complete(Problem(status: 503, detail: detail, headers: [(name: "Retry-After", value: "1")]).response)
             }
         }
     }

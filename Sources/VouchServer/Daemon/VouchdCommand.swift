@@ -153,6 +153,9 @@ public enum VouchdCommand {
         if !server.drain(timeoutSeconds: Double(shutdownTimeout)) {
             logger.warning("requests still in flight at the shutdown timeout were cut off", [("http.shutdown_timeout", "\(shutdownTimeout)s")])
         }
+        // Writes already handed to a worker finish and are answered before the server stops, rather than being
+        // answered 503 by the stop while a worker still carries them out.
+        application.workers.stop()
         server.stop()
         // Attempts in flight finish and are recorded; deliveries still waiting stay pending in SQLite for the next start.
         application.stopServices()

@@ -46,6 +46,9 @@ public final class WorkPool: Sendable {
         return accepted
     }
 
+    /// True once `stop` began: nothing new is accepted.
+    public var isStopping: Bool { state.withLock { $0.stopping } }
+
     /// Work queued or running.
     public var backlog: Int { state.withLock { $0.queue.count - $0.head } }
 
