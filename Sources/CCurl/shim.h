@@ -28,3 +28,10 @@ typedef int (*vouch_curl_prereq_callback)(void *context, char *primary_ip, char 
 static inline CURLcode vouch_curl_setopt_prereq_function(CURL *handle, vouch_curl_prereq_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
 }
+// CURLOPT_XFERINFOFUNCTION: called often during a transfer and about once a second while nothing arrives;
+// "returning a non-zero value from this callback will cause libcurl to abort the transfer".
+typedef int (*vouch_curl_xferinfo_callback)(void *context, curl_off_t download_total, curl_off_t download_now,
+                                            curl_off_t upload_total, curl_off_t upload_now);
+static inline CURLcode vouch_curl_setopt_xferinfo_function(CURL *handle, vouch_curl_xferinfo_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}

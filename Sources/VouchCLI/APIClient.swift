@@ -1,4 +1,5 @@
 import Foundation
+import VouchClient
 import VouchJSON
 
 /// The Vouch HTTP API as `vouch` uses it: JSON in and out, the token sent as a bearer token, and
@@ -85,6 +86,17 @@ struct APIClient {
                 if retryDelays[attempt] > 0 { usleep(UInt32(retryDelays[attempt] * 1_000_000)) }
                 attempt += 1
             }
+        }
+    }
+
+    /// Opens an event stream at the address a bulk OFREP answer named. The address carries its own credential, so no
+    /// token goes with it, and it never appears in a message (errors name the server instead).
+    func openEventStream(_ url: String, shouldStop: @escaping () -> Bool, receive: @escaping ([UInt8]) -> Bool) throws(CommandFailure) -> HTTPClient.StreamEnd {
+        let request = HTTPTransport.Request(method: "GET", url: url, headers: [("Accept", "text/event-stream"), ("User-Agent", "vouch/\(VouchCLI.version)")])
+        do {
+            return try transport.stream(request, shouldStop, receive)
+        } catch {
+            throw failure(error, attempts: 1)
         }
     }
 

@@ -29,18 +29,45 @@ struct HTTPTransport {
         var isConnectionFailure: Bool
     }
 
-    var send: (Request) throws(Failure) -> Response
+    /// A GET whose body may never end: each chunk of a 2xx body goes to `receive` (false stops it), and `shouldStop`
+    /// is asked about once a second.
+    typealias Stream = (_ request: Request, _ shouldStop: @escaping () -> Bool, _ receive: @escaping ([UInt8]) -> Bool) throws(Failure) -> HTTPClient.StreamEnd
 
-    /// libcurl, through one client whose connection is kept alive between requests.
+    var send: (Request) throws(Failure) -> Response
+    var stream: Stream = { _, _, _ throws(Failure) in
+        throw Failure(message: "this transport opens no event streams", isConnectionFailure: false)
+    }
+
+    init(send: @escaping (Request) throws(Failure) -> Response) {
+        self.send = send
+    }
+
+    /// libcurl, through one client whose connection is kept alive between requests; each stream has a client of
+    /// its own, as requests go out while it is open.
     static func curl() -> HTTPTransport {
         let client = HTTPClient()
-        return HTTPTransport { request throws(Failure) in
+        var transport = HTTPTransport { request throws(Failure) in
             do throws(HTTPClient.TransportError) {
                 let response = try client.send(method: request.method, url: request.url, headers: request.headers, body: request.body)
                 return Response(status: response.status, headers: response.headers, body: response.body)
             } catch {
-                throw Failure(message: error.message, isConnectionFailure: error.isConnectionFailure)
+                throw Failure(error)
             }
         }
+        transport.stream = { request, shouldStop, receive throws(Failure) in
+            do throws(HTTPClient.TransportError) {
+                // Keep-alive comments come every 15 s by default (docs/contracts.md, "Event streams"): a minute of silence is a broken connection.
+                return try HTTPClient().stream(url: request.url, headers: request.headers, idleSeconds: 60, shouldStop: shouldStop, receive: receive)
+            } catch {
+                throw Failure(error)
+            }
+        }
+        return transport
+    }
+}
+
+extension HTTPTransport.Failure {
+    init(_ error: HTTPClient.TransportError) {
+        self.init(message: error.message, isConnectionFailure: error.isConnectionFailure)
     }
 }

@@ -29,7 +29,7 @@ public final class HTTPClient {
         public var description: String { message }
     }
 
-    private let handle: UnsafeMutableRawPointer
+    let handle: UnsafeMutableRawPointer
     public var timeoutSeconds: Int {
         get { timeoutMilliseconds / 1_000 }
         set { timeoutMilliseconds = newValue * 1_000 }
@@ -67,6 +67,30 @@ public final class HTTPClient {
     ///   sent; false ends the request. The last word of an address check, whatever libcurl made of the URL.
     public func send(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
                      pinnedAddress: String? = nil, allowsPeer: ((String) -> Bool)? = nil) throws(TransportError) -> Response {
+        let collector = ResponseCollector(maxBodyBytes: maxResponseBodyBytes, allowsPeer: allowsPeer)
+        let result = try perform(method: method, url: url, headers: headers, body: body, pinnedAddress: pinnedAddress, collector: collector) {
+            () throws(TransportError) in
+            try check(vouch_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds), "CURLOPT_TIMEOUT_MS")
+        }
+        if let peer = collector.refusedPeer {
+            throw TransportError(code: Int32(result.rawValue), message: "connected to \(peer), an address the policy refuses; nothing was sent",
+                                 isConnectionFailure: false, isRefusedPeer: true)
+        }
+        var status: Int = 0
+        try check(vouch_curl_info_long(handle, CURLINFO_RESPONSE_CODE, &status), "CURLINFO_RESPONSE_CODE")
+        var response = Response(status: status, headers: collector.headers, body: collector.body, bodyBytesReceived: collector.bodyBytesReceived)
+        if result != CURLE_OK, acceptsIncompleteBody, collector.headersComplete, status >= 100 {
+            // Cut at the cap (the body callback's short count is CURLE_WRITE_ERROR) or a body that never ended.
+            response.isBodyComplete = false
+            return response
+        }
+        guard result == CURLE_OK else { throw TransportError(result) }
+        return response
+    }
+
+    /// Sets up one request on the reused handle, lets `limitTime` add its time limits, and runs it to the end.
+    func perform(method: String, url: String, headers: [(String, String)], body: [UInt8]?, pinnedAddress: String?,
+                 collector: ResponseCollector, limitTime: () throws(TransportError) -> Void) throws(TransportError) -> CURLcode {
         curl_easy_reset(handle)
         var resolveList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(resolveList) }
@@ -74,7 +98,6 @@ public final class HTTPClient {
             resolveList = curl_slist_append(nil, pinnedAddress)
             try check(vouch_curl_setopt_slist(handle, CURLOPT_RESOLVE, resolveList), "CURLOPT_RESOLVE")
         }
-        let collector = ResponseCollector(maxBodyBytes: maxResponseBodyBytes, allowsPeer: allowsPeer)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
         for (name, value) in headers {
@@ -86,7 +109,7 @@ public final class HTTPClient {
         try check(vouch_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "CURLOPT_PROTOCOLS_STR")
         if !usesEnvironmentProxy { try check(vouch_curl_setopt_string(handle, CURLOPT_NOPROXY, "*"), "CURLOPT_NOPROXY") }
         try check(vouch_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "CURLOPT_NOSIGNAL")
-        try check(vouch_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds), "CURLOPT_TIMEOUT_MS")
+        try limitTime()
         try check(vouch_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(timeoutMilliseconds, 10_000)), "CURLOPT_CONNECTTIMEOUT_MS")
         // A 3xx is an answer: following it could lead to an address nobody checked.
         try check(vouch_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0), "CURLOPT_FOLLOWLOCATION")
@@ -106,99 +129,34 @@ public final class HTTPClient {
         try check(vouch_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
         try check(vouch_curl_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, ResponseCollector.headerCallback), "CURLOPT_HEADERFUNCTION")
         try check(vouch_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
-        if allowsPeer != nil {
+        if collector.allowsPeer != nil {
             try check(vouch_curl_setopt_prereq_function(handle, ResponseCollector.peerCallback), "CURLOPT_PREREQFUNCTION")
             try check(vouch_curl_setopt_pointer(handle, CURLOPT_PREREQDATA, context), "CURLOPT_PREREQDATA")
         }
-        let result = withExtendedLifetime(collector) { curl_easy_perform(handle) }
-        if let peer = collector.refusedPeer {
-            throw TransportError(code: Int32(result.rawValue), message: "connected to \(peer), an address the policy refuses; nothing was sent",
-                                 isConnectionFailure: false, isRefusedPeer: true)
+        if collector.shouldStop != nil {
+            // "Set this parameter to 0 to make it call the progress callback", which is how another thread stops a stream.
+            try check(vouch_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0), "CURLOPT_NOPROGRESS")
+            try check(vouch_curl_setopt_xferinfo_function(handle, ResponseCollector.progressCallback), "CURLOPT_XFERINFOFUNCTION")
+            try check(vouch_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context), "CURLOPT_XFERINFODATA")
         }
-        var status: Int = 0
-        try check(vouch_curl_info_long(handle, CURLINFO_RESPONSE_CODE, &status), "CURLINFO_RESPONSE_CODE")
-        var response = Response(status: status, headers: collector.headers, body: collector.body, bodyBytesReceived: collector.bodyBytesReceived)
-        if result != CURLE_OK, acceptsIncompleteBody, collector.headersComplete, status >= 100 {
-            // Cut at the cap (the body callback's short count is CURLE_WRITE_ERROR) or a body that never ended.
-            response.isBodyComplete = false
-            return response
-        }
-        guard result == CURLE_OK else {
-            let message = String(cString: curl_easy_strerror(result))
-            let connectionFailure = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING]
-                .contains(result)
-            throw TransportError(code: Int32(result.rawValue), message: message, isConnectionFailure: connectionFailure,
-                                 isTimeout: result == CURLE_OPERATION_TIMEDOUT)
-        }
-        return response
+        return withExtendedLifetime(collector) { curl_easy_perform(handle) }
     }
 
     /// "CURLE_OK (zero) means that the option was set properly": an option that did not take (a security option
     /// above all, such as the protocols allowed or the pinned address) stops the request instead of being skipped.
-    private func check(_ code: CURLcode, _ option: StaticString) throws(TransportError) {
+    func check(_ code: CURLcode, _ option: StaticString) throws(TransportError) {
         guard code != CURLE_OK else { return }
         throw TransportError(code: Int32(code.rawValue), message: "libcurl refused \(option): \(String(cString: curl_easy_strerror(code)))",
                              isConnectionFailure: false)
     }
 }
 
-/// Gathers a response's headers and body from libcurl's callbacks.
-private final class ResponseCollector {
-    let maxBodyBytes: Int?
-    var body: [UInt8] = []
-    var bodyBytesReceived = 0
-    var headers: [String: String] = [:]
-    var headersComplete = false
-    let allowsPeer: ((String) -> Bool)?
-    /// The address of a connection `allowsPeer` refused.
-    var refusedPeer: String?
-
-    init(maxBodyBytes: Int?, allowsPeer: ((String) -> Bool)?) {
-        self.maxBodyBytes = maxBodyBytes
-        self.allowsPeer = allowsPeer
-    }
-
-    static let peerCallback: vouch_curl_prereq_callback = { context, primaryAddress, _, _, _ in
-        guard let context else { return CURL_PREREQFUNC_ABORT }
-        let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-        let address = primaryAddress.map { String(cString: $0) } ?? ""
-        guard let allowsPeer = collector.allowsPeer, !allowsPeer(address) else { return CURL_PREREQFUNC_OK }
-        collector.refusedPeer = address
-        return CURL_PREREQFUNC_ABORT
-    }
-
-    static let bodyCallback: vouch_curl_write_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        collector.bodyBytesReceived += length
-        if let limit = collector.maxBodyBytes, collector.bodyBytesReceived > limit {
-            // "If that amount differs from the amount passed to your callback function, it signals an error
-            // condition to the library": the transfer stops, and what was kept stays within the cap.
-            return 0
-        }
-        data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-            collector.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
-        }
-        return length
-    }
-
-    static let headerCallback: vouch_curl_write_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: length) { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) }
-        if line.hasPrefix("HTTP/") {
-            // A new status line (after a 1xx): the headers so far belonged to an interim answer.
-            collector.headers = [:]
-            collector.headersComplete = false
-        } else if line == "\r\n" || line == "\n" {
-            collector.headersComplete = true
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            collector.headers[name] = value
-        }
-        return length
+extension HTTPClient.TransportError {
+    /// A transfer that failed, in libcurl's words.
+    init(_ result: CURLcode) {
+        let connectionFailure = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING]
+            .contains(result)
+        self.init(code: Int32(result.rawValue), message: String(cString: curl_easy_strerror(result)), isConnectionFailure: connectionFailure,
+                  isTimeout: result == CURLE_OPERATION_TIMEDOUT)
     }
 }

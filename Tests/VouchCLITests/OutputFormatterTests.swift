@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VouchJSON
 @testable import VouchCLI
@@ -57,5 +58,24 @@ import VouchJSON
         ])
         #expect(OutputFormatter.eventLine(event)
                 == "2026-12-01T10:00:00.000Z: admin recorded feedback fb_1 on fix tv-channel-selector-labels, tester t_4w9tedpdf8fc, verdict can't tell.")
+    }
+}
+
+/// `vouch eval --watch`'s line for a change, which a screen reader reads as it comes.
+@Suite struct EvaluationChangeLineTests {
+    static let off: JSONValue = .object(["key": .string("k"), "value": .bool(false), "reason": .string("DEFAULT"), "variant": .string("off"),
+                                         "metadata": .object(["revision": .int(1), "state": .string("testing")])])
+    static let on: JSONValue = .object(["key": .string("k"), "value": .bool(true), "reason": .string("TARGETING_MATCH"), "variant": .string("on"),
+                                        "metadata": .object(["revision": .int(2), "state": .string("promotion_failed")])])
+
+    @Test func labelsEachValueAndSaysWhatItWas() {
+        let line = OutputFormatter.evaluationChange(Self.on, was: Self.off, at: Date(timeIntervalSince1970: 0))
+        #expect(line.wholeMatch(of: /At \d\d:\d\d:\d\d: on, reason targeting match, revision 2, state promotion failed \(was off, reason default\)/) != nil, "\(line)")
+    }
+
+    @Test func anErrorAnswerSaysTheErrorInWords() {
+        let gone: JSONValue = .object(["key": .string("k"), "errorCode": .string("FLAG_NOT_FOUND")])
+        let line = OutputFormatter.evaluationChange(gone, was: Self.on, at: Date(timeIntervalSince1970: 0))
+        #expect(line.hasSuffix(": error, flag not found (was on, reason targeting match)"), "\(line)")
     }
 }

@@ -29,10 +29,7 @@ final class TerminalSession {
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
         self.master = master
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProduct.path("vouch"))
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "dumb"].merging(environment) { $1 }
+        process = BuiltProduct.vouchProcess(arguments, environment: ["TERM": "dumb"].merging(environment) { $1 })
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
@@ -83,18 +80,10 @@ final class TerminalSession {
 
     /// Waits for the program to exit, reading what it still writes, and returns its status.
     func waitForExit(within seconds: Double = 10) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            guard Date() < deadline else {
-                kill(process.processIdentifier, SIGKILL)
-                throw Failure(description: "vouch did not exit within \(seconds) s; output:\n\(transcript)")
-            }
-            readAvailable(until: deadline)
-        }
+        try BuiltProduct.waitForExit(process, within: seconds, reading: { readAvailable(until: $0) }, output: { transcript })
         // What it wrote last may still wait in the terminal; the master reports the end once it is read.
         let drained = Date().addingTimeInterval(1)
         while !isClosed && Date() < drained { readAvailable(until: drained) }
-        process.waitUntilExit()
         return process.terminationStatus
     }
 

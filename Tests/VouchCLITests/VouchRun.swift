@@ -24,10 +24,7 @@ struct VouchRun: Equatable, CustomStringConvertible {
             try? output.close()
             try? error.close()
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProduct.path("vouch"))
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"].merging(environment) { $1 }
+        let process = BuiltProduct.vouchProcess(arguments, environment: environment)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = error
