@@ -71,10 +71,13 @@ extension SQLiteStore {
                                                    fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details)))
         }
         if let first = records.first, let fix = try fix(first.fixKey, on: connection) {
-            // Promotion looks at the same fix and latest feedback next, without reading them again.
-            let latest = try latest(of: fix.key.rawValue, revision: fix.revision, on: connection)
-            _ = try enqueue(emitting(records, latest, fix), onlyTo: nil, on: connection, recording: &changes)
-            changes.record(.feedbackRecorded(FeedbackRecorded(fix: fix, records: records, latest: latest)))
+            // The events carry the evidence (the latest feedback per tester): read and built only when an endpoint
+            // will receive them. This runs inside the shared commit, where every member waits for the others' work.
+            if try anyEndpointReceives(.feedbackReceived, on: connection) {
+                let latest = try latest(of: fix.key.rawValue, revision: fix.revision, on: connection)
+                _ = try enqueue(emitting(records, latest, fix), onlyTo: nil, on: connection, recording: &changes)
+            }
+            changes.record(.feedbackRecorded(FeedbackRecorded(fix: fix, records: records)))
         }
         if let claim = idempotency {
             try connection.query(

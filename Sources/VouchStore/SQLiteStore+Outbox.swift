@@ -12,6 +12,12 @@ extension SQLiteStore {
         try write { connection, changes in try SQLiteStore.enqueue(events, onlyTo: endpointID, on: connection, recording: &changes) }
     }
 
+    /// Whether any enabled endpoint would receive an event of this type, so a caller can skip building events nobody gets.
+    static func anyEndpointReceives(_ type: WebhookEventType, on connection: SQLiteConnection) throws -> Bool {
+        try connection.query("SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at_ms IS NULL")
+            .map(endpoint(from:)).contains { $0.receives(type) }
+    }
+
     /// Stores the events and one pending delivery per enabled endpoint that receives each, in the caller's transaction,
     /// and records the new deliveries so the delivery worker hears of them after COMMIT.
     /// - Returns: the new delivery ids.

@@ -33,13 +33,10 @@ public struct FeedbackRecorded: Sendable {
     /// The fix as it was when the feedback was recorded.
     public let fix: Fix
     public let records: [Feedback]
-    /// The latest feedback per tester on the fix's current revision, these records included.
-    public let latest: [Feedback]
 
-    public init(fix: Fix, records: [Feedback], latest: [Feedback]) {
+    public init(fix: Fix, records: [Feedback]) {
         self.fix = fix
         self.records = records
-        self.latest = latest
     }
 
     public var fixKey: String { fix.key.rawValue }
