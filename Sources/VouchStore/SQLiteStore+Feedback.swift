@@ -73,9 +73,10 @@ extension SQLiteStore {
         if let first = records.first, let fix = try fix(first.fixKey, on: connection) {
             // The events carry the evidence (the latest feedback per tester): read and built only when an endpoint
             // will receive them. This runs inside the shared commit, where every member waits for the others' work.
-            if try anyEndpointReceives(.feedbackReceived, on: connection) {
+            let endpoints = try enabledEndpoints(onlyTo: nil, on: connection)
+            if endpoints.contains(where: { $0.receives(.feedbackReceived) }) {
                 let latest = try latest(of: fix.key.rawValue, revision: fix.revision, on: connection)
-                _ = try enqueue(emitting(records, latest, fix), onlyTo: nil, on: connection, recording: &changes)
+                _ = try enqueue(emitting(records, latest, fix), to: endpoints, ignoringSubscriptions: false, on: connection, recording: &changes)
             }
             changes.record(.feedbackRecorded(FeedbackRecorded(fix: fix, records: records)))
         }

@@ -12,10 +12,15 @@ extension SQLiteStore {
         try write { connection, changes in try SQLiteStore.enqueue(events, onlyTo: endpointID, on: connection, recording: &changes) }
     }
 
-    /// Whether any enabled endpoint would receive an event of this type, so a caller can skip building events nobody gets.
-    static func anyEndpointReceives(_ type: WebhookEventType, on connection: SQLiteConnection) throws -> Bool {
-        try connection.query("SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at_ms IS NULL")
-            .map(endpoint(from:)).contains { $0.receives(type) }
+    /// The enabled endpoints, or only the one named.
+    static func enabledEndpoints(onlyTo endpointID: String?, on connection: SQLiteConnection) throws -> [WebhookEndpoint] {
+        var sql = "SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at_ms IS NULL"
+        var values: [SQLiteValue] = []
+        if let endpointID {
+            sql += " AND id = ?"
+            values.append(.text(endpointID))
+        }
+        return try connection.query(sql, values).map(endpoint(from:))
     }
 
     /// Stores the events and one pending delivery per enabled endpoint that receives each, in the caller's transaction,
@@ -24,19 +29,20 @@ extension SQLiteStore {
     static func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, on connection: SQLiteConnection,
                         recording changes: inout TransactionChanges) throws -> [String] {
         guard !events.isEmpty else { return [] }
-        var sql = "SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at_ms IS NULL"
-        var values: [SQLiteValue] = []
-        if let endpointID {
-            sql += " AND id = ?"
-            values.append(.text(endpointID))
-        }
-        let endpoints = try connection.query(sql, values).map(endpoint(from:))
+        return try enqueue(events, to: enabledEndpoints(onlyTo: endpointID, on: connection), ignoringSubscriptions: endpointID != nil,
+                           on: connection, recording: &changes)
+    }
+
+    /// The same, to endpoints the caller already read.
+    /// - Parameter ignoringSubscriptions: every endpoint gets every event, whatever it subscribed to (a test event sent to one).
+    static func enqueue(_ events: [WebhookEvent], to endpoints: [WebhookEndpoint], ignoringSubscriptions: Bool, on connection: SQLiteConnection,
+                        recording changes: inout TransactionChanges) throws -> [String] {
         var deliveryIDs: [String] = []
         for event in events {
             let created = StoreClock.milliseconds(event.createdAt)
             try connection.query("INSERT INTO webhook_events (id, type, fix_key, revision, body, created_at_ms) VALUES (?, ?, ?, ?, ?, ?)",
                                  [.text(event.id), .text(event.type.rawValue), .optional(event.fixKey), .optional(event.revision), .blob(event.body), .integer(created)])
-            for endpoint in endpoints where endpointID != nil || endpoint.receives(event.type) {
+            for endpoint in endpoints where ignoringSubscriptions || endpoint.receives(event.type) {
                 let id = "dlv_" + event.id.dropFirst(4) + "_" + endpoint.id.dropFirst(3)
                 try connection.query(
                     """
