@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite"], plugins: ["EmbedMigrations"]),
         .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD"]),
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
-        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks"],
+        // The web console's HTML: pure rendering from domain values, no I/O.
+        .target(name: "VouchConsole", dependencies: ["VouchDomain"]),
+        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchConsole", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks"],
             plugins: ["EmbedOpenAPIDocument"]),
         .target(name: "VouchClient", dependencies: ["CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
@@ -50,5 +52,6 @@ let package = Package(
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
+        .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),
     ]
 )

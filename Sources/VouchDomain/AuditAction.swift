@@ -30,6 +30,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case testerCreate = "tester.create"
     case testerUpdate = "tester.update"
     case testerWithdraw = "tester.withdraw"
+    /// A personal console link was made for a tester, or revoked.
+    case testerLinkCreate = "tester.link_create"
+    case testerLinkRevoke = "tester.link_revoke"
     case webhookCreate = "webhook.create"
     case webhookUpdate = "webhook.update"
     case webhookDelete = "webhook.delete"

@@ -38,9 +38,21 @@ public struct HTTPRequest: Sendable {
         return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// The value of one cookie from the `Cookie` header, or nil.
+    public func cookie(_ name: String) -> String? {
+        guard let header = headers["cookie"] else { return nil }
+        for part in header.split(separator: ";") {
+            let pair = part.drop { $0 == " " || $0 == "\t" }
+            guard let equals = pair.firstIndex(of: "="), pair[..<equals] == Substring(name) else { continue }
+            return String(pair[pair.index(after: equals)...])
+        }
+        return nil
+    }
+
     /// The request headers Vouch looks at; others are never copied out of libmicrohttpd.
     /// `origin` and `access-control-request-method` let a browser on another origin read OFREP (CORS); `host` and
-    /// `last-event-id` serve its event streams (their address, and catching up after a reconnect).
+    /// `last-event-id` serve its event streams (their address, and catching up after a reconnect). The console reads
+    /// `cookie` (its session) and `x-forwarded-proto` (whether a proxy in front serves it over TLS).
     public static let collectedHeaders = ["authorization", "x-api-key", "content-type", "if-none-match", "idempotency-key", "x-request-id",
-                                          "origin", "access-control-request-method", "host", "last-event-id"]
+                                          "origin", "access-control-request-method", "host", "last-event-id", "cookie", "x-forwarded-proto"]
 }

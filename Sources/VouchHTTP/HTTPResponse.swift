@@ -20,6 +20,17 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: [(name: "Content-Type", value: contentType)], body: Array(text.utf8))
     }
 
+    /// An HTML page.
+    public static func html(_ page: String, status: Int = 200, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [(name: "Content-Type", value: "text/html; charset=utf-8")] + headers, body: Array(page.utf8))
+    }
+
+    /// 303 See Other: after a form's POST the browser GETs `location` (Post/Redirect/Get), so reloading never sends
+    /// the form again.
+    public static func seeOther(_ location: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: 303, headers: [(name: "Location", value: location)] + headers)
+    }
+
     /// A response with no body, such as 204, 304 or OFREP's 401/403.
     public static func empty(_ status: Int, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         HTTPResponse(status: status, headers: headers)

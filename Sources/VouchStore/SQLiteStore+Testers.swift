@@ -97,6 +97,14 @@ extension SQLiteStore {
                 // Her submissions' idempotency records (keyed by her tokens) would tie her tokens to her feedback ids.
                 try connection.query("DELETE FROM idempotency_records WHERE principal = ?", [.text(token)])
             }
+            // Her personal links go, and with them her console sessions and unsent answers; so do the idempotency
+            // records of what she sent through them.
+            let links = try connection.query("SELECT id FROM tester_links WHERE tester_id = ?", [.text(id)]).map { $0.string(0) }
+            for link in links {
+                try connection.query("DELETE FROM idempotency_records WHERE principal = ?", [.text(link)])
+            }
+            try connection.query("DELETE FROM tester_links WHERE tester_id = ?", [.text(id)])
+            try connection.query("DELETE FROM console_sessions WHERE token_id IN (SELECT id FROM tokens WHERE tester_id = ?)", [.text(id)])
             try connection.query("UPDATE tokens SET revoked_at_ms = ? WHERE tester_id = ? AND revoked_at_ms IS NULL",
                                  [.integer(StoreClock.milliseconds(time)), .text(id)])
             // A token's name may be her name ("Aiko's phone"); the revoked tokens stay, tied to no one.

@@ -60,6 +60,8 @@ extension SQLiteStore {
                 throw StoreConflict("\(id) is the last active admin token; create another admin token before revoking this one")
             }
             try connection.query("UPDATE tokens SET revoked_at_ms = ? WHERE id = ?", [.integer(StoreClock.milliseconds(time)), .text(id)])
+            // Console sessions signed in with the token end with it (docs/console.md, "Sessions").
+            try connection.query("DELETE FROM console_sessions WHERE token_id = ?", [.text(id)])
             var after = before
             after.revokedAt = time
             try audit(connection, AuditEvent(at: time, principal: principal, action: .tokenRevoke, subject: id,

@@ -96,6 +96,24 @@ public protocol Store: Sendable {
 
     /// The signing key called `name`, made with `generate` by the first caller and the same for every caller after.
     func serverKey(named name: String, generate: () -> [UInt8]) throws -> [UInt8]
+
+    /// Testers' personal console links: created for an active tester, listed, found by the SHA-256 of the secret,
+    /// revoked (which ends the sessions the link opened). Withdrawal deletes them.
+    func createTesterLink(_ link: TesterLink) throws
+    func testerLinks(of testerID: String) throws -> [TesterLink]
+    func testerLink(secretSHA256: [UInt8]) throws -> TesterLink?
+    func revokeTesterLink(_ id: String, of testerID: String, by principal: String, at time: Date) throws -> TesterLink
+    /// Console sessions by the SHA-256 of their cookie. Revoking the token a session signed in with deletes it.
+    func createConsoleSession(_ session: ConsoleSession) throws
+    func consoleSession(idSHA256: [UInt8], at time: Date) throws -> ConsoleSession?
+    func touchConsoleSession(idSHA256: [UInt8], at time: Date) throws
+    func deleteConsoleSession(idSHA256: [UInt8]) throws
+    @discardableResult
+    func deleteStaleConsoleSessions(at time: Date, idleBefore: Date) throws -> Int
+    /// A tester's answers between the feedback pages, per session and fix.
+    func consoleDraft(session idSHA256: [UInt8], fix key: String) throws -> String?
+    func saveConsoleDraft(session idSHA256: [UInt8], fix key: String, answers: String, at time: Date) throws
+    func deleteConsoleDraft(session idSHA256: [UInt8], fix key: String) throws
 }
 
 extension Store {

@@ -1,0 +1,15 @@
+/// How a question's label or legend is shown: as the page's `h1` when the page asks one question (so a screen
+/// reader hears the question once, GOV.UK's question pages), or as a plain label among other fields.
+public enum FieldHeading: Sendable {
+    case pageHeading
+    case sectionHeading
+    case label
+
+    func wrap(_ text: String) -> HTML {
+        switch self {
+        case .pageHeading: "<h1 class=\"heading-l\">\(text)</h1>"
+        case .sectionHeading: "<h2 class=\"heading-m\">\(text)</h2>"
+        case .label: "\(text)"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// One question answered by choosing one option: a fieldset whose legend is the question, and nothing chosen until
+/// the person chooses (a radio group cannot be cleared, so offer "I can't tell" where it fits rather than a default).
+public struct RadioGroup: Sendable {
+    public struct Option: Sendable {
+        public var value: String
+        public var label: String
+        public var hint: String?
+        /// Puts an "or" divider before this option (GOV.UK's divider before "None of these").
+        public var dividerBefore: Bool
+
+        public init(_ value: String, _ label: String, hint: String? = nil, dividerBefore: Bool = false) {
+            self.value = value
+            self.label = label
+            self.hint = hint
+            self.dividerBefore = dividerBefore
+        }
+    }
+
+    public var name: String
+    public var legend: String
+    public var heading: FieldHeading
+    public var hint: String?
+    public var options: [Option]
+    public var selected: String?
+    public var issue: FieldIssue?
+    /// Side by side, for two short options such as Yes and No.
+    public var inline: Bool
+
+    public init(name: String, legend: String, heading: FieldHeading = .label, hint: String? = nil, options: [Option],
+                selected: String? = nil, issue: FieldIssue? = nil, inline: Bool = false) {
+        self.name = name
+        self.legend = legend
+        self.heading = heading
+        self.hint = hint
+        self.options = options
+        self.selected = selected
+        self.issue = issue
+        self.inline = inline
+    }
+
+    public func render() -> HTML {
+        let items = options.enumerated().map { index, option -> HTML in
+            let id = FieldID.option(name, index)
+            let checked: HTML = option.value == selected ? " checked" : .empty
+            let hintID = id + "-hint"
+            let described: HTML = option.hint == nil ? .empty : " aria-describedby=\"\(hintID)\""
+            let optionHint: HTML = option.hint.map { "<div id=\"\(hintID)\" class=\"hint choice__hint\">\($0)</div>" } ?? .empty
+            let divider: HTML = option.dividerBefore ? "<div class=\"choices__divider\">or</div>" : .empty
+            return """
+            \(divider)<div class="choice">
+            <input class="choice__input" id="\(id)" name="\(name)" type="radio" value="\(option.value)"\(checked)\(described)>
+            <label class="choice__label" for="\(id)">\(option.label)</label>
+            \(optionHint)
+            </div>
+            """
+        }
+        return FieldGroup(field: name, hint: hint, issue: issue).fieldset(legend: legend, heading: heading,
+                                                                           controls: "<div class=\"choices\(inline ? " choices--inline" : "")\">\(items)</div>")
+    }
+}

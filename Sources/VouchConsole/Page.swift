@@ -1,0 +1,67 @@
+/// One console page: the document around `content`, the same on every page (docs/console.md, "Page anatomy").
+///
+/// The skip link comes first, then the header with the site name and the signed-in navigation, then `main` with
+/// an optional back link, the error summary or a success banner, and the content, which starts with the page's one
+/// `h1`. A page with problems has "Error: " at the start of its title, so a screen reader says so first.
+public struct Page: Sendable {
+    public var title: String
+    public var issues: [FieldIssue]
+    public var navigation: Navigation?
+    public var backLink: BackLink?
+    public var banner: NotificationBanner?
+    public var content: HTML
+    /// The path of the console's stylesheet, which carries a hash of its content so browsers may cache it forever.
+    public var stylesheetPath: String
+
+    public init(title: String, issues: [FieldIssue] = [], navigation: Navigation? = nil, backLink: BackLink? = nil,
+                banner: NotificationBanner? = nil, content: HTML, stylesheetPath: String = Stylesheet.path) {
+        self.title = title
+        self.issues = issues
+        self.navigation = navigation
+        self.backLink = backLink
+        self.banner = banner
+        self.content = content
+        self.stylesheetPath = stylesheetPath
+    }
+
+    /// The `<title>`: "Error: " when the page shows problems, then the page's subject, then the product.
+    public var documentTitle: String { (issues.isEmpty ? "" : "Error: ") + title + " – Vouch" }
+
+    public func render() -> String {
+        let page: HTML = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="referrer" content="no-referrer">
+        <title>\(documentTitle)</title>
+        <link rel="stylesheet" href="\(stylesheetPath)">
+        </head>
+        <body>
+        <a href="#main-content" class="skip-link">Skip to main content</a>
+        <header class="header">
+        <div class="width header__inner">
+        <a href="/console/" class="header__brand">Vouch<span class="visually-hidden"> console, home</span></a>
+        \(navigation?.render())
+        </div>
+        </header>
+        <div class="width">
+        \(backLink?.render())
+        <main id="main-content" tabindex="-1">
+        \(issues.isEmpty ? banner?.render() : ErrorSummary(issues: issues).render())
+        \(content)
+        </main>
+        </div>
+        <footer class="footer">
+        <div class="width">
+        <p><a href="/console/accessibility">Accessibility of this console</a></p>
+        </div>
+        </footer>
+        </body>
+        </html>
+
+        """
+        return page.markup
+    }
+}

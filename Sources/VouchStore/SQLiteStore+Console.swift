@@ -1,0 +1,162 @@
+import Foundation
+import VouchCodec
+import VouchDomain
+import VouchJSON
+
+/// The console's sessions, testers' personal links and feedback drafts (docs/console.md).
+extension SQLiteStore {
+    static let linkColumns = "id, tester_id, secret_sha256, created_by, created_at_ms, expires_at_ms, revoked_at_ms"
+    static let sessionColumns = "id_sha256, token_id, link_id, tester_id, csrf, created_at_ms, last_seen_at_ms, expires_at_ms"
+
+    public func createTesterLink(_ link: TesterLink) throws {
+        try write { connection, changes in
+            let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(link.testerID)]).first?.string(0)
+            guard let status else { throw StoreError.notFound(kind: "tester", id: link.testerID) }
+            guard status == "active" else {
+                throw StoreConflict("tester \(link.testerID) has withdrawn; a withdrawn tester gets no link")
+            }
+            try connection.query("INSERT INTO tester_links (\(SQLiteStore.linkColumns)) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                                 [.text(link.id), .text(link.testerID), .blob(link.secretSHA256), .text(link.createdBy),
+                                  .integer(StoreClock.milliseconds(link.createdAt)), .integer(StoreClock.milliseconds(link.expiresAt))])
+            try audit(connection, AuditEvent(at: link.createdAt, principal: link.createdBy, action: .testerLinkCreate, subject: link.testerID,
+                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: link))))
+            changes.record(.testerChanged(id: link.testerID))
+        }
+    }
+
+    public func testerLinks(of testerID: String) throws -> [TesterLink] {
+        try database.read { connection in
+            try connection.query("SELECT \(SQLiteStore.linkColumns) FROM tester_links WHERE tester_id = ? ORDER BY created_at_ms, id",
+                                 [.text(testerID)]).map(SQLiteStore.link(from:))
+        }
+    }
+
+    public func testerLink(secretSHA256: [UInt8]) throws -> TesterLink? {
+        try database.read { connection in
+            try connection.query("SELECT \(SQLiteStore.linkColumns) FROM tester_links WHERE secret_sha256 = ?", [.blob(secretSHA256)])
+                .first.map(SQLiteStore.link(from:))
+        }
+    }
+
+    /// Revokes one of the tester's links and ends the sessions it opened.
+    public func revokeTesterLink(_ id: String, of testerID: String, by principal: String, at time: Date) throws -> TesterLink {
+        try write { connection, changes in
+            guard let before = try connection.query("SELECT \(SQLiteStore.linkColumns) FROM tester_links WHERE id = ? AND tester_id = ?",
+                                                    [.text(id), .text(testerID)]).first.map(SQLiteStore.link(from:)) else {
+                throw StoreError.notFound(kind: "link of tester \(testerID)", id: id)
+            }
+            if let revokedAt = before.revokedAt {
+                throw StoreConflict("link \(id) was already revoked at \(revokedAt.formatted(.iso8601))")
+            }
+            try connection.query("UPDATE tester_links SET revoked_at_ms = ? WHERE id = ?", [.integer(StoreClock.milliseconds(time)), .text(id)])
+            try connection.query("DELETE FROM console_sessions WHERE link_id = ?", [.text(id)])
+            var after = before
+            after.revokedAt = time
+            try audit(connection, AuditEvent(at: time, principal: principal, action: .testerLinkRevoke, subject: testerID,
+                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
+                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+            changes.record(.testerChanged(id: testerID))
+            return after
+        }
+    }
+
+    public func createConsoleSession(_ session: ConsoleSession) throws {
+        try write { connection, _ in
+            let (tokenID, linkID, testerID): (String?, String?, String?) = switch session.holder {
+            case .token(let id): (id, nil, nil)
+            case .link(let id, let tester): (nil, id, tester)
+            }
+            try connection.query("INSERT INTO console_sessions (\(SQLiteStore.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                 [.blob(session.idSHA256), .optional(tokenID), .optional(linkID), .optional(testerID), .text(session.csrf),
+                                  .integer(StoreClock.milliseconds(session.createdAt)), .integer(StoreClock.milliseconds(session.lastSeenAt)),
+                                  .integer(StoreClock.milliseconds(session.expiresAt))])
+        }
+    }
+
+    /// The session, if it exists; a link session only while its link is neither revoked nor expired and its tester
+    /// has not withdrawn (the caller checks a staff session's token against the token directory, and the idle time).
+    public func consoleSession(idSHA256: [UInt8], at time: Date) throws -> ConsoleSession? {
+        let now = StoreClock.milliseconds(time)
+        return try database.read { connection in
+            try connection.query(
+                """
+                SELECT \(SQLiteStore.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+                FROM console_sessions s
+                LEFT JOIN tester_links l ON l.id = s.link_id
+                LEFT JOIN testers t ON t.id = s.tester_id
+                WHERE s.id_sha256 = ? AND s.expires_at_ms > ?
+                  AND (s.link_id IS NULL OR (l.revoked_at_ms IS NULL AND l.expires_at_ms > ? AND t.status = 'active'))
+                """, [.blob(idSHA256), .integer(now), .integer(now)]).first.map(SQLiteStore.session(from:))
+        }
+    }
+
+    /// Records activity, so the idle expiry counts from now.
+    public func touchConsoleSession(idSHA256: [UInt8], at time: Date) throws {
+        try write { connection, _ in
+            try connection.query("UPDATE console_sessions SET last_seen_at_ms = ? WHERE id_sha256 = ?",
+                                 [.integer(StoreClock.milliseconds(time)), .blob(idSHA256)])
+        }
+    }
+
+    public func deleteConsoleSession(idSHA256: [UInt8]) throws {
+        try write { connection, _ in
+            try connection.query("DELETE FROM console_sessions WHERE id_sha256 = ?", [.blob(idSHA256)])
+        }
+    }
+
+    /// Deletes sessions past their absolute end or idle since before `idleBefore`, with their drafts; returns how many.
+    @discardableResult
+    public func deleteStaleConsoleSessions(at time: Date, idleBefore: Date) throws -> Int {
+        try write { connection, _ in
+            try connection.query("DELETE FROM console_sessions WHERE expires_at_ms <= ? OR last_seen_at_ms < ?",
+                                 [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(idleBefore))])
+            return connection.changes
+        }
+    }
+
+    /// A tester's answers so far on one fix's feedback pages, as the console wrote them.
+    public func consoleDraft(session idSHA256: [UInt8], fix key: String) throws -> String? {
+        try database.read { connection in
+            try connection.query("SELECT answers FROM console_drafts WHERE session_sha256 = ? AND fix_key = ?", [.blob(idSHA256), .text(key)])
+                .first?.string(0)
+        }
+    }
+
+    public func saveConsoleDraft(session idSHA256: [UInt8], fix key: String, answers: String, at time: Date) throws {
+        try write { connection, _ in
+            try connection.query(
+                """
+                INSERT INTO console_drafts (session_sha256, fix_key, answers, updated_at_ms) VALUES (?, ?, ?, ?)
+                ON CONFLICT (session_sha256, fix_key) DO UPDATE SET answers = excluded.answers, updated_at_ms = excluded.updated_at_ms
+                """, [.blob(idSHA256), .text(key), .text(answers), .integer(StoreClock.milliseconds(time))])
+        }
+    }
+
+    public func deleteConsoleDraft(session idSHA256: [UInt8], fix key: String) throws {
+        try write { connection, _ in
+            try connection.query("DELETE FROM console_drafts WHERE session_sha256 = ? AND fix_key = ?", [.blob(idSHA256), .text(key)])
+        }
+    }
+
+    /// What the audit log keeps of a link: never the secret or its hash.
+    static func auditDescription(of link: TesterLink) -> JSONValue {
+        .object(["id": .string(link.id), "tester": .string(link.testerID), "expires_at": .string(Timestamp.string(link.expiresAt)),
+                 "revoked": .bool(link.revokedAt != nil)])
+    }
+
+    static func link(from row: SQLiteRow) -> TesterLink {
+        TesterLink(id: row.string(0), testerID: row.string(1), secretSHA256: row.blob(2), createdBy: row.string(3),
+                   createdAt: StoreClock.date(row.int64(4)), expiresAt: StoreClock.date(row.int64(5)),
+                   revokedAt: row.optionalInt(6).map { StoreClock.date(Int64($0)) })
+    }
+
+    static func session(from row: SQLiteRow) -> ConsoleSession {
+        let holder: ConsoleSession.Holder = if let linkID = row.optionalString(2) {
+            .link(id: linkID, testerID: row.optionalString(3) ?? "")
+        } else {
+            .token(id: row.optionalString(1) ?? "")
+        }
+        return ConsoleSession(idSHA256: row.blob(0), holder: holder, csrf: row.string(4), createdAt: StoreClock.date(row.int64(5)),
+                              lastSeenAt: StoreClock.date(row.int64(6)), expiresAt: StoreClock.date(row.int64(7)))
+    }
+}
