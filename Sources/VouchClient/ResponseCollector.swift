@@ -74,7 +74,8 @@ final class ResponseCollector {
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            collector.headers[name] = value
+            // A repeated header is one list (RFC 9110, 5.3); Set-Cookie values may hold commas, so they go one per line.
+            collector.headers[name] = collector.headers[name].map { $0 + (name == "set-cookie" ? "\n" : ", ") + value } ?? value
         }
         return length
     }

@@ -20,13 +20,17 @@ public struct ApplicationSettings: Sendable {
     public var eventStreams: EventStreamSettings
     /// Threads that finish requests which may wait (writes, DNS lookups) while their connection is parked.
     public var workerThreads: Int
+    /// The web console under `/console/`: sessions, personal links.
+    public var console: ConsoleSettings
 
     public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
                 rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
                 authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true,
                 cors: CORSPolicy = CORSPolicy(),
                 dnsTimeoutMilliseconds: Int = 2_000,
-                eventStreams: EventStreamSettings = EventStreamSettings(), workerThreads: Int = 32) {
+                eventStreams: EventStreamSettings = EventStreamSettings(), workerThreads: Int = 32,
+                console: ConsoleSettings = ConsoleSettings()) {
+        self.console = console
         self.eventStreams = eventStreams
         self.workerThreads = workerThreads
         self.logRequests = logRequests

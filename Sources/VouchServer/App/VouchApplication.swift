@@ -34,6 +34,9 @@ public final class VouchApplication: Sendable {
     private let routePatternPaths: [String]
     private let ofrep: OFREPController
     private let cors: CORSPolicy
+    /// The web console's sessions, or nil when `console.enabled` is false.
+    let consoleSessions: ConsoleSessions?
+    private let consoleAPI: ConsoleAPI
 
     /// Loads the OFREP snapshot and the token directory from the store, subscribes everything that follows the store
     /// to its change feed, then wires the routes.
@@ -67,8 +70,10 @@ public final class VouchApplication: Sendable {
         promotion = PromotionService(store: store, settings: settings, clock: clock, logger: logger)
         VouchApplication.follow(changes, snapshots: snapshots, tokens: tokens, deliveries: deliveries, eventStreams: eventStreams, promotion: promotion)
         let directory = tokens
+        // The console's own calls to the API carry their principal in a task-local value (`InProcessCall`); every
+        // other request presents a token.
         var router = APIRouter(authenticate: { request in
-            VouchApplication.presentedSecret(in: request).flatMap(directory.principal(forSecret:))
+            InProcessCall.current?.principal ?? VouchApplication.presentedSecret(in: request).flatMap(directory.principal(forSecret:))
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, eventStreams: eventStreams)
@@ -85,6 +90,23 @@ public final class VouchApplication: Sendable {
         let addressPolicy = AddressPolicy(allowPrivateNetworks: settings.delivery.allowPrivateNetworks, resolver: hostResolver,
                                           timeout: .milliseconds(settings.dnsTimeoutMilliseconds))
         WebhookController(store: store, addressPolicy: addressPolicy, clock: clock).register(in: &router)
+        TesterLinkController(store: store, settings: settings.console, clock: clock).register(in: &router)
+        let logger = self.logger
+        consoleAPI = ConsoleAPI(answerError: { error in
+            (ErrorResponses.problem(for: error) ?? {
+                logger.error("console call failed", [("error", String(describing: error))])
+                return Problem(status: 500, detail: "the server failed to answer; the error is in its log")
+            }()).response
+        })
+        if settings.console.enabled {
+            let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)
+            consoleSessions = sessions
+            VouchApplication.registerConsole(in: &router, sessions: sessions, api: consoleAPI, store: store, promotion: promotion,
+                                             tokens: tokens, authFailures: authFailures, settings: settings, clock: clock)
+        } else {
+            consoleSessions = nil
+        }
+        consoleAPI.attach(router.router)
         self.router = router.router
         let patterns = router.router.patterns
         routePatternPaths = patterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
@@ -128,8 +150,8 @@ public final class VouchApplication: Sendable {
     /// Lets `/metrics` report the server's open connections and the ones its deadlines cut.
     public func attach(_ server: HTTPServer) { metrics.observe(server) }
 
-    /// Every route as `METHOD /path/{param}`, for the OpenAPI coverage test.
-    public var routePatterns: [String] { router.patterns + ["GET " + EventStreamHub.path] }
+    /// Every API route as `METHOD /path/{param}`, for the OpenAPI coverage test; the console's HTML pages are not API.
+    public var routePatterns: [String] { router.patterns.filter { !$0.contains(" /console") } + ["GET " + EventStreamHub.path] }
 
     /// Answers one request as the HTTP server needs it: an event stream, an answer made now, or, for a request that
     /// may wait (any write: a group commit, a DNS lookup), an answer finished by a worker while the connection is parked.
@@ -151,9 +173,10 @@ public final class VouchApplication: Sendable {
         }
     }
 
-    /// Writes under `/v1` wait for a commit (and webhook routes for a DNS lookup); reads and OFREP are answered at once.
+    /// Writes under `/v1` and the console's forms wait for a commit (and webhook routes for a DNS lookup); reads and
+    /// OFREP are answered at once.
     static func mayWait(_ request: HTTPRequest) -> Bool {
-        request.method != "GET" && request.method != "HEAD" && request.path.hasPrefix("/v1/")
+        request.method != "GET" && request.method != "HEAD" && (request.path.hasPrefix("/v1/") || request.path.hasPrefix("/console/"))
     }
 
     /// Opens an event stream, counted and logged like any request (never with its credential, which is in the query).
@@ -234,6 +257,9 @@ public final class VouchApplication: Sendable {
         } catch {
             if let problem = error as? Problem, problem.status == 404, let answer = ofrep.unknownFlag(request) {
                 return answer
+            } else if VouchApplication.isConsole(request), let problem = ErrorResponses.problem(for: error) {
+                // An unknown console address, or a refusal before the console's own handler ran: a page, not JSON.
+                return ConsoleErrorPage.response(for: problem)
             } else if let problem = ErrorResponses.problem(for: error) {
                 if problem.status == 503 || problem.status == 507 {
                     // The operator must hear of a locked database or a full disk; the client only sees the problem.
@@ -246,10 +272,13 @@ public final class VouchApplication: Sendable {
                 // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
                 logger.error("request failed", [("http.method", request.method), ("http.route", routeName(route)),
                                                 ("request_id", request.requestID), ("error", String(describing: error))])
-                return Problem(status: 500, detail: "the server failed to answer; the error is in its log").response
+                let problem = Problem(status: 500, detail: "the server failed to answer; the error is in its log")
+                return VouchApplication.isConsole(request) ? ConsoleErrorPage.response(for: problem) : problem.response
             }
         }
     }
+
+    static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.path.hasPrefix("/console/") }
 
     /// The token from `Authorization: Bearer …` or `X-API-Key`.
     static func presentedSecret(in request: HTTPRequest) -> String? {

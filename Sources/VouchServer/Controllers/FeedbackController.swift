@@ -55,7 +55,7 @@ struct FeedbackController {
                 draft.tester = context.principal.testerID
             }
             do {
-                records.append(try FeedbackValidator.makeFeedback(from: draft, id: FeedbackController.makeID(), fix: fix, channel: .http,
+                records.append(try FeedbackValidator.makeFeedback(from: draft, id: FeedbackController.makeID(), fix: fix, channel: InProcessCall.current?.channel ?? .http,
                                                                   recordedBy: context.principal.name, at: time, fieldPrefix: prefix, priorErrors: readErrors))
             } catch {
                 errors += error.errors

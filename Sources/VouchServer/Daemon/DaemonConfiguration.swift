@@ -47,6 +47,11 @@ public struct DaemonConfiguration: Sendable {
         ("rollout.phased_steps", "1,2,5,10,20,50,100", .percentageList),
         ("rollout.phased_interval", "24h", .duration(RolloutPlan.intervalRange)),
         ("ofrep.cors_origins", "*", .originList),
+        ("console.enabled", "true", .boolean),
+        ("console.public_url", "", .publicURL),
+        ("console.session_idle_timeout", "24h", .duration(300...30 * 86_400)),
+        ("console.session_lifetime", "7d", .duration(3_600...90 * 86_400)),
+        ("console.link_valid_for", "14d", .duration(ConsoleSettings.linkValidRange)),
     ]
 
     public private(set) var values: [String: String]
@@ -142,7 +147,11 @@ public struct DaemonConfiguration: Sendable {
         return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout, authFailures: authFailures,
                                    logRequests: self["log.requests"] == "true", cors: CORSPolicy(origins: origins),
                                    dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000, eventStreams: eventStreams,
-                                   workerThreads: Int(self["http.worker_threads"]) ?? 32)
+                                   workerThreads: Int(self["http.worker_threads"]) ?? 32,
+                                   console: ConsoleSettings(enabled: self["console.enabled"] == "true", publicURL: self["console.public_url"],
+                                                            sessionIdleSeconds: seconds("console.session_idle_timeout"),
+                                                            sessionLifetimeSeconds: seconds("console.session_lifetime"),
+                                                            linkValidSeconds: seconds("console.link_valid_for")))
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).

@@ -97,19 +97,8 @@ public final class EventStreamHub: Sendable {
         return text
     }
 
-    /// `ofrep.public_url`, or `http://` and the request's `Host` when it is a plain host name or address and port.
-    private func baseURL(host: String?) -> String? {
-        if !settings.publicURL.isEmpty {
-            return settings.publicURL.hasSuffix("/") ? String(settings.publicURL.dropLast()) : settings.publicURL
-        }
-        guard let host, !host.isEmpty, host.utf8.count <= 255, host.utf8.allSatisfy(EventStreamHub.isHostByte) else { return nil }
-        return "http://" + host
-    }
-
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
-    }
+    /// `ofrep.public_url`, or `http://` and the request's `Host`.
+    private func baseURL(host: String?) -> String? { PublicAddress.base(configured: settings.publicURL, host: host) }
 
     private static func bareTag(_ tag: String) -> Substring {
         var text = Substring(tag.trimmingCharacters(in: .whitespaces))

@@ -1,0 +1,16 @@
+import Foundation
+import VouchDomain
+import VouchStore
+
+extension VouchApplication {
+    /// The web console's pages, on the same router as the API so that metrics and the request log name their routes
+    /// (docs/console.md).
+    static func registerConsole(in router: inout APIRouter, sessions: ConsoleSessions, api: ConsoleAPI, store: any Store,
+                                promotion: PromotionService, tokens: TokenDirectory, authFailures: AuthFailureLimiter,
+                                settings: ApplicationSettings, clock: @escaping @Sendable () -> Date) {
+        let routes = ConsoleRoutes(sessions: sessions)
+        SignInPages(routes: routes, store: store, tokens: tokens, authFailures: authFailures, clock: clock).register(in: &router)
+        HomePages(routes: routes, store: store).register(in: &router)
+        AssetPages(routes: routes).register(in: &router)
+    }
+}

@@ -1,0 +1,34 @@
+import VouchConsole
+import VouchDomain
+
+/// The header's sections for each role: a tester sees her fixes, feedback and data; staff see what their role reaches.
+enum ConsoleNavigation {
+    static func make(for principal: Principal, csrf: String, path: String) -> Navigation {
+        var items: [(href: String, label: String)] = []
+        let signedInAs: String
+        if principal.role == .tester {
+            items = [("/console/", "Your fixes"), ("/console/my-feedback", "Your feedback"), ("/console/my-data", "Your data")]
+            signedInAs = "Signed in as a tester"
+        } else {
+            items.append(("/console/fixes", "Fixes"))
+            if principal.allows(.manageTesters) { items.append(("/console/testers", "Testers")) }
+            if principal.allows(.manageWebhooks) { items.append(("/console/webhooks", "Webhooks")) }
+            if principal.allows(.manageTokens) { items.append(("/console/tokens", "Tokens")) }
+            signedInAs = "Signed in as \(principal.name), \(roleWords(principal.role))"
+        }
+        return Navigation(signedInAs: signedInAs, items: items.map { item in
+            Navigation.Item(href: item.href, label: item.label,
+                            isCurrent: path == item.href || (item.href != "/console/" && path.hasPrefix(item.href + "/")))
+        }, csrf: csrf)
+    }
+
+    static func roleWords(_ role: Role) -> String {
+        switch role {
+        case .admin: "administrator"
+        case .releaseManager: "release manager"
+        case .maintainer: "maintainer"
+        case .tester: "tester"
+        case .sdk: "app (sdk)"
+        }
+    }
+}

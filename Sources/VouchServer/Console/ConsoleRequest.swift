@@ -1,0 +1,49 @@
+import Foundation
+import VouchConsole
+import VouchDomain
+import VouchHTTP
+import VouchStore
+
+/// What a console handler knows about its request: the route's parameters, the session and the person behind it,
+/// and, for a POST, the form (whose CSRF token has already been checked).
+struct ConsoleRequest: Sendable {
+    let http: HTTPRequest
+    let parameters: RouteParameters
+    let session: ConsoleSession?
+    let principal: Principal?
+    let form: FormData
+
+    var path: String { http.path }
+    var csrf: String { session?.csrf ?? "" }
+
+    /// The signed-in person; routes that need one are only reached with one.
+    var signedIn: Principal {
+        get throws {
+            guard let principal else { throw Problem(status: 401, detail: "sign in to see this page") }
+            return principal
+        }
+    }
+
+    func parameter(_ name: String) -> String { parameters[name] }
+
+    /// The form's value, trimmed of surrounding blanks, or "" when the field was not sent.
+    func field(_ name: String) -> String {
+        (form[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+extension ConsoleRequest {
+    /// A console page for this request, with the signed-in navigation. A page that shows problems answers 422, so
+    /// scripts and tests can tell it from a page that accepted the form; browsers show both alike.
+    func page(_ title: String, issues: [FieldIssue] = [], backLink: BackLink? = nil, banner: NotificationBanner? = nil,
+              content: HTML) -> HTTPResponse {
+        let navigation = principal.map { ConsoleNavigation.make(for: $0, csrf: csrf, path: path) }
+        let page = Page(title: title, issues: issues, navigation: navigation, backLink: backLink, banner: banner, content: content)
+        return .html(page.render(), status: issues.isEmpty ? 200 : 422)
+    }
+
+    /// A form posting to `action` with this session's CSRF token.
+    func form(_ action: String, _ content: HTML) -> HTML {
+        Form(action: action, csrf: csrf, content: content).render()
+    }
+}
