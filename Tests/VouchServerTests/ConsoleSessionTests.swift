@@ -187,3 +187,17 @@ struct ConsoleSessionTests {
         #expect(page.headers["content-security-policy"] != nil)
     }
 }
+
+extension ConsoleSessionTests {
+    @Test func theSweepDeletesEndedSessionsOnly() throws {
+        let server = try LiveServer()
+        let idle = try server.signedInBrowser()
+        let active = try server.signedInBrowser()
+        let idleHash = Digest.sha256(try #require(idle.cookies["vouch_console"]))
+        try server.store.touchConsoleSession(idSHA256: idleHash, at: Date().addingTimeInterval(-2 * 86_400))
+        let sessions = try #require(server.application.consoleSessions)
+        #expect(try sessions.sweep() == 1)
+        #expect(try active.get("/console/").status == 200)
+        #expect(try idle.get("/console/").status == 303)
+    }
+}

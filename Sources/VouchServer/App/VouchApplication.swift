@@ -136,12 +136,15 @@ public final class VouchApplication: Sendable {
         eventStreams.start()
         deliveries.start()
         promotion.start()
+        let logger = self.logger
+        consoleSessions?.startSweeping(onError: { logger.warning("console session sweep failed", [("error", String(describing: $0))]) })
         readiness.markReady()
     }
 
     /// Stops the promotion timer, then the webhook worker after its attempts in flight are recorded.
     public func stopServices() {
         eventStreams.stop()
+        consoleSessions?.stopSweeping()
         workers.stop()
         promotion.stop()
         deliveries.stop()

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import VouchCrypto
 import VouchDomain
 import VouchHTTP
@@ -21,12 +23,18 @@ final class ConsoleSessions: Sendable {
     let tokens: TokenDirectory
     let settings: ConsoleSettings
     let clock: @Sendable () -> Date
+    /// Deletes ended sessions (and their drafts) now and then; their cookies would open nothing anyway.
+    /// `nonisolated(unsafe)`: made once in `init`, then only resumed and cancelled under `sweeping`.
+    nonisolated(unsafe) private let sweeper: any DispatchSourceTimer
+    private let sweeping = Mutex(false)
+    static let sweepIntervalSeconds = 600
 
     init(store: any Store, tokens: TokenDirectory, settings: ConsoleSettings, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.tokens = tokens
         self.settings = settings
         self.clock = clock
+        sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "vouch.console.sweeper", qos: .utility))
     }
 
     /// The session the request's cookie names and the person it acts as, or nil when there is none (any more).
@@ -82,6 +90,40 @@ final class ConsoleSessions: Sendable {
 
     static func cookie(_ name: String, _ value: String, maxAge: Int, secure: Bool) -> (name: String, value: String) {
         (name: "Set-Cookie", value: "\(name)=\(value); Path=/console/; Max-Age=\(max(0, maxAge)); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : ""))
+    }
+
+    /// Starts deleting sessions past their absolute end or idle time, every ten minutes.
+    func startSweeping(onError: @escaping @Sendable (any Error) -> Void) {
+        sweeper.schedule(deadline: .now() + .seconds(ConsoleSessions.sweepIntervalSeconds), repeating: .seconds(ConsoleSessions.sweepIntervalSeconds))
+        sweeper.setEventHandler { [weak self] in
+            guard let self else { return }
+            do { try self.sweep() } catch { onError(error) }
+        }
+        if resumeOnce() { sweeper.resume() }
+    }
+
+    /// Stops the sweeps. A dispatch source must not be released while never resumed, so one that never ran is
+    /// resumed to be cancelled.
+    func stopSweeping() {
+        if resumeOnce() { sweeper.resume() }
+        sweeper.cancel()
+    }
+
+    /// True the first time only.
+    private func resumeOnce() -> Bool {
+        sweeping.withLock { resumed in
+            defer { resumed = true }
+            return !resumed
+        }
+    }
+
+    deinit { stopSweeping() }
+
+    /// Deletes every session past its absolute end or idle longer than allowed; returns how many.
+    @discardableResult
+    func sweep() throws -> Int {
+        let now = clock()
+        return try store.deleteStaleConsoleSessions(at: now, idleBefore: now.addingTimeInterval(-Double(settings.sessionIdleSeconds)))
     }
 
     /// Compares a form's CSRF token with the session's, in constant time.
