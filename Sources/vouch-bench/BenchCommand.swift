@@ -25,6 +25,8 @@ import VouchStore
 ///                                             deliveries by status and attempts recorded
 ///     vouch-bench promotion-delay --url URL --token T --mode approval|soak [--repetitions 10] [--soak-seconds 2]
 ///                                             last criterion met → first fix.promoted request at a receiver
+///     vouch-bench console --url URL --admin-token T [--sessions 50] [--seconds 10] [--rate 20]
+///                                             console pages: latency of a tester's feedback page at 50 sessions, page weights
 ///     vouch-bench streams --url URL --admin-token T --sdk-token T --fix KEY --pid PID [--streams 10000] [--addresses 100]
 ///                         [--changes 5] [--hold-seconds 0]
 ///                                             event streams held open: memory per stream, change-to-stream fan-out times
@@ -43,6 +45,7 @@ enum BenchCommand {
           vouch-bench enqueue-deliveries --state-dir DIR --url URL [--events 5000]
           vouch-bench delivery-status --state-dir DIR
           vouch-bench promotion-delay --url URL --token TOKEN --mode approval|soak [--repetitions 10] [--soak-seconds 2]
+          vouch-bench console --url URL --admin-token T [--sessions 50] [--seconds 10] [--rate 20]
           vouch-bench streams --url URL --admin-token T --sdk-token T --fix KEY --pid PID [--streams 10000] [--addresses 100] [--changes 5] [--hold-seconds 0]
         """
 
@@ -84,6 +87,10 @@ enum BenchCommand {
                     baseURL: try options.required("--url"), adminToken: try options.required("--admin-token"), sdkToken: try options.required("--sdk-token"),
                     streams: try options.int("--streams", 10_000), addresses: try options.int("--addresses", 100), changes: try options.int("--changes", 5),
                     fix: try options.required("--fix"), daemonPID: Int32(try options.int("--pid", 0)), holdSeconds: try options.double("--hold-seconds", 0)))
+            case "console":
+                try ConsoleBench.run(.init(baseURL: try options.required("--url"), adminToken: try options.required("--admin-token"),
+                                           sessions: try options.int("--sessions", 50), seconds: try options.double("--seconds", 10),
+                                           ratePerSession: try options.double("--rate", 20)))
             case "json":
                 try JSONObjectBench.run(runs: try options.int("--runs", 200))
             case "ofrep-context":
@@ -174,4 +181,10 @@ enum Report {
     }
 
     static func list(_ values: [Double], _ digits: Int = 1) -> String { values.map { fixed($0, digits) }.joined(separator: " ") }
+
+    /// The value at `fraction` of sorted values (nearest rank).
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * fraction).rounded(.up)) - 1))]
+    }
 }

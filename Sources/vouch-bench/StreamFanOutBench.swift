@@ -101,8 +101,8 @@ enum StreamFanOutBench {
         latencies.sort()
         Report.line("Fan-out changes", String(settings.changes))
         Report.line("Fan-out change answer ms (median)", Report.fixed(Report.median(answerTimes), 2))
-        Report.line("Fan-out ms p50", Report.fixed(percentile(latencies, 0.50), 1))
-        Report.line("Fan-out ms p99", Report.fixed(percentile(latencies, 0.99), 1))
+        Report.line("Fan-out ms p50", Report.fixed(Report.percentile(latencies, 0.50), 1))
+        Report.line("Fan-out ms p99", Report.fixed(Report.percentile(latencies, 0.99), 1))
         Report.line("Fan-out ms to the last stream (median of changes)", Report.fixed(Report.median(lastPerChange), 1))
         Report.line("Fan-out ms to the last stream (max)", Report.fixed(lastPerChange.max() ?? .nan, 1))
         if settings.holdSeconds > 0 {
@@ -199,11 +199,6 @@ enum StreamFanOutBench {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
     }
 
     static func raiseOpenFileLimit() {
