@@ -74,7 +74,7 @@ import VouchJSON
         #expect(!all.html.contains("Next page"))
 
         let testing = try browser.get("/console/fixes?state=testing")
-        #expect(testing.html.contains("<title>Fixes: In testing – Vouch</title>"))
+        #expect(testing.html.contains("<title>Fixes: In testing – Vouch</title>") && testing.html.contains("<h1 class=\"heading-l\">Fixes: In testing</h1>"))
         #expect(testing.html.contains("Label channel logos") && !testing.html.contains("Label the checkout fields"))
         #expect(testing.html.contains("value=\"testing\" checked"), "the chosen filter is shown")
         #expect(try browser.get("/console/fixes?state=abandoned").html.contains("No fix is abandoned now."))
@@ -83,6 +83,7 @@ import VouchJSON
         #expect(bad.status == 422)
         #expect(bad.html.contains("<title>Error: Fixes – Vouch</title>"))
         #expect(bad.html.contains("href=\"#field-state\""))
+        #expect(bad.html.contains("<h1 class=\"heading-l\">Fixes</h1>"))
 
         // A page holds 50 fixes; the next page starts after the last key shown.
         for index in 0..<FixListPage.pageSize {
@@ -95,7 +96,7 @@ import VouchJSON
         let second = try browser.get("/console/fixes?after=fix-049")
         #expect(second.html.contains("Label channel logos") && second.html.contains("Label the checkout fields"))
         #expect(!second.html.contains("Fix number") && !second.html.contains("Next page"))
-        #expect(second.html.contains("First page"))
+        #expect(second.html.contains("<a href=\"/console/fixes\">First page"))
 
         let maintainer = try server.signedInBrowser(role: "maintainer", name: "mia")
         #expect(try maintainer.get("/console/fixes").html.contains("<a href=\"/console/fixes/new\" class=\"button\">Create a fix</a>"))

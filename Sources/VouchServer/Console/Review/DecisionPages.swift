@@ -20,7 +20,8 @@ struct DecisionPages {
     struct Answers {
         var decision: Approval.Decision?
         var comment: String
-        /// The evidence fingerprint the person saw; a decision on other evidence is asked again.
+        /// The evidence fingerprint the person saw; a decision on other evidence is asked again. The form always
+        /// carries the fingerprint of the evidence it shows.
         var evidence: String
     }
 
@@ -57,8 +58,7 @@ struct DecisionPages {
         case "change":
             return try formPage(request, fix: fix, report: report, answers: answers, issues: [])
         case _ where !issues.isEmpty:
-            return try formPage(request, fix: fix, report: report, answers: Answers(decision: answers.decision, comment: answers.comment,
-                                                                                     evidence: report.evidenceHash), issues: issues)
+            return try formPage(request, fix: fix, report: report, answers: answers, issues: issues)
         case "confirm":
             return try record(request, fix: fix, report: report, answers: answers)
         default:

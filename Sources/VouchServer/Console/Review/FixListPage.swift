@@ -14,7 +14,7 @@ struct FixListPage {
         let state = FixState(rawValue: stateText)
         guard stateText.isEmpty || state != nil else {
             let issue = FieldIssue(field: "state", message: "Choose one of the states listed, or All states")
-            return request.page("Fixes", issues: [issue], content: filter(chosen: nil, issue: issue) + "<p class=\"body\">No fixes are shown until you choose a state.</p>")
+            return request.page("Fixes", issues: [issue], content: "<h1 class=\"heading-l\">Fixes</h1>" + filter(chosen: nil, issue: issue) + "<p class=\"body\">No fixes are shown until you choose a state.</p>")
         }
         // A key sorts after every key before it: the last key shown is where the next page starts.
         let after = request.http.query["after"].flatMap { $0.isEmpty ? nil : $0 }
@@ -31,7 +31,7 @@ struct FixListPage {
         let create: HTML = principal.allows(.editFixes) ? "<p class=\"body\"><a href=\"/console/fixes/new\" class=\"button\">Create a fix</a></p>" : .empty
         let title = state.map { "Fixes: \(Words.state($0))" } ?? "Fixes"
         return request.page(title, content: """
-        <h1 class="heading-l">Fixes</h1>
+        <h1 class="heading-l">\(title)</h1>
         \(create)
         \(filter(chosen: request.http.query["state"], issue: nil))
         \(table.render())
@@ -54,7 +54,7 @@ struct FixListPage {
     private func paging(state: FixState?, after: String?, next: Fix?) -> HTML {
         let query = state.map { "state=\($0.rawValue)&" } ?? ""
         var links: [HTML] = []
-        if after != nil { links.append("<li><a href=\"/console/fixes?\(query)\">First page<span class=\"visually-hidden\"> of fixes</span></a></li>") }
+        if after != nil { links.append("<li><a href=\"/console/fixes\(state.map { "?state=" + $0.rawValue } ?? "")\">First page<span class=\"visually-hidden\"> of fixes</span></a></li>") }
         if let next { links.append("<li><a href=\"/console/fixes?\(query)after=\(next.key.rawValue)\">Next page<span class=\"visually-hidden\"> of fixes</span></a></li>") }
         return links.isEmpty ? .empty : "<nav aria-label=\"Pages of fixes\"><ul class=\"list list--plain\">\(links)</ul></nav>"
     }
