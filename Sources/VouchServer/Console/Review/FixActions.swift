@@ -1,0 +1,68 @@
+import VouchConsole
+import VouchDomain
+
+/// The fix page's "Actions": a link for each thing this person's role may do to the fix and its lifecycle allows
+/// now, and, where a release manager may not decide, the reason in words.
+struct FixActions {
+    struct Link: Equatable {
+        var path: String
+        var text: String
+    }
+
+    let fix: Fix
+    let principal: Principal
+    let report: CriteriaReport
+
+    /// States in which the API records approvals.
+    static let decidableStates: [FixState] = [.testing, .promotionFailed]
+
+    var links: [Link] {
+        let base = ReviewPages.path(of: fix)
+        let allowed = Lifecycle.allowedActions(from: fix.state, pausedFrom: fix.pausedFrom)
+        let lifecycleLinks = { (actions: [(FixAction, String)]) -> [Link] in
+            actions.filter { principal.allows($0.0.requiredPermission) && allowed.contains($0.0) }.map { Link(path: base + "/" + $0.0.rawValue, text: $0.1) }
+        }
+        let editsDetails = principal.allows(.editFixes) && fix.state != .abandoned
+        var links: [Link] = editsDetails ? [Link(path: base + "/edit", text: "Edit details")] : []
+        links += lifecycleLinks([(.start, "Start testing"), (.revise, "Make a new revision"), (.abandon, "Abandon")])
+        if editsDetails {
+            links += [Link(path: base + "/targets", text: "Direct targets"), Link(path: base + "/enrollments", text: "Enrolled testers")]
+        }
+        if mayDecide { links.append(Link(path: base + "/decision", text: "Approve or reject")) }
+        links += lifecycleLinks(ReleaseAction.allCases.map { ($0.fixAction, $0.linkText) })
+        return links
+    }
+
+    /// Whether this person may approve or reject the fix now, as the API would let them.
+    var mayDecide: Bool {
+        principal.allows(.approve) && FixActions.decidableStates.contains(fix.state) && decisionRefusal == nil
+    }
+
+    /// Why this person, whose role approves, cannot decide on this fix while it awaits decisions; nil otherwise.
+    var decisionRefusal: String? {
+        guard principal.allows(.approve), FixActions.decidableStates.contains(fix.state) else { return nil }
+        if Principal.sameIdentity(fix.author, principal.name) {
+            return "You created this fix, so another release manager must approve or reject it."
+        }
+        do {
+            _ = try ApprovalController.replaceableVote(of: principal.name, in: report, revision: fix.revision)
+            return nil
+        } catch {
+            return "You have decided on revision \(fix.revision) already. Your decision stands until it no longer counts or the fix has a new revision."
+        }
+    }
+
+    func render() -> HTML {
+        let items = links.map { link -> HTML in
+            "<li><a href=\"\(link.path)\">\(link.text)<span class=\"visually-hidden\"> for fix \(fix.title)</span></a></li>"
+        }
+        let list: HTML = items.isEmpty ? "<p class=\"body\">There is nothing you can do to this fix in its current state.</p>"
+            : "<ul class=\"list\">\(items)</ul>"
+        let refusal: HTML = decisionRefusal.map { "<p class=\"body\">\($0)</p>" } ?? .empty
+        return """
+        <h2 class="heading-m">Actions</h2>
+        \(list)
+        \(refusal)
+        """
+    }
+}
