@@ -51,3 +51,15 @@ extension OutputFormatter {
         "\(text(enrollment, "tester")): enrolled \(text(enrollment, "enrolled_at")) by \(text(enrollment, "enrolled_by"))."
     }
 }
+
+extension OutputFormatter {
+    /// "l_4w9tedpdf8fce6h6: active, expires 2026-11-17T10:00:00.000Z. Created 2026-11-03T10:00:00.000Z by admin."
+    static func testerLinkLine(_ link: JSONValue) -> String {
+        let standing = switch text(link, "status") {
+        case "revoked": "revoked \(text(link, "revoked_at"))"
+        case "expired": "expired \(text(link, "expires_at"))"
+        default: "\(text(link, "status")), expires \(text(link, "expires_at"))"
+        }
+        return "\(text(link, "id")): \(standing). Created \(text(link, "created_at")) by \(text(link, "created_by"))."
+    }
+}

@@ -1,7 +1,8 @@
 import Foundation
 import VouchJSON
 
-/// `vouch tester add|list|show|update|withdraw|export`: the people who verify fixes, their consent, and their data.
+/// `vouch tester add|list|show|update|withdraw|export|link|links|unlink`: the people who verify fixes, their consent, their
+/// data, and their personal links to the web console.
 enum TesterCommands {
     static let idArgument = CommandArgument(name: "id", help: "The tester's id, such as t_4w9tedpdf8fc, from 'vouch tester list'.", problem: idProblem)
 
@@ -13,13 +14,13 @@ enum TesterCommands {
 
     static func group() -> Command {
         Command(
-            name: "tester", abstract: "Add, list, show and change testers; withdraw them and export their data.",
+            name: "tester", abstract: "Add, list, show and change testers; withdraw them, export their data, and give them console links.",
             discussion: """
                 A tester is a person who verifies fixes with the assistive technology they use. Which technology someone uses is health data: \
                 a tester is added only with their consent, is known elsewhere only by a pseudonymous id (t_…), and can withdraw at any time, \
-                which erases their personal data.
+                which erases their personal data. A personal link ('link') signs a tester in to the web console without a token.
                 """,
-            subcommands: [add(), list(), show(), update(), TesterWithdrawCommand.command(), TesterExportCommand.command()])
+            subcommands: [add(), list(), show(), update(), TesterWithdrawCommand.command(), TesterExportCommand.command()] + TesterLinkCommands.all())
     }
 
     static func add() -> Command {

@@ -6,11 +6,11 @@ required headers are there (response_headers_conformance) and the body matches t
 (response_schema_conformance). Everything goes with the admin token.
 
 Before the run the daemon gets real data (fixes in several states, testers, enrollments, webhook receivers, dead
-deliveries, spare tokens), and schemathesis draws path parameters and a few body fields from dictionaries of those
-identifiers part of the time (the rest stays random), so every operation is exercised past its 404 and reaches a
-success answer, not only its error paths. The test asserts both: the set of operations tested equals the documented
-set, and each operation got at least one 2xx answer. It prints, per operation, how many answers of each status it
-got (undocumented methods, which schemathesis also tries, answer 405).
+deliveries, a tester's personal links, spare tokens), and schemathesis draws path parameters and a few body fields
+from dictionaries of those identifiers part of the time (the rest stays random), so every operation is exercised
+past its 404 and reaches a success answer, not only its error paths. The test asserts both: the set of operations
+tested equals the documented set, and each operation got at least one 2xx answer. It prints, per operation, how many
+answers of each status it got (undocumented methods, which schemathesis also tries, answer 405).
 
 Two runs: every operation but the destructive ones with all phases (examples, coverage, fuzzing, stateful), then
 the destructive ones. Bounded: 20 examples per operation (40 for two that need a seeded identifier and a matching
@@ -75,6 +75,8 @@ class Seeded:
     deletable_webhooks: list[str] = field(default_factory=list)
     deliveries: list[str] = field(default_factory=list)  # dead ones
     revocable_tokens: list[str] = field(default_factory=list)
+    link_testers: list[str] = field(default_factory=list)  # the one tester whose personal links are seeded
+    links: list[str] = field(default_factory=list)  # her links, which DELETE may revoke
     receiver_urls: list[str] = field(default_factory=list)
 
 
@@ -132,6 +134,9 @@ def seed(vouchd, receiver_url: str) -> Seeded:
         assert time.monotonic() < deadline, f"the seeded deliveries did not die within 15 s: {deliveries}"
         time.sleep(0.2)
     seeded.deliveries = dead
+    seeded.link_testers = seeded.testers[:1]
+    seeded.links = [vouchd.expect(201, "POST", f"/v1/testers/{seeded.testers[0]}/links", {"valid_for": "1d"})["id"]
+                    for _ in range(3)]
     seeded.revocable_tokens = [vouchd.expect(201, "POST", "/v1/tokens", {"name": f"spare-{n}", "role": "sdk"})["id"]
                                for n in range(3)]
     return seeded
@@ -149,6 +154,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         "withdrawable_testers": seeded.withdrawable_testers, "webhooks": seeded.webhooks,
         "changeable_webhooks": seeded.changeable_webhooks, "deletable_webhooks": seeded.deletable_webhooks,
         "deliveries": seeded.deliveries, "tokens": seeded.revocable_tokens, "receiver_urls": seeded.receiver_urls,
+        "link_testers": seeded.link_testers, "links": seeded.links,
         # The actions run last (DESTRUCTIVE), so they may move the shared fixes too.
         "all_fixes": seeded.fixes + seeded.lifecycle_fixes,
     }
@@ -172,7 +178,8 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
     # Identifiers by operation: what one operation changes (disables, withdraws) must not starve another.
     per_operation = [
         (["actOnFix"], {"path.key": "all_fixes"}),
-        (["getTester", "updateTester", "exportTester"], {"path.id": "testers"}),
+        (["getTester", "updateTester", "exportTester", "createTesterLink", "listTesterLinks"], {"path.id": "testers"}),
+        (["revokeTesterLink"], {"path.id": "link_testers", "path.link": "links"}),
         (["withdrawTester"], {"path.id": "withdrawable_testers"}),
         (["unenrollTester"], {"path.tester": "withdrawable_testers"}),
         (["getWebhook", "testWebhook", "listWebhookDeliveries"], {"path.id": "webhooks"}),

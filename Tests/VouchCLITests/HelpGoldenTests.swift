@@ -11,8 +11,8 @@ import Testing
 
         Commands:
           fix: Create, list, show and change accessibility fixes.
-          tester: Add, list, show and change testers; withdraw them and export their
-            data.
+          tester: Add, list, show and change testers; withdraw them, export their data,
+            and give them console links.
           enroll: Enroll testers in a fix, remove them, or list who is enrolled.
           feedback: Submit testers' feedback on a fix, list it, and sum it up.
           status: Explain every promotion criterion of a fix, met or not, what is still
@@ -217,6 +217,33 @@ import Testing
 
         """
 
+    static let testerLinkHelp = """
+        Make a personal link that signs a tester in to the web console; it is shown
+        once.
+
+        Opening the link signs the tester in to the console, where they try the fixes
+        they are enrolled in, give feedback, and see, export or withdraw their data;
+        they need no token. Anyone who has the link can act as the tester until it
+        expires or is revoked, so send it as you would send a password. Only a hash of
+        it is kept: it cannot be shown again, and a lost link is revoked with 'unlink'
+        and replaced by a new one.
+
+        Example: vouch tester link t_4w9tedpdf8fc --valid-for 7d
+
+        Usage: vouch tester link <id> [--valid-for <duration>]
+
+        Arguments:
+          <id>: The tester's id, such as t_4w9tedpdf8fc, from 'vouch tester list'.
+
+        Options:
+          --valid-for <duration>: How long the link works, from 1h to 90d, such as 14d.
+            Default: the server's console.link_valid_for, 14 days unless configured
+            otherwise.
+
+        Global options: --server, --token, --json; see 'vouch --help'.
+
+        """
+
     @Test(arguments: [(["webhook"], webhookHelp), (["help", "webhook"], webhookHelp), (["status", "-h"], statusHelp)])
     func promotionHelp(_ arguments: [String], _ expected: String) throws {
         #expect(try VouchRun.run(arguments) == VouchRun(status: 0, stdout: expected, stderr: ""))
@@ -225,6 +252,12 @@ import Testing
     @Test(arguments: [(["enroll", "--help"], enrollHelp), (["help", "enroll"], enrollHelp), (["feedback", "-h"], feedbackHelp), (["feedback"], feedbackHelp)])
     func groupAndCommandHelp(_ arguments: [String], _ expected: String) throws {
         #expect(try VouchRun.run(arguments) == VouchRun(status: 0, stdout: expected, stderr: ""))
+    }
+
+    /// The personal link's help says it is shown once, and what it lets its holder do.
+    @Test(arguments: [["tester", "link", "--help"], ["help", "tester", "link"], ["tester", "link", "t_a", "--valid-for", "7d", "-h"]])
+    func testerLinkHelp(_ arguments: [String]) throws {
+        #expect(try VouchRun.run(arguments) == VouchRun(status: 0, stdout: HelpGoldenTests.testerLinkHelp, stderr: ""))
     }
 
     /// A help page with its wrapped lines joined again: an item's or a usage line's continuation (indented further) goes back

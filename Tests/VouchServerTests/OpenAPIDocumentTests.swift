@@ -216,7 +216,7 @@ import VouchStore
         let schemas = try #require(document["components"]?["schemas"])
         for name in ["FixCreate", "FixPatch", "FixActionRequest", "TargetChange", "TokenCreate", "TesterCreate", "TesterPatch",
                      "WithdrawRequest", "EnrollRequest", "FeedbackSubmission", "CriteriaInput", "RolloutRequest", "ApprovalRequest",
-                     "WebhookCreate", "WebhookPatch"] {
+                     "WebhookCreate", "WebhookPatch", "TesterLinkCreate"] {
             #expect(schemas[name]?["additionalProperties"] == .bool(false), "\(name) must refuse unknown fields")
         }
         let writable = Set(schemas["FixCreate"]?["properties"]?.objectValue?.keys ?? [])

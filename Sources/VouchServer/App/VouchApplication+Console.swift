@@ -13,5 +13,6 @@ extension VouchApplication {
         HomePages(routes: routes, store: store).register(in: &router)
         AssetPages(routes: routes).register(in: &router)
         ReviewPages(routes: routes, store: store, promotion: promotion, api: api).register(in: &router)
+        AdminPages(routes: routes, store: store, api: api).register(in: &router)
     }
 }
