@@ -208,13 +208,13 @@ struct ConsoleTesterTests {
         let server = try LiveServer()
         _ = try TesterConsoleJourney(server)
         let admin = try server.signedInBrowser()
-        for path in ["/console/testing/\(TesterConsoleJourney.key)", "/console/testing/\(TesterConsoleJourney.key)/feedback/verdict"] {
+        for path in ["/console/testing/\(TesterConsoleJourney.key)", "/console/my-feedback", "/console/my-data", "/console/my-data/export"] {
             let page = try admin.get(path)
             #expect(page.status == 403, "\(path)")
             #expect(page.html.contains("is for testers"))
         }
-        let anonymous = try ConsoleBrowser(port: server.port).get("/console/testing/\(TesterConsoleJourney.key)")
-        #expect(anonymous.status == 303 && anonymous.location == "/console/sign-in?next=/console/testing/\(TesterConsoleJourney.key)")
+        let anonymous = try ConsoleBrowser(port: server.port).get("/console/my-data")
+        #expect(anonymous.status == 303 && anonymous.location == "/console/sign-in?next=/console/my-data")
     }
 
     @Test func formsWithoutTheSessionsCSRFTokenChangeNothing() throws {
@@ -224,7 +224,89 @@ struct ConsoleTesterTests {
         let key = try #require(ConsoleBrowser.hiddenValue("idempotency_key", in: check.html))
         #expect(try journey.browser.post(journey.path("check"), [("idempotency_key", key)]).status == 403)
         #expect(try journey.browser.post(journey.path("verdict"), [("csrf", "forged"), ("verdict", "failed")]).status == 403)
+        #expect(try journey.browser.post("/console/my-data/withdraw", [("csrf", "")]).status == 403)
         #expect(try journey.storedFeedback().isEmpty)
         #expect(try journey.browser.get(journey.path("verdict")).html.contains("value=\"passed\" checked"))
+        #expect(try server.store.tester(journey.testerID)?.isActive == true)
+    }
+
+    @Test func herFeedbackPageListsOnlyHers() throws {
+        let server = try LiveServer()
+        let aiko = try TesterConsoleJourney(server)
+        let ken = try TesterConsoleJourney(server, fixKey: TesterConsoleJourney.key, name: "Ken", keys: ["user-8"])
+        #expect(try aiko.browser.get("/console/my-feedback").html.contains("You have not sent any feedback yet"))
+        func submit(_ tester: String, verdict: String, severity: String) throws {
+            let body = #"{"tester":"\#(tester)","verdict":"\#(verdict)","task_outcome":"completed_independently","severity":"\#(severity)","platform":"ios","os_version":"18.2","app_build":"1","assistive_tech":"voiceover"}"#
+            #expect(try server.call("POST", "/v1/fixes/\(TesterConsoleJourney.key)/feedback", json: body).status == 201)
+        }
+        try submit(aiko.testerID, verdict: "cant_tell", severity: "none")
+        try submit(aiko.testerID, verdict: "passed", severity: "none")
+        try submit(ken.testerID, verdict: "failed", severity: "serious")
+        let page = try aiko.browser.get("/console/my-feedback")
+        #expect(page.status == 200)
+        #expect(page.html.contains("<caption class=\"table__caption\">Feedback you sent, newest first</caption>"))
+        #expect(page.html.components(separatedBy: "<tr>").count - 2 == 2, "her two reports, under the header row")
+        let passed = try #require(page.html.range(of: "Yes, it works"))
+        let cantTell = try #require(page.html.range(of: "I can&#39;t tell"))
+        #expect(passed.lowerBound < cantTell.lowerBound, "newest first")
+        #expect(!page.html.contains("No, it does not work"), "never Ken's")
+        #expect(page.html.contains("<a href=\"/console/testing/\(TesterConsoleJourney.key)\">Label channel logos</a>"))
+    }
+
+    @Test func sheCanSeeAndDownloadHerData() throws {
+        let server = try LiveServer()
+        let journey = try TesterConsoleJourney(server)
+        let page = try journey.browser.get("/console/my-data")
+        #expect(page.status == 200)
+        for words in ["Aiko Tanaka", "VoiceOver on iOS, version 18.2", "user-7", journey.testerID, "Label channel logos", "href=\"/console/my-data/export\""] {
+            #expect(page.html.contains(words), "\(words)")
+        }
+        let download = try journey.browser.get("/console/my-data/export")
+        #expect(download.status == 200)
+        #expect(download.headers["content-disposition"] == "attachment; filename=\"vouch-my-data.json\"")
+        #expect(download.headers["content-type"]?.hasPrefix("application/json") == true)
+        #expect(download.headers["cache-control"] == "no-store")
+        let json = try JSONParser.parse(download.html)
+        #expect(json["tester"]?["id"]?.stringValue == journey.testerID)
+        #expect(json["tester"]?["name"]?.stringValue == "Aiko Tanaka")
+        #expect(json["enrollments"]?.arrayValue?.first?["fix"]?.stringValue == TesterConsoleJourney.key)
+    }
+
+    @Test func withdrawingAfterConfirmationEndsHerSessionAndErasesHerData() throws {
+        let server = try LiveServer()
+        let journey = try TesterConsoleJourney(server)
+        #expect(try journey.send(try journey.answerEverything()).status == 303)
+        let confirm = try journey.browser.get("/console/my-data/withdraw")
+        #expect(confirm.status == 200)
+        #expect(confirm.html.contains("<h1 class=\"heading-l\">Are you sure you want to stop testing?</h1>"))
+        #expect(confirm.html.contains("class=\"button button--warning\">Stop testing and delete my data</button>"))
+        #expect(confirm.html.contains("deletes your name, your contact and the assistive technology you use"))
+        let done = try journey.browser.post("/console/my-data/withdraw", [("csrf", try #require(confirm.csrf))])
+        #expect(done.status == 303)
+        #expect(done.location == "/console/withdrawn")
+        #expect(done.setCookies.contains { $0.hasPrefix("vouch_console=;") && $0.contains("Max-Age=0") })
+        #expect(journey.browser.cookies["vouch_console"] == nil)
+        let withdrawn = try journey.browser.get("/console/withdrawn")
+        #expect(withdrawn.status == 200)
+        #expect(withdrawn.html.contains("You have stopped testing"))
+        #expect(try journey.browser.get("/console/my-data").status == 303, "signed out")
+        let tester = try #require(try server.store.tester(journey.testerID))
+        #expect(!tester.isActive && tester.name == nil && tester.assistiveTech.isEmpty && tester.targetingKeys.isEmpty)
+        let feedback = try journey.storedFeedback()
+        #expect(feedback.count == 1, "the verdict stays")
+        #expect(feedback.first?["tester"] == "withdrawn" && feedback.first?["comment"] == nil && feedback.first?["verdict"] == "passed")
+    }
+
+    @Test func sheMayHaveHerFeedbackDeletedToo() throws {
+        let server = try LiveServer()
+        let journey = try TesterConsoleJourney(server)
+        let empty = try journey.browser.get("/console/my-data/withdraw")
+        #expect(!empty.html.contains("purge_feedback"), "no feedback yet: nothing to choose")
+        #expect(try journey.send(try journey.answerEverything()).status == 303)
+        let confirm = try journey.browser.get("/console/my-data/withdraw")
+        #expect(confirm.html.contains("Also delete whether each fix worked for me"))
+        let done = try journey.browser.post("/console/my-data/withdraw", [("csrf", try #require(confirm.csrf)), ("purge_feedback", "true")])
+        #expect(done.location == "/console/withdrawn")
+        #expect(try journey.storedFeedback().isEmpty)
     }
 }

@@ -19,10 +19,8 @@ struct FeedbackJourney {
 
     /// The request's tester and fix: 404 unless she is enrolled; with `open`, 409 unless it takes feedback now.
     func place(_ request: ConsoleRequest, open: Bool = true) throws -> Place {
-        let principal = try request.signedIn
-        guard let testerID = principal.testerID, let session = request.session else {
-            throw Problem(status: 401, detail: "open your personal link again to give feedback")
-        }
+        let testerID = try request.testerID
+        guard let session = request.session else { throw Problem(status: 401, detail: "open your personal link again to give feedback") }
         let fixes = TesterFixes(store: store)
         let key = request.parameter("key")
         let fix = open ? try fixes.fixTakingFeedback(key, of: testerID) : try fixes.fix(key, of: testerID)

@@ -14,5 +14,7 @@ struct TesterPages {
         FixToTryPage(routes: routes, journey: journey).register(in: &router)
         FeedbackPages(routes: routes, journey: journey).register(in: &router)
         FeedbackCheckPages(routes: routes, journey: journey, api: api).register(in: &router)
+        MyFeedbackPage(routes: routes, store: store).register(in: &router)
+        MyDataPages(routes: routes, store: store, api: api).register(in: &router)
     }
 }
