@@ -92,6 +92,10 @@ struct ConsoleTesterTests {
         let verdict = try journey.answer("verdict", [])
         #expect(verdict.status == 422)
         #expect(verdict.html.contains("<a href=\"#field-verdict\">Select whether the fix worked</a>"))
+        // Values no page offers, as a hand-made form sends them, are refused on their field.
+        let madeUp = try journey.answer("verdict", [("verdict", "great")])
+        #expect(madeUp.status == 422 && madeUp.html.contains("Did the fix work: &#39;great&#39; is not allowed; allowed: passed, failed, cant_tell"))
+        #expect(try journey.answer("regression", [("regression", "maybe")]).html.contains("<a href=\"#field-regression\">Select whether anything else stopped working</a>"))
 
         // The domain's rule, said on the page it concerns: a failed verdict needs a moderate problem or worse.
         #expect(try journey.answer("verdict", [("verdict", "failed")]).status == 303)
@@ -136,6 +140,8 @@ struct ConsoleTesterTests {
         let journey = try TesterConsoleJourney(server, fixKey: "player-controls")
         let missing = try journey.answer("device", [("os_version", "iOS 18.2"), ("app_build", "5.12")])
         #expect(missing.html.contains("<a href=\"#field-platform\">Select the platform you tested on</a>"))
+        let unshipped = try journey.answer("device", [("platform", "android"), ("os_version", "Android 15"), ("app_build", "5.12")])
+        #expect(unshipped.status == 422 && unshipped.html.contains("<a href=\"#field-platform\">Select the platform you tested on</a>"))
         #expect(try journey.answer("device", [("platform", "ios"), ("os_version", "iOS 18.2"), ("app_build", "5.12")]).location == journey.path("assistive-technology"))
         for (step, fields) in TesterConsoleJourney.iosAnswers.dropFirst() { try journey.answer(step, fields) }
         #expect(try journey.browser.get(journey.path("check")).status == 200)
