@@ -14,5 +14,6 @@ extension VouchApplication {
         AssetPages(routes: routes).register(in: &router)
         ReviewPages(routes: routes, store: store, promotion: promotion, api: api).register(in: &router)
         AdminPages(routes: routes, store: store, api: api).register(in: &router)
+        TesterPages(routes: routes, store: store, api: api, clock: clock).register(in: &router)
     }
 }

@@ -20,12 +20,14 @@ struct HomePages {
     }
 
     private func testerHome(_ request: ConsoleRequest, testerID: String) throws -> HTTPResponse {
-        let fixes = try store.enrolledFixes(of: testerID).compactMap { try store.fix($0) }
-        let open = fixes.filter { $0.state == .testing }
-        let items = open.map { fix -> HTML in
-            """
+        let fixes = TesterFixes(store: store)
+        let items = try fixes.fixesTakingFeedback(of: testerID).map { fix -> HTML in
+            let status: StatusTag = try fixes.latestFeedback(on: fix, by: testerID) == nil
+                ? StatusTag("Waiting for your feedback", tone: .waiting) : StatusTag("Feedback sent", tone: .good)
+            return """
             <li><h2 class="heading-m"><a href="/console/testing/\(fix.key.rawValue)">\(fix.title)</a></h2>
-            <p class="body">In the app: \(fix.uiArea). Platforms: \(fix.platforms.map(Words.platform).joined(separator: ", ")).</p></li>
+            <p class="body">In the app: \(fix.uiArea). Platforms: \(fix.platforms.map(Words.platform).joined(separator: ", ")). Version \(fix.revision).</p>
+            <p class="body">Your feedback on this version: \(status.render())</p></li>
             """
         }
         let list: HTML = items.isEmpty

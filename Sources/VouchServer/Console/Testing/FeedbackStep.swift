@@ -1,0 +1,71 @@
+import VouchDomain
+
+/// One page of the feedback questions: its address, the API fields it asks for, and what must be answered before
+/// going on. GOV.UK's question pages: one question a page, or a few close ones (a device's versions) under one heading.
+enum FeedbackStep: String, CaseIterable, Sendable {
+    case device
+    case browser
+    case assistiveTechnology = "assistive-technology"
+    case verdict
+    case task
+    case severity
+    case announcements
+    case heard
+    case regression
+    case comment
+
+    /// The API fields the page sets; the API's errors on them send her back to this page.
+    var fields: [String] {
+        switch self {
+        case .device: ["platform", "os_version", "app_build", "device"]
+        case .browser: ["browser", "browser_version"]
+        case .assistiveTechnology: ["assistive_tech", "at_version"]
+        case .verdict: ["verdict"]
+        case .task: ["task_outcome"]
+        case .severity: ["severity"]
+        case .announcements: ["name_announced", "role_announced", "state_announced", "focus_order"]
+        case .heard: ["heard"]
+        case .regression: ["regression"]
+        case .comment: ["comment"]
+        }
+    }
+
+    /// Whether the fix's platforms and her answers so far make this page a question: the browser only for the web.
+    func applies(to fix: Fix, answers: FeedbackAnswers) -> Bool {
+        switch self {
+        // The device page, which comes first, asks for the platform.
+        case .browser: answers.platform(for: fix) == .web
+        default: true
+        }
+    }
+
+    /// The fields she must answer on this page, each with what to say when she has not (GOV.UK's error messages:
+    /// what to do, not what went wrong).
+    func required(for fix: Fix) -> [(field: String, message: String)] {
+        switch self {
+        case .device:
+            (fix.platforms.count > 1 ? [("platform", "Select the platform you tested on")] : [])
+                + [("os_version", "Enter the version of the operating system"), ("app_build", "Enter the version or build of the app")]
+        case .browser: [("browser", "Select the browser you used")]
+        case .assistiveTechnology: [("assistive_tech", "Select the assistive technology you used")]
+        case .verdict: [("verdict", "Select whether the fix worked")]
+        case .task: [("task_outcome", "Select whether you could do what you set out to do")]
+        case .severity: [("severity", "Select how bad the worst problem left is")]
+        case .regression: [("regression", "Select whether anything else stopped working")]
+        case .announcements, .heard, .comment: []
+        }
+    }
+
+    /// The values a choice may take, for the choices the domain has no type for.
+    static let regressionChoices = ["yes", "no"]
+
+    /// The pages that are questions for this fix and these answers, in order.
+    static func sequence(for fix: Fix, answers: FeedbackAnswers) -> [FeedbackStep] {
+        allCases.filter { $0.applies(to: fix, answers: answers) }
+    }
+
+    /// The page asking `field`, if any page does.
+    static func asking(_ field: String) -> FeedbackStep? {
+        allCases.first { $0.fields.contains(field) }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import VouchConsole
+import VouchDomain
+
+/// Checks the answers of one feedback page as she presses Continue: what is missing in GOV.UK's words, then the
+/// domain's own rules (lengths, control characters, a failed verdict's severity) as the API will apply them on send.
+enum FeedbackValidation {
+    /// The problems with `step`'s answers, in the order its fields appear.
+    static func issues(on step: FeedbackStep, fix: Fix, answers: FeedbackAnswers, testerID: String) -> [FieldIssue] {
+        var issues: [FieldIssue] = step.required(for: fix).compactMap { field, message in
+            answers[field] == nil ? FieldIssue(field: field, message: message) : nil
+        }
+        // Choices the domain's types do not limit: a platform the fix ships on, and yes or no.
+        if step == .device, let answer = answers["platform"], !fix.platforms.map(\.rawValue).contains(answer) {
+            issues.append(FieldIssue(field: "platform", message: "Select the platform you tested on"))
+        }
+        if step == .regression, let answer = answers["regression"], !FeedbackStep.regressionChoices.contains(answer) {
+            issues.append(FieldIssue(field: "regression", message: "Select whether anything else stopped working"))
+        }
+        let flagged = Set(issues.map(\.field))
+        do {
+            _ = try FeedbackValidator.makeFeedback(from: answers.draft(for: fix, testerID: testerID), id: "check", fix: fix, channel: .web,
+                                                   recordedBy: testerID, at: Date())
+        } catch {
+            // Another page's missing answers are that page's business.
+            issues += error.errors.filter { step.fields.contains($0.field) && !flagged.contains($0.field) }
+                .map { issue(from: FieldIssue(field: $0.field, message: $0.message)) }
+        }
+        return issues.sorted { (step.fields.firstIndex(of: $0.field) ?? 0) < (step.fields.firstIndex(of: $1.field) ?? 0) }
+    }
+
+    /// The first page, in order, whose answers are missing or wrong, with its problems; nil when all can be sent.
+    static func firstIncomplete(fix: Fix, answers: FeedbackAnswers, testerID: String) -> (step: FeedbackStep, issues: [FieldIssue])? {
+        for step in FeedbackStep.sequence(for: fix, answers: answers) {
+            let issues = issues(on: step, fix: fix, answers: answers, testerID: testerID)
+            if !issues.isEmpty { return (step, issues) }
+        }
+        return nil
+    }
+
+    /// An API field problem as a sentence beside the field: "Operating system version must be at most 64 characters".
+    static func issue(from apiIssue: FieldIssue) -> FieldIssue {
+        let message = apiIssue.message
+        let subject = FeedbackWording.subject(apiIssue.field)
+        let sentence = if message.hasPrefix("is ") || message.hasPrefix("must ") {
+            subject + " " + message
+        } else if message.hasPrefix("'") {
+            subject + ": " + message
+        } else {
+            message.prefix(1).uppercased() + message.dropFirst()
+        }
+        return FieldIssue(field: apiIssue.field, message: sentence)
+    }
+}

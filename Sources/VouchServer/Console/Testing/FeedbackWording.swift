@@ -1,0 +1,56 @@
+import VouchConsole
+import VouchDomain
+
+/// The words for feedback fields and their stored values, as the tester reads them on the check page and in errors.
+enum FeedbackWording {
+    /// What a field is about, to start a sentence or label a row.
+    static func subject(_ field: String) -> String {
+        switch field {
+        case "platform": "Platform"
+        case "os_version": "Operating system version"
+        case "app_build": "App version or build"
+        case "device": "Device"
+        case "browser": "Browser"
+        case "browser_version": "Browser version"
+        case "assistive_tech": "Assistive technology"
+        case "at_version": "Version of your assistive technology"
+        case "verdict": "Did the fix work"
+        case "task_outcome": "Could you do it"
+        case "severity": "Worst problem left"
+        case "name_announced": "Name announced"
+        case "role_announced": "Role announced"
+        case "state_announced": "State announced"
+        case "focus_order": "Focus order made sense"
+        case "heard": "What it said"
+        case "regression": "Something else stopped working"
+        case "comment": "Comment"
+        default: field
+        }
+    }
+
+    /// A stored answer in words: "Yes, it works" rather than `passed`; text answers as typed.
+    static func value(_ field: String, _ answer: String) -> String {
+        switch field {
+        case "platform": Platform(rawValue: answer).map(Words.platform) ?? answer
+        case "browser": Browser(rawValue: answer).map(Words.browser) ?? answer
+        case "assistive_tech": AssistiveTechnology(rawValue: answer).map(technologyName) ?? answer
+        case "verdict": Verdict(rawValue: answer).map(Words.verdict) ?? answer
+        case "task_outcome": TaskOutcome(rawValue: answer).map(Words.taskOutcome) ?? answer
+        case "severity": Severity(rawValue: answer).map(Words.severity) ?? answer
+        case "name_announced", "role_announced", "state_announced", "focus_order": Announcement(rawValue: answer).map(Words.announcement) ?? answer
+        case "regression": answer == "yes" ? "Yes" : answer == "no" ? "No" : answer
+        default: answer
+        }
+    }
+
+    /// "VoiceOver", "Braille display": a technology's name as a label starts.
+    static func technologyName(_ technology: AssistiveTechnology) -> String {
+        let name = technology.displayName
+        return name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    /// Screen readers announce names, roles and states; with other technologies those questions may not apply.
+    static func isScreenReader(_ technology: AssistiveTechnology) -> Bool {
+        [.voiceover, .talkback, .nvda, .jaws, .narrator, .orca, .chromevox].contains(technology)
+    }
+}
