@@ -12,5 +12,6 @@ extension VouchApplication {
         SignInPages(routes: routes, store: store, tokens: tokens, authFailures: authFailures, clock: clock).register(in: &router)
         HomePages(routes: routes, store: store).register(in: &router)
         AssetPages(routes: routes).register(in: &router)
+        MaintainerPages(routes: routes, store: store, api: api, clock: clock).register(in: &router)
     }
 }
