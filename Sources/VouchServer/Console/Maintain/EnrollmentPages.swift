@@ -64,7 +64,8 @@ struct EnrollmentPages {
         let title = "Enrolled testers: \(fix.title)"
         return request.page(title, issues: issues, backLink: BackLink(href: "/console/fixes/\(key)", text: "Back to the fix"), banner: banner, content: """
         <h1 class="heading-l">\(title)</h1>
-        <p class="body">While the fix is in testing, its flag is on for the targeting keys of every tester enrolled here, and they find the fix in their console. The fix is \(Words.state(fix.state).lowercased()).</p>
+        <p class="body">While the fix is in testing, its flag is on for the targeting keys of every tester enrolled here, and they find the fix in their console.</p>
+        <p class="body">State of the fix: \(Words.stateTag(fix.state).render())</p>
         \(table.render())
         \(enrollForm)
         """)

@@ -64,14 +64,17 @@ struct FixActionPages {
     /// What the action does, to whom, in words and numbers.
     private func consequences(of action: MaintainerAction, for fix: Fix) throws -> HTML {
         let revision = fix.revision
+        let key = fix.key.rawValue
         switch action {
         case .start:
-            let testers = try store.enrollments(of: fix.key.rawValue).count
-            let targets = try store.targets(of: fix.key.rawValue).count
+            let testers = try store.enrollments(of: key).count
+            let targets = try store.targets(of: key).count
             let newRevision: HTML = fix.state == .rolledBack
                 ? "<li>Testing starts on a new revision, \(revision + 1): feedback and approvals for revision \(revision) no longer count.</li>" : .empty
             let nobody: HTML = testers + targets == 0
-                ? WarningText("No tester is enrolled and no key is targeted directly, so for now the flag stays off for everyone. Enroll testers or add direct targets first, or afterwards.").render()
+                ? WarningText("No tester is enrolled and no key is targeted directly, so for now the flag stays off for everyone.").render() + """
+                <p class="body"><a href="/console/fixes/\(key)/enrollments">Enroll testers<span class="visually-hidden"> in this fix</span></a> or <a href="/console/fixes/\(key)/targets">add direct targets</a>, before or after you start.</p>
+                """
                 : .empty
             return """
             <ul class="list">
@@ -85,7 +88,7 @@ struct FixActionPages {
             return """
             <p class="body">Revise the fix when its implementation changes, such as a new build.</p>
             <ul class="list">
-            <li>The fix goes from revision \(revision) to revision \(revision + 1) and stays \(Words.state(fix.state).lowercased()).</li>
+            <li>The fix goes from revision \(revision) to revision \(revision + 1) and keeps its state, \(Words.state(fix.state)).</li>
             <li>Approvals given for revision \(revision) no longer count: a release manager must approve again.</li>
             <li>Only feedback on revision \(revision + 1) counts towards the criteria from then on, so testers need to try the new build.</li>
             </ul>
@@ -106,7 +109,8 @@ struct FixActionPages {
         let key = fix.key.rawValue
         var response = request.page(action.refusal, backLink: BackLink(href: "/console/fixes/\(key)", text: "Back to the fix"), content: """
         <h1 class="heading-l">\(action.refusal)</h1>
-        <p class="body">The fix \(fix.title) is \(Words.state(fix.state).lowercased()). \(action.rule)</p>
+        <p class="body">State of the fix: \(Words.stateTag(fix.state).render())</p>
+        <p class="body">\(action.rule)</p>
         <p class="body"><a href="/console/fixes/\(key)">Go to the fix<span class="visually-hidden"> \(fix.title)</span></a></p>
         """)
         response.status = status

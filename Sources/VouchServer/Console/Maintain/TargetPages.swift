@@ -62,7 +62,7 @@ struct TargetPages {
         return request.page(title, issues: issues, backLink: BackLink(href: "/console/fixes/\(key)", text: "Back to the fix"), banner: banner, content: """
         <h1 class="heading-l">\(title)</h1>
         <p class="body">A direct target is a targeting key, such as a QA device's or a test account's, that should see the fix without being an enrolled tester. While the fix is in testing its flag is on for these keys and for enrolled testers' keys, and off for everyone else.</p>
-        <p class="body">The fix is \(Words.state(fix.state).lowercased()).</p>
+        <p class="body">State of the fix: \(Words.stateTag(fix.state).render())</p>
         \(current)
         \(request.form(action, addField.render() + Button("Add keys").render()))
         """)

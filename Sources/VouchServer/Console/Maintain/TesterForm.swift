@@ -74,8 +74,12 @@ struct TesterForm {
                 issues.append(FieldIssue(field: "assistive_tech[0].name", message: "is required: choose at least one, with the platform it is used on"))
             } else if issue.field.hasPrefix("assistive_tech["), let close = issue.field.firstIndex(of: "]"),
                       let index = Int(issue.field.dropFirst("assistive_tech[".count).prefix(while: { $0 != "]" })), sent.indices.contains(index) {
-                let rest = issue.field[issue.field.index(after: close)...]
-                issues.append(FieldIssue(field: "assistive_tech[\(sent[index].formIndex)]" + (rest.isEmpty ? ".name" : String(rest)), message: issue.message))
+                let part = String(issue.field[issue.field.index(after: close)...])
+                let row = sent[index].row
+                // An empty list choice gets words about the list, not the API's list of values.
+                let unchosen = (part == ".name" && row.name.isEmpty) || (part == ".platform" && row.platform.isEmpty)
+                issues.append(FieldIssue(field: "assistive_tech[\(sent[index].formIndex)]" + (part.isEmpty ? ".name" : part),
+                                         message: unchosen ? "is required: choose one from the list, or empty the whole row" : issue.message))
             } else if issue.field.hasPrefix("consent"), !consentGiven {
                 continue
             } else {

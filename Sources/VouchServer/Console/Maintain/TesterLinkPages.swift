@@ -15,7 +15,9 @@ struct TesterLinkPages {
     var lookup: MaintainerLookup { page.lookup }
 
     func register(in router: inout APIRouter) {
-        routes.post(&router, "/console/testers/{id}/links", .permission(.manageTesters), create)
+        // Opening the answer's address again (a reload from the address bar) leads back to the tester, never to a new link.
+        routes.form(&router, "/console/testers/{id}/links", .permission(.manageTesters),
+                    show: { .seeOther("/console/testers/\(try lookup.tester($0).id)") }, submit: create)
         routes.form(&router, "/console/testers/{id}/links/{link}/revoke", .permission(.manageTesters), show: confirmRevocation, submit: revoke)
     }
 
