@@ -108,7 +108,7 @@ public enum Stylesheet {
     @media (prefers-reduced-motion:reduce){*{transition:none!important;animation:none!important}}
     @media (max-width:40rem){h1,.heading-l{font-size:1.6rem}.width{padding:0 .75rem}.button{width:100%;margin-right:0}}
 
-    """
+    """ + maintainerRules
 
     /// Where the stylesheet is served; the hash changes with the content, so a cached copy is never stale.
     public static let path = "/console/assets/console-" + fingerprint(css) + ".css"

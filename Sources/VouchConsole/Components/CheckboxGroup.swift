@@ -23,7 +23,7 @@ public struct CheckboxGroup: Sendable {
         let items = options.enumerated().map { index, option -> HTML in
             let id = FieldID.option(name, index)
             let checked: HTML = selected.contains(option.value) ? " checked" : .empty
-            let hintID = id + "-hint"
+            let hintID = id + "-item-hint"
             let described: HTML = option.hint == nil ? .empty : " aria-describedby=\"\(hintID)\""
             let optionHint: HTML = option.hint.map { "<div id=\"\(hintID)\" class=\"hint choice__hint\">\($0)</div>" } ?? .empty
             return """

@@ -42,7 +42,7 @@ public struct RadioGroup: Sendable {
         let items = options.enumerated().map { index, option -> HTML in
             let id = FieldID.option(name, index)
             let checked: HTML = option.value == selected ? " checked" : .empty
-            let hintID = id + "-hint"
+            let hintID = id + "-item-hint"
             let described: HTML = option.hint == nil ? .empty : " aria-describedby=\"\(hintID)\""
             let optionHint: HTML = option.hint.map { "<div id=\"\(hintID)\" class=\"hint choice__hint\">\($0)</div>" } ?? .empty
             let divider: HTML = option.dividerBefore ? "<div class=\"choices__divider\">or</div>" : .empty

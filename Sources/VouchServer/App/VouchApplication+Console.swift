@@ -15,5 +15,6 @@ extension VouchApplication {
         ReviewPages(routes: routes, store: store, promotion: promotion, api: api).register(in: &router)
         AdminPages(routes: routes, store: store, api: api).register(in: &router)
         TesterPages(routes: routes, store: store, api: api, clock: clock).register(in: &router)
+        MaintainerPages(routes: routes, store: store, api: api, clock: clock).register(in: &router)
     }
 }

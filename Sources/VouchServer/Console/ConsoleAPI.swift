@@ -21,6 +21,8 @@ final class ConsoleAPI: Sendable {
         }
         /// The problem's `detail`, for a refusal that names no field (409: the fix is no longer in testing).
         var detail: String { json["detail"]?.stringValue ?? "" }
+        /// The API's refusal as the console's error page, for an answer no form field can show (403, 404, 409, 503).
+        var refusal: Problem { Problem(status: status, detail: detail.isEmpty ? "the server answered \(status)" : detail) }
     }
 
     /// The application's router, set once it is built (the console's own routes are part of it).
@@ -35,9 +37,11 @@ final class ConsoleAPI: Sendable {
     func attach(_ router: Router) { self.router.withLock { $0 = router } }
 
     /// Calls `method path` with `body` as JSON, as `principal`; feedback sent this way is recorded with channel `web`.
+    /// - Parameter host: the browser's `Host`, for answers that carry this server's address (a personal link's URL).
     func call(_ method: String, _ path: String, body: JSONValue? = nil, as principal: Principal, idempotencyKey: String? = nil,
-              requestID: String = "") -> Answer {
+              host: String? = nil, requestID: String = "") -> Answer {
         var headers: [String: String] = [:]
+        if let host { headers["host"] = host }
         if body != nil { headers["content-type"] = "application/json" }
         if let idempotencyKey { headers["idempotency-key"] = idempotencyKey }
         var request = HTTPRequest(method: method, path: path, headers: headers, body: body.map { JSONWriter.bytes($0) } ?? [])

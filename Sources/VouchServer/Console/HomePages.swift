@@ -49,6 +49,7 @@ struct HomePages {
         return request.page("Overview", content: """
         <h1 class="heading-l">Overview</h1>
         <p class="body">Fixes by state. <a href="/console/fixes">See all fixes</a>.</p>
+        \(request.principal?.allows(.editFixes) == true ? HTML(trusted: "<p class=\"body\"><a href=\"/console/fixes/new\" class=\"button\">Create a fix</a></p>") : .empty)
         \(SummaryList(rows).render())
         """)
     }

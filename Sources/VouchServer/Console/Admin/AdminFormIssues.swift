@@ -17,8 +17,3 @@ struct AdminFormIssues {
         return FieldIssue(field: field, message: label + (continuesLabel ? " " : ": ") + issue.message)
     }
 }
-
-extension ConsoleAPI.Answer {
-    /// A refusal no form field can show (403, 404, 409, 503): the console's error page says it in words.
-    var refusal: Problem { Problem(status: status, detail: detail.isEmpty ? "the server answered \(status)" : detail) }
-}

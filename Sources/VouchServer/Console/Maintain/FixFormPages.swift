@@ -1,0 +1,66 @@
+import VouchConsole
+import VouchDomain
+import VouchHTTP
+
+/// Creating a fix and editing its details: `/console/fixes/new` and `/console/fixes/{key}/edit`.
+struct FixFormPages {
+    let routes: ConsoleRoutes
+    let lookup: MaintainerLookup
+    let api: ConsoleAPI
+
+    func register(in router: inout APIRouter) {
+        routes.form(&router, "/console/fixes/new", .permission(.editFixes), show: newForm, submit: create)
+        routes.form(&router, "/console/fixes/{key}/edit", .permission(.editFixes), show: editForm, submit: edit)
+    }
+
+    func newForm(_ request: ConsoleRequest) throws -> HTTPResponse {
+        renderNew(request, form: FixForm(), issues: [])
+    }
+
+    func create(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let form = FixForm(request)
+        let answer = api.call("POST", "/v1/fixes", body: form.json(includingKey: true), as: try request.signedIn)
+        if answer.isSuccess, let key = answer.json["key"]?.stringValue { return .seeOther("/console/fixes/\(key)?done=created") }
+        switch answer.status {
+        case 422: return renderNew(request, form: form, issues: FixForm.fields.issues(from: answer.issues))
+        case 409:
+            let issue = FieldIssue(field: "key", message: "A fix with the key '\(form.key)' already exists: choose another key")
+            return renderNew(request, form: form, issues: [issue])
+        default: throw answer.refusal
+        }
+    }
+
+    private func renderNew(_ request: ConsoleRequest, form: FixForm, issues: [FieldIssue]) -> HTTPResponse {
+        request.page("Create a fix", issues: issues, backLink: BackLink(href: "/console/fixes", text: "Back to fixes"), content: """
+        <h1 class="heading-l">Create a fix</h1>
+        <p class="body">A new fix is a draft: its flag stays off for everyone until you start testing it.</p>
+        \(request.form("/console/fixes/new", form.render(issues: issues, includingKey: true) + Button("Create fix").render()))
+        """)
+    }
+
+    func editForm(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let fix = try lookup.fix(request)
+        return renderEdit(request, fix: fix, form: FixForm(fix), issues: [])
+    }
+
+    func edit(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let fix = try lookup.fix(request)
+        let form = FixForm(request)
+        let key = fix.key.rawValue
+        let answer = api.call("PATCH", "/v1/fixes/\(key)", body: form.json(includingKey: false), as: try request.signedIn)
+        if answer.isSuccess { return .seeOther("/console/fixes/\(key)?done=edited") }
+        guard answer.status == 422 else { throw answer.refusal }
+        return renderEdit(request, fix: fix, form: form, issues: FixForm.fields.issues(from: answer.issues))
+    }
+
+    private func renderEdit(_ request: ConsoleRequest, fix: Fix, form: FixForm, issues: [FieldIssue]) -> HTTPResponse {
+        let key = fix.key.rawValue
+        let title = "Edit fix: \(fix.title)"
+        return request.page(title, issues: issues, backLink: BackLink(href: "/console/fixes/\(key)", text: "Back to the fix"), content: """
+        <h1 class="heading-l">\(title)</h1>
+        \(SummaryList([.init("Flag key", "<code>\(key)</code>"), .init("State", Words.stateTag(fix.state).render())]).render())
+        <p class="body">The flag key cannot be changed. Changing the details does not start a new revision: revise the fix when its build changes.</p>
+        \(request.form("/console/fixes/\(key)/edit", form.render(issues: issues, includingKey: false) + Button("Save changes").render()))
+        """)
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import VouchConsole
+import VouchStore
+
+/// Whether a personal link still signs its tester in, in words.
+enum LinkStatus {
+    case active
+    case expired
+    case revoked
+
+    init(_ link: TesterLink, at time: Date) {
+        self = link.revokedAt != nil ? .revoked : (link.opens(at: time) ? .active : .expired)
+    }
+
+    var tag: StatusTag {
+        switch self {
+        case .active: StatusTag("Active", tone: .good)
+        case .expired: StatusTag("Expired")
+        case .revoked: StatusTag("Revoked")
+        }
+    }
+}

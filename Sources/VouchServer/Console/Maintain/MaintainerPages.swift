@@ -1,0 +1,26 @@
+import Foundation
+import VouchDomain
+import VouchStore
+
+/// The maintainer's pages: fixes (create, edit, start, revise, abandon, direct targets, enrolled testers) and
+/// testers (list, add with consent, details, personal links, withdrawal). Every change goes through the `/v1` API.
+struct MaintainerPages {
+    let routes: ConsoleRoutes
+    let store: any Store
+    let api: ConsoleAPI
+    let clock: @Sendable () -> Date
+
+    func register(in router: inout APIRouter) {
+        let lookup = MaintainerLookup(store: store)
+        FixFormPages(routes: routes, lookup: lookup, api: api).register(in: &router)
+        FixActionPages(routes: routes, lookup: lookup, api: api).register(in: &router)
+        TargetPages(routes: routes, lookup: lookup, api: api).register(in: &router)
+        EnrollmentPages(routes: routes, lookup: lookup, api: api).register(in: &router)
+        TesterListPage(routes: routes, lookup: lookup).register(in: &router)
+        TesterFormPage(routes: routes, api: api).register(in: &router)
+        let testerPage = TesterPage(routes: routes, lookup: lookup, clock: clock)
+        testerPage.register(in: &router)
+        TesterLinkPages(routes: routes, page: testerPage, api: api).register(in: &router)
+        TesterWithdrawalPage(routes: routes, lookup: lookup, api: api).register(in: &router)
+    }
+}
