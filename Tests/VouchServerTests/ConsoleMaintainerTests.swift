@@ -251,3 +251,19 @@ struct ConsoleMaintainerTests {
         }
     }
 }
+
+extension ConsoleMaintainerTests {
+    @Test func theFixPageSaysWhatTheMaintainerJustDid() throws {
+        let server = try LiveServer()
+        try server.createChannelSelectorFix()
+        let browser = try server.signedInBrowser()
+        let expectations = ["created": "created as a draft", "edited": "changes to the fix are saved", "started": "Testing has started",
+                            "revised": "new revision", "abandoned": "is abandoned"]
+        for (flag, words) in expectations {
+            let page = try browser.get("/console/fixes/tv-channel-selector-labels?done=\(flag)")
+            #expect(page.html.contains("role=\"alert\""), "\(flag)")
+            #expect(page.html.contains(words), "\(flag)")
+        }
+        #expect(!(try browser.get("/console/fixes/tv-channel-selector-labels?done=unknown")).html.contains("role=\"alert\""))
+    }
+}

@@ -44,6 +44,15 @@ enum MaintainerAction: String, CaseIterable, Sendable {
         }
     }
 
+    /// The fix page's success banner after the action.
+    var banner: String {
+        switch self {
+        case .start: "Testing has started: the fix is on for its enrolled testers and direct targets"
+        case .revise: "The fix has a new revision: approvals were voided, and only feedback from now on counts"
+        case .abandon: "The fix is abandoned: its flag is off for everyone"
+        }
+    }
+
     var refusal: String {
         switch self {
         case .start: "You cannot start testing this fix now"

@@ -52,6 +52,10 @@ struct FixPage {
         let heading: String? = switch done {
         case DecisionPages.approvedFlag: "Your approval is recorded"
         case DecisionPages.rejectedFlag: "Your rejection is recorded. The fix cannot be promoted until it has a new revision"
+        case "created": "The fix is created as a draft. Enroll testers, then start testing"
+        case "edited": "Your changes to the fix are saved"
+        case let flag? where MaintainerAction.allCases.contains(where: { $0.done == flag }):
+            MaintainerAction.allCases.first { $0.done == flag }?.banner
         case let flag?: ReleaseAction.allCases.first { $0.doneFlag == flag }?.banner
         case nil: nil
         }
