@@ -20,20 +20,7 @@ public struct CheckboxGroup: Sendable {
     }
 
     public func render() -> HTML {
-        let items = options.enumerated().map { index, option -> HTML in
-            let id = FieldID.option(name, index)
-            let checked: HTML = selected.contains(option.value) ? " checked" : .empty
-            let hintID = id + "-item-hint"
-            let described: HTML = option.hint == nil ? .empty : " aria-describedby=\"\(hintID)\""
-            let optionHint: HTML = option.hint.map { "<div id=\"\(hintID)\" class=\"hint choice__hint\">\($0)</div>" } ?? .empty
-            return """
-            <div class="choice">
-            <input class="choice__input" id="\(id)" name="\(name)" type="checkbox" value="\(option.value)"\(checked)\(described)>
-            <label class="choice__label" for="\(id)">\(option.label)</label>
-            \(optionHint)
-            </div>
-            """
-        }
+        let items = RadioGroup.choices(options, name: name, type: "checkbox") { selected.contains($0.value) }
         return FieldGroup(field: name, hint: hint, issue: issue).fieldset(legend: legend, heading: heading,
                                                                            controls: "<div class=\"choices choices--checkboxes\">\(items)</div>")
     }
