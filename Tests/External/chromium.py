@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from selenium import webdriver
@@ -68,3 +70,41 @@ def stop(driver: webdriver.Chrome) -> None:
         driver.quit()
     finally:
         shutil.rmtree(driver.vouch_profile, ignore_errors=True)
+
+
+class PageServer:
+    """Serves one page at a time from 127.0.0.1 on a port of its own, for a test to open in the browser."""
+
+    def __init__(self) -> None:
+        self.html = b""
+        page = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+                if self.path.split("?")[0] != "/":
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(page.html)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(page.html)
+
+            def log_message(self, format: str, *args) -> None:  # noqa: A002
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def publish(self, html: str) -> str:
+        """Serves `html` from now on; returns its URL."""
+        self.html = html.encode()
+        return self.origin + "/"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)

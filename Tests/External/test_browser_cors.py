@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -146,47 +145,9 @@ start();
 """
 
 
-class PageServer:
-    """Serves one page at a time from 127.0.0.1 on a port of its own: an origin other than vouchd's."""
-
-    def __init__(self) -> None:
-        self.html = b""
-        page = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                if self.path.split("?")[0] != "/":
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(page.html)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(page.html)
-
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def publish(self, config: dict[str, Any]) -> str:
-        """Makes the page with `config` for its script; returns its URL."""
-        self.html = PAGE.replace("__CONFIG__", json.dumps(config)).encode()
-        return self.origin + "/"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
-
-
 @pytest.fixture
 def page_server():
-    server = PageServer()
+    server = chromium.PageServer()
     try:
         yield server
     finally:
@@ -246,8 +207,9 @@ def wait_for(browser, condition: str, what: str) -> float:
 
 def open_page(browser, page_server, vouchd, token: str, mode: str) -> dict[str, Any]:
     """Loads the page and waits for its script to finish its first steps; returns what it recorded."""
-    browser.get(page_server.publish({"vouchd": vouchd.url, "token": token, "badToken": "vch_" + "x" * 40, "flag": FLAG,
-                                     "targetingKey": TARGETING_KEY, "mode": mode}))
+    config = {"vouchd": vouchd.url, "token": token, "badToken": "vch_" + "x" * 40, "flag": FLAG,
+              "targetingKey": TARGETING_KEY, "mode": mode}
+    browser.get(page_server.publish(PAGE.replace("__CONFIG__", json.dumps(config))))
     wait_for(browser, "window.results && window.results.done", "through its first requests")
     return results(browser)
 
