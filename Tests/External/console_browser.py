@@ -1,10 +1,10 @@
 """A person's browser in Vouch's web console, and the crawl that reaches every page from the start page.
 
 `ConsoleBrowser` is one headless Chromium (chromium.py) signed in as one person: staff through the sign-in form
-with their token, a tester through her personal link. `crawl` follows every same-origin `/console/` link
-breadth first from the start pages, each address once (path and query), and runs a check on each page it reaches,
-so a page added to the console is checked as soon as a link leads to it. `empty_form_states` then sends every
-form that asks for something back empty, and checks the page that answers: the error states.
+with their token, a tester through her personal link. `crawl` follows every same-origin `/console/` link (and GET
+form, as it stands) breadth first from the start pages, each address once (path and query), and runs a check on
+each page it reaches, so a page added to the console is checked as soon as a link leads to it. `empty_form_states`
+then sends every form that asks for something back empty, and checks the page that answers: the error states.
 """
 
 from __future__ import annotations
@@ -34,7 +34,16 @@ return {origin: performance.timeOrigin, status: entry ? entry.responseStatus : n
         contentType: document.contentType};
 """
 
-LINKS = "return [...document.querySelectorAll('a[href]')].filter(link => !link.hasAttribute('download')).map(link => link.href);"
+# Every link, and where each GET form (a filter, a search) leads as it stands: both only read.
+LINKS = """
+const links = [...document.querySelectorAll("a[href]")].filter(link => !link.hasAttribute("download")).map(link => link.href);
+const searches = [...document.forms].filter(form => (form.getAttribute("method") || "get").toLowerCase() === "get").map(form => {
+  const target = new URL(form.action, location.href);
+  target.search = new URLSearchParams(new FormData(form)).toString();
+  return target.href;
+});
+return links.concat(searches);
+"""
 
 # POST forms that ask for something: at least one visible field a person fills in or chooses. A form of buttons
 # only (a confirmation, sign-out) is never sent empty: sending it would do what it confirms.
@@ -68,6 +77,12 @@ class Visit:
     title: str
     # False when the address did not open a page (a download): the browser stayed where it was.
     navigated: bool = True
+    # The document's type: a download the browser shows (JSON, CSV) is not a page to check.
+    content_type: str = "text/html"
+
+    @property
+    def is_page(self) -> bool:
+        return self.navigated and self.content_type == "text/html"
 
 
 @dataclass
@@ -111,7 +126,8 @@ class ConsoleBrowser:
 
     def _landed(self, requested: str, before: float | None) -> Visit:
         landed = self.driver.execute_script(NAVIGATION)
-        return Visit(requested, self.here(), landed["status"], landed["title"], navigated=landed["origin"] != before)
+        return Visit(requested, self.here(), landed["status"], landed["title"], navigated=landed["origin"] != before,
+                     content_type=landed["contentType"])
 
     def _origin_now(self) -> float | None:
         try:
@@ -163,7 +179,8 @@ class ConsoleBrowser:
         metrics = {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": False}
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
         try:
-            height = self.driver.execute_script("return document.documentElement.scrollHeight")
+            # The body's own height: the document's is never less than the viewport's, which would add blank space.
+            height = self.driver.execute_script("return Math.ceil(document.body.getBoundingClientRect().height)")
             self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": height})
             shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
         finally:
@@ -190,7 +207,7 @@ def crawl(browser: ConsoleBrowser, starts: list[str], check: Check, *, limit: in
     while queue:
         path, via = queue.popleft()
         visit = browser.open(path)
-        if not visit.navigated or visit.path in pages:
+        if not visit.is_page or visit.path in pages:
             continue
         assert len(pages) < limit, (f"the crawl reached more than {limit} pages (the last: {visit.path}): raise "
                                     "PAGE_LIMIT, or look for links that make up new addresses")

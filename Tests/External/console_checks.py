@@ -48,7 +48,6 @@ REFLOW = "reflow at 320 px"
 TEXT = "text at 200 %"
 KEYBOARD = "keyboard"
 ERRORS = "error pattern"
-CHECKS = (AXE, TREE, OUTLINE, REFLOW, TEXT, KEYBOARD, ERRORS)
 
 # Roles a person operates: each needs a name a screen reader can say.
 CONTROL_ROLES = {"link", "button", "textbox", "searchbox", "radio", "checkbox", "combobox", "listbox", "option",
@@ -58,7 +57,6 @@ NO_ROLE = {"", "generic", "none", "presentation", "StaticText", "paragraph", "La
 PHONE_WIDTH = 320
 # The longest the error check waits for the browser to move the focus to an error summary with `autofocus`.
 AUTOFOCUS_WAIT = 2.0
-DESKTOP = (1280, 900)
 
 
 def axe_engine() -> str:
@@ -295,7 +293,7 @@ const candidates = document.querySelectorAll(
   "a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable=''], [contenteditable=true]");
 const groups = new Map();
 const stops = [...candidates].filter(element => {
-  if (element.tabIndex < 0 || element.disabled || element.closest("[inert]")) return false;
+  if (element.tabIndex < 0 || element.matches(":disabled") || element.closest("[inert]")) return false;
   if (element.type === "hidden" || !element.getClientRects().length) return false;
   if (getComputedStyle(element).visibility !== "visible") return false;
   if (element.type === "radio" && element.name) {
@@ -352,6 +350,8 @@ def _lap(driver, stops: list[dict]) -> list[str]:
     from the middle. An element that takes the focus without being a Tab stop (the summary again, given the focus
     back when the window gets it) is not counted."""
     count = len(stops)
+    if count == 0:
+        return ["nothing on the page takes the focus, not even a skip link"]
     presses = count + 1
     ActionChains(driver, duration=0).send_keys(Keys.TAB * presses).perform()
     log = [entry for entry in driver.execute_script("return window.vouchFocusLog") if entry["tabbable"]]

@@ -122,6 +122,9 @@ class ConsoleSite:
 
     The first crawl asked for starts every role's on the session's crawlers (`crawl_pool`)."""
 
+    # How the summary at the end of the run names this site's crawls.
+    kind = ""
+
     def __init__(self, story: Story, axe: str, pool: ThreadPoolExecutor) -> None:
         self.story = story
         self.axe = axe
@@ -162,8 +165,6 @@ class ConsoleSite:
         _record(f"{role}{'' if javascript else ' without JavaScript'}{self.kind}", crawled)
         return crawled
 
-    kind = ""
-
     def _crawl(self, role: str, javascript: bool) -> RoleCrawl:
         return RoleCrawl(role, crawl(self.browser(role, javascript=javascript), starts(role), self.check(role, javascript)))
 
@@ -188,30 +189,22 @@ class StatesSite(ConsoleSite):
 
 
 # What the crawls checked, for the summary at the end of the run.
-_RECORDED: list[str] = []
+_RECORDED: list[tuple[str, RoleCrawl]] = []
 
 
 def _record(what: str, crawled: RoleCrawl) -> None:
-    _RECORDED.append(f"{what}: {len(crawled.pages)} pages and {len(crawled.states)} states checked in {crawled.seconds:.1f} s")
+    _RECORDED.append((what, crawled))
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    if _RECORDED:
-        terminalreporter.section("console pages checked in Chromium")
-        for line in _RECORDED:
-            terminalreporter.write_line(line)
-
-
-@contextlib.contextmanager
-def _daemon(directory: pathlib.Path) -> Iterator[Story]:
-    daemon = launch_vouchd(directory, {})
-    try:
-        yield tell_story(daemon)
-    finally:
-        status = stop_vouchd(daemon)
-        assert status == 0, f"vouchd exited with {status} after SIGTERM:\n" + "\n".join(daemon.log)
-        errors = [line for line in daemon.log if "level=error" in line]
-        assert not errors, "vouchd logged errors:\n" + "\n".join(errors)
+    if not _RECORDED:
+        return
+    terminalreporter.section("console pages and states checked in Chromium")
+    for what, crawled in _RECORDED:
+        terminalreporter.write_line(f"{what}: {len(crawled.pages)} pages and {len(crawled.states)} states in {crawled.seconds:.1f} s")
+    pages = sum(len(crawled.pages) for _, crawled in _RECORDED)
+    states = sum(len(crawled.states) for _, crawled in _RECORDED)
+    terminalreporter.write_line(f"in all: {pages} pages and {states} states checked")
 
 
 @pytest.fixture(params=ROLES)

@@ -17,7 +17,7 @@ import struct
 import pytest
 
 from console_checks import AXE, ERRORS, KEYBOARD, OUTLINE, REFLOW, TEXT, TREE
-from console_fixtures import assert_every_page_passes, failures
+from console_fixtures import assert_every_page_passes, failures, signed_in_browser
 from conftest import REPOSITORY
 
 # Console addresses the start page and the navigation already link to, whose pages arrive with their own branches.
@@ -110,16 +110,19 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("name,who,path", SCREENSHOTS, ids=[name for name, _, _ in SCREENSHOTS])
-def test_screenshots_of_the_main_pages(console_site, name, who, path):
+def test_screenshots_of_the_main_pages(console_story, name, who, path):
     """Whole-page screenshots at 390 and 1280 CSS pixels; written to docs/screenshots only with VOUCH_SCREENSHOTS=1,
-    so a test run never changes the working tree."""
-    browser = console_site.browser(who)
-    landed = browser.open(path)
-    assert landed.status == 200, f"{path} answered {landed.status}"
-    for kind, width in WIDTHS.items():
-        png = browser.screenshot(width)
-        assert png_size(png)[0] == width, f"{name} at {kind} width is {png_size(png)[0]} px wide"
-        if os.environ.get("VOUCH_SCREENSHOTS") == "1":
-            target = REPOSITORY / "docs" / "screenshots" / f"{name}-{kind}.png"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(png)
+    so a test run never changes the working tree. A fresh browser, so no link shows as visited."""
+    browser = signed_in_browser(console_story, who)
+    try:
+        landed = browser.open(path)
+        assert landed.status == 200, f"{path} answered {landed.status}"
+        for kind, width in WIDTHS.items():
+            png = browser.screenshot(width)
+            assert png_size(png)[0] == width, f"{name} at {kind} width is {png_size(png)[0]} px wide"
+            if os.environ.get("VOUCH_SCREENSHOTS") == "1":
+                target = REPOSITORY / "docs" / "screenshots" / f"{name}-{kind}.png"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(png)
+    finally:
+        browser.close()

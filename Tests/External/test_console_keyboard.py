@@ -14,6 +14,7 @@ from typing import Iterator
 
 import pytest
 
+import chromium
 from console_browser import ConsoleBrowser
 from console_checks import KEYBOARD
 from console_fixtures import assert_every_page_passes
@@ -24,9 +25,14 @@ def test_every_page_and_state_works_with_the_keyboard(checked):
 
 
 @pytest.fixture(params=[True, False], ids=["javascript", "no-javascript"])
-def fresh_browser(request, console_story) -> Iterator[ConsoleBrowser]:
+def javascript(request) -> bool:
+    return request.param
+
+
+@pytest.fixture
+def fresh_browser(javascript, console_story) -> Iterator[ConsoleBrowser]:
     """A browser of its own, signed in as nobody, with JavaScript on or off."""
-    browser = ConsoleBrowser(console_story.vouchd.url, javascript=request.param)
+    browser = ConsoleBrowser(console_story.vouchd.url, javascript=javascript)
     try:
         yield browser
     finally:
@@ -73,3 +79,29 @@ def test_a_tester_reaches_her_fixes_with_the_keyboard_only(fresh_browser, consol
 
     fix = keys.tab_to(console_story.fix_in_testing_title)
     assert fix.href == f"/console/testing/{console_story.fix_in_testing}", fix
+
+
+# A question as the feedback pages ask it (RadioGroup's markup), sent with GET so the test can read the answer.
+QUESTION = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Did it work? – Vouch</title></head><body>
+<main id="main-content" tabindex="-1"><form method="get" action="/"><fieldset><legend><h1>Did the fix work?</h1></legend>
+<div><input id="field-verdict" name="verdict" type="radio" value="passed"><label for="field-verdict">It worked</label></div>
+<div><input id="field-verdict-2" name="verdict" type="radio" value="partial"><label for="field-verdict-2">It partly worked</label></div>
+<div><input id="field-verdict-3" name="verdict" type="radio" value="failed"><label for="field-verdict-3">It did not work</label></div>
+<div><input id="field-verdict-4" name="verdict" type="radio" value="unsure"><label for="field-verdict-4">I can't tell</label></div>
+</fieldset><button type="submit">Continue</button></form></main></body></html>"""
+
+
+def test_the_keyboard_answers_a_question_with_the_arrow_keys(javascript):
+    """The journey helpers the feedback and approval journeys use: into a radio group with Tab, to an option with
+    the arrow keys, then Enter on the button."""
+    server = chromium.PageServer()
+    browser = ConsoleBrowser(server.origin, javascript=javascript)
+    try:
+        browser.open(server.publish(QUESTION).removeprefix(server.origin))
+        chosen = browser.keys.choose("It partly worked")
+        assert (chosen.id, chosen.checked) == ("field-verdict-2", True), chosen
+        browser.after(lambda: browser.keys.follow("Continue"), "Enter on Continue")
+        assert browser.driver.current_url.endswith("/?verdict=partial"), browser.driver.current_url
+    finally:
+        browser.close()
+        server.close()
