@@ -207,6 +207,18 @@ def pytest_terminal_summary(terminalreporter) -> None:
     terminalreporter.write_line(f"in all: {pages} pages and {states} states checked")
 
 
+@contextlib.contextmanager
+def _daemon(directory: pathlib.Path) -> Iterator[Story]:
+    daemon = launch_vouchd(directory, {})
+    try:
+        yield tell_story(daemon)
+    finally:
+        status = stop_vouchd(daemon)
+        assert status == 0, f"vouchd exited with {status} after SIGTERM:\n" + "\n".join(daemon.log)
+        errors = [line for line in daemon.log if "level=error" in line]
+        assert not errors, "vouchd logged errors:\n" + "\n".join(errors)
+
+
 @pytest.fixture(params=ROLES)
 def role(request) -> str:
     return request.param
