@@ -56,6 +56,13 @@ return [...document.forms].map((form, index) => ({index: index, action: form.get
   .filter(form => form.method === "post" && form.asks);
 """
 
+# Sets the form's fields by name (a value, or "" for none) and returns its submit button.
+FILLED = """
+const form = document.forms[arguments[0]];
+for (const [name, value] of Object.entries(arguments[1])) form.elements[name].value = value;
+return form.querySelector("button:not([type]), button[type=submit], input[type=submit]");
+"""
+
 # Empties the form (text cleared, nothing ticked or chosen) and returns its submit button.
 EMPTIED = """
 const form = document.forms[arguments[0]];
@@ -190,9 +197,16 @@ class ConsoleBrowser:
     def submit_empty(self, page: str, form_index: int) -> Visit:
         """Opens `page` and sends its form number `form_index` with every field emptied."""
         self.open(page)
-        button = self.driver.execute_script(EMPTIED, form_index)
-        assert button is not None, f"the form {form_index} on {page} has no submit button"
-        return self.after(button.click, f"the empty form on {page}")
+        return self._send(self.driver.execute_script(EMPTIED, form_index), f"the empty form {form_index} on {page}")
+
+    def submit(self, page: str, values: dict[str, str], form_index: int = 0) -> Visit:
+        """Opens `page` and sends its form number `form_index` with the fields named in `values` set to them."""
+        self.open(page)
+        return self._send(self.driver.execute_script(FILLED, form_index, values), f"the form {form_index} on {page}")
+
+    def _send(self, button, what: str) -> Visit:
+        assert button is not None, f"{what} has no submit button"
+        return self.after(button.click, what)
 
 
 Check = Callable[[ConsoleBrowser], dict[str, list[str]]]

@@ -225,10 +225,13 @@ def outline_problems(driver, tree: list[dict], *, signed_in: bool) -> list[str]:
 
 WIDE_ELEMENTS = DESCRIBE + """
 const root = document.documentElement, width = root.clientWidth;
-const wider = element => element.getBoundingClientRect().right > width + 1;
+// Wider than the viewport, or holding content wider than itself (text that does not wrap); the innermost ones.
+const reach = element => Math.max(element.getBoundingClientRect().right,
+                                  element.getBoundingClientRect().left + element.scrollWidth);
+const wider = element => !element.closest(".visually-hidden") && reach(element) > width + 1;
 const wide = root.scrollWidth <= width ? [] : [...document.body.querySelectorAll("*")]
-  .filter(element => !element.closest(".visually-hidden") && wider(element) && ![...element.children].some(wider))
-  .slice(0, 5).map(element => describe(element) + " reaches " + Math.round(element.getBoundingClientRect().right) + " px");
+  .filter(element => wider(element) && ![...element.children].some(wider))
+  .slice(0, 5).map(element => describe(element) + " reaches " + Math.round(reach(element)) + " px");
 return {innerWidth: window.innerWidth, clientWidth: width, scrollWidth: root.scrollWidth, wide: wide};
 """
 
@@ -401,14 +404,17 @@ def _skip_link_problems(keys: Keyboard, driver, stops: list[dict]) -> list[str]:
         keys.tab()
     first = driver.execute_script(FOCUS_REPORT)
     if not first["isSkipLink"]:
-        return [f"the first Tab into the page reaches {keys.focused().description}, not the skip link"]
+        focus = keys.focused()
+        return [f"the first Tab into the page reaches {focus.description}" + (f" (to {focus.href})" if focus.href else "")
+                + ", not a skip link to #main-content"]
     problems = [] if first["inView"] else ["the skip link is not visible when it has the focus"]
     keys.enter()
     if not driver.execute_script(FOCUS_REPORT)["isMain"]:
         return problems + [f"Enter on the skip link moves the focus to {keys.focused().description}, not to main"]
     keys.tab()
     after = driver.execute_script(FOCUS_REPORT)
-    if after["left"]:
+    if after["left"] or after["index"] == 0:
+        # Nothing to reach after main: out of the page, or round to the top.
         return problems
     if not after["inMain"]:
         return problems + [f"Tab after the skip link goes back to {keys.focused().description}, before main"]

@@ -16,12 +16,12 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
 from conftest import Vouchd, launch_vouchd, stop_vouchd
-from console_browser import CheckedPage, ConsoleBrowser, crawl, empty_form_states
+from console_browser import CheckedPage, ConsoleBrowser, Visit, crawl, empty_form_states
 from console_checks import axe_engine, check_page
 
 # Who crawls the console: nobody signed in, each staff role, and a tester through her personal link.
@@ -176,16 +176,43 @@ class ConsoleSite:
             browser.close()
 
 
-class StatesSite(ConsoleSite):
-    """A second daemon with the same story, where forms are sent back empty; its crawls check those states."""
+def _revoked_token(story: Story) -> str:
+    created = story.vouchd.expect(201, "POST", "/v1/tokens", {"name": "moved on", "role": "maintainer"})
+    story.vouchd.expect(200, "DELETE", f"/v1/tokens/{created['id']}")
+    return created["token"]
 
-    kind = " (forms sent empty)"
+
+# States no link leads to and no empty form makes: (role, what happens, how the browser gets there).
+STATES: list[tuple[str, str, Callable[[ConsoleBrowser, Story], Visit]]] = [
+    ("anonymous", "signing in with a token that is not one",
+     lambda browser, story: browser.submit("/console/sign-in", {"token": "vch_" + "0" * 40})),
+    ("anonymous", "signing in with an app's token",
+     lambda browser, story: browser.submit("/console/sign-in", {"token": story.vouchd.create_token("tv-app", "sdk")})),
+    ("anonymous", "signing in with a revoked token",
+     lambda browser, story: browser.submit("/console/sign-in", {"token": _revoked_token(story)})),
+    ("anonymous", "a personal link that does not work", lambda browser, story: browser.open("/console/link/" + "x" * 43)),
+    ("admin", "a form sent without the session's security token",
+     lambda browser, story: browser.submit("/console/", {"csrf": ""})),
+]
+
+
+class StatesSite(ConsoleSite):
+    """A second daemon with the same story, where forms are sent back empty and the STATES are made; its crawls
+    check those states."""
+
+    kind = " (forms sent empty, other states)"
 
     def _crawl(self, role: str, javascript: bool) -> RoleCrawl:
         browser = self.browser(role, javascript=javascript)
+        check = self.check(role, javascript)
         # Links only: the pages themselves are checked on the first daemon.
         pages = crawl(browser, starts(role), lambda _: {})
-        return RoleCrawl(role, [], empty_form_states(browser, pages, self.check(role, javascript)))
+        states = empty_form_states(browser, pages, check)
+        for who, what, how in STATES:
+            if who == role:
+                landed = how(browser, self.story)
+                states.append(CheckedPage(landed.path, landed.status, landed.title, what, check(browser)))
+        return RoleCrawl(role, [], states)
 
 
 # What the crawls checked, for the summary at the end of the run.
