@@ -102,7 +102,7 @@ const describe = element => {
 RUN_AXE = """
 const tags = arguments[0], done = arguments[arguments.length - 1];
 axe.run(document, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]}).then(
-  result => done({violations: result.violations.map(violation => ({
+  result => done({passes: result.passes.length, violations: result.violations.map(violation => ({
     id: violation.id, impact: violation.impact, help: violation.help, helpUrl: violation.helpUrl,
     nodes: violation.nodes.map(node => ({target: node.target.map(String).join(" "), html: node.html,
                                          summary: node.failureSummary}))}))}),
@@ -116,6 +116,8 @@ def axe_problems(driver, engine: str) -> list[str]:
     result = driver.execute_async_script(RUN_AXE, AXE_TAGS)
     if "error" in result:
         return [f"axe-core did not run: {result['error']}"]
+    if result["passes"] == 0 and not result["violations"]:
+        return ["axe-core ran no rule on the page"]
     problems = []
     for violation in result["violations"]:
         nodes = "\n".join(f"      {node['target']}: {node['html'][:300]}\n        {(node['summary'] or '').replace(chr(10), ' ')}"
