@@ -4,8 +4,9 @@
 and a maintainer with tokens of their own, a fix in testing with an enrolled tester and her feedback, a fix still
 in draft, a second tester enrolled in nothing, and a personal link for each tester. `console_site` crawls it once
 per role, with every check on every page (console_checks.py), and keeps each role's browser for the other tests.
-The error states come from a second daemon with the same story (`console_states_site`): sending a form empty may
-carry out what it asks for, and the crawls must see the story as told.
+The states beyond pages come from a second daemon with the same story (`console_states_site`): every form that asks
+for something sent back empty, and the STATES no link or empty form makes. Sending a form may carry out what it
+asks for, and the crawls must see the story as told.
 """
 
 from __future__ import annotations
