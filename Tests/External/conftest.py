@@ -30,6 +30,9 @@ from typing import Any
 
 import pytest
 
+# The console's story, its crawls and their fixtures, shared by the test_console_* modules.
+pytest_plugins = ("console_fixtures",)
+
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 15.0
 REQUEST_TIMEOUT = 10.0

@@ -1,36 +1,27 @@
 """A real browser reads OFREP from another origin, as a web app's OpenFeature provider does.
 
-Debian's headless Chromium, driven by Selenium through Debian's chromedriver (/usr/bin/chromedriver, given to
-Selenium explicitly, so Selenium Manager never downloads anything), opens a page served by an http.server on
-127.0.0.1:<page port>. The page's own JavaScript, inline in its HTML, calls vouchd on 127.0.0.1:<vouchd port>, a
+Debian's headless Chromium, driven by Selenium through Debian's chromedriver (chromium.py), opens a page served
+by an http.server on 127.0.0.1:<page port>. The page's own JavaScript, inline in its HTML, calls vouchd on 127.0.0.1:<vouchd port>, a
 different origin: `fetch` for the bulk evaluation (with `Authorization`, `Content-Type` and `If-None-Match`, so
 every call is preflighted), and `EventSource` for the event stream the bulk answer offers. The page records what
 it could read in `window.results` (and shows it in `<pre id="results">`); the test reads that with Selenium.
 
-Chromium is kept on this machine: no proxy, host names resolve to nothing, no background services; the page and
-vouchd are on 127.0.0.1 only.
+The page and vouchd are on 127.0.0.1 only.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+
+import chromium
 
 FLAG = "tv-channel-selector-labels"
 TARGETING_KEY = "user-1"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 # The longest the test waits for the page: a whole fetch sequence, a stream to open, a change to arrive.
 WAIT = 10.0
 # vouchd blocks an address after this many unknown tokens; low, so that the page can read a 429.
@@ -154,47 +145,9 @@ start();
 """
 
 
-class PageServer:
-    """Serves one page at a time from 127.0.0.1 on a port of its own: an origin other than vouchd's."""
-
-    def __init__(self) -> None:
-        self.html = b""
-        page = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                if self.path.split("?")[0] != "/":
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(page.html)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(page.html)
-
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def publish(self, config: dict[str, Any]) -> str:
-        """Makes the page with `config` for its script; returns its URL."""
-        self.html = PAGE.replace("__CONFIG__", json.dumps(config)).encode()
-        return self.origin + "/"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
-
-
 @pytest.fixture
 def page_server():
-    server = PageServer()
+    server = chromium.PageServer()
     try:
         yield server
     finally:
@@ -216,31 +169,12 @@ def vouchd_environment(page_server, cors_origins):
 @pytest.fixture
 def browser():
     """Headless Chromium through Debian's chromedriver; always quit, its profile always removed."""
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not os.access(path, os.X_OK):
-            pytest.fail(f"no {path}: scripts/setup-system --test installs Debian's chromium and chromium-driver", pytrace=False)
-    profile = tempfile.mkdtemp(prefix="vouch-chromium-")
-    options = Options()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check",
-                     # Nothing leaves this machine: no proxy, every host name unresolvable (the test uses
-                     # 127.0.0.1), none of Chromium's own background traffic.
-                     "--no-proxy-server", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--disable-extensions", "--disable-default-apps",
-                     "--disable-domain-reliability", "--disable-client-side-phishing-detection"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        # Chromium refuses to run as root with its sandbox.
-        options.add_argument("--no-sandbox")
-    driver = None
+    driver = chromium.start()
     try:
-        driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
         driver.set_script_timeout(WAIT)
         yield driver
     finally:
-        if driver is not None:
-            driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+        chromium.stop(driver)
 
 
 @pytest.fixture
@@ -273,8 +207,9 @@ def wait_for(browser, condition: str, what: str) -> float:
 
 def open_page(browser, page_server, vouchd, token: str, mode: str) -> dict[str, Any]:
     """Loads the page and waits for its script to finish its first steps; returns what it recorded."""
-    browser.get(page_server.publish({"vouchd": vouchd.url, "token": token, "badToken": "vch_" + "x" * 40, "flag": FLAG,
-                                     "targetingKey": TARGETING_KEY, "mode": mode}))
+    config = {"vouchd": vouchd.url, "token": token, "badToken": "vch_" + "x" * 40, "flag": FLAG,
+              "targetingKey": TARGETING_KEY, "mode": mode}
+    browser.get(page_server.publish(PAGE.replace("__CONFIG__", json.dumps(config))))
     wait_for(browser, "window.results && window.results.done", "through its first requests")
     return results(browser)
 

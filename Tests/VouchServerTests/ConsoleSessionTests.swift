@@ -185,6 +185,16 @@ struct ConsoleSessionTests {
         #expect(page.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(page.html.contains("Page not found"))
         #expect(page.headers["content-security-policy"] != nil)
+        #expect(!page.html.contains("<nav"), "nobody is signed in")
+    }
+
+    @Test func anUnknownAddressKeepsTheSignedInNavigation() throws {
+        let server = try LiveServer()
+        let page = try server.signedInBrowser().get("/console/no/such/page")
+        #expect(page.status == 404)
+        #expect(page.html.contains("<nav class=\"navigation\" aria-label=\"Console\">"))
+        #expect(page.html.contains("Signed in as admin, administrator"))
+        #expect(page.html.contains("Sign out"))
     }
 }
 

@@ -262,7 +262,7 @@ public final class VouchApplication: Sendable {
                 return answer
             } else if VouchApplication.isConsole(request), let problem = ErrorResponses.problem(for: error) {
                 // An unknown console address, or a refusal before the console's own handler ran: a page, not JSON.
-                return ConsoleErrorPage.response(for: problem)
+                return ConsoleErrorPage.response(for: problem, to: request, sessions: consoleSessions)
             } else if let problem = ErrorResponses.problem(for: error) {
                 if problem.status == 503 || problem.status == 507 {
                     // The operator must hear of a locked database or a full disk; the client only sees the problem.
