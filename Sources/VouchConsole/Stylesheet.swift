@@ -2,7 +2,9 @@
 ///
 /// Colours meet WCAG 2.2 AA on white: text #0b0c0c (19.6:1), links #1d5aa0 (6.9:1), errors #b42318 (6.6:1), the
 /// focus ring black on yellow (#ffdd00, 14.6:1 with the text). Sizes are in rem, so 200 % text grows everything,
-/// and no width is fixed, so the pages reflow at 320 CSS pixels (docs/console.md, "Accessibility").
+/// and no width is fixed, so the pages reflow at 320 CSS pixels (docs/console.md, "Accessibility"). Links,
+/// buttons and fields show their focus on `:focus`, not only `:focus-visible`, as GOV.UK does: the ring never depends
+/// on the browser's guess of how the focus got there.
 public enum Stylesheet {
     public static let css = """
     *,*::before,*::after{box-sizing:border-box}
@@ -12,23 +14,23 @@ public enum Stylesheet {
     a{color:#1d5aa0;text-decoration:underline;text-decoration-thickness:max(1px,.0625rem);text-underline-offset:.15em}
     a:visited{color:#4c2c92}
     a:hover{color:#003078;text-decoration-thickness:max(3px,.1875rem)}
-    a:focus-visible,button:focus-visible,input:focus-visible,textarea:focus-visible,select:focus-visible,[tabindex]:focus-visible{outline:3px solid #ffdd00;outline-offset:0;box-shadow:0 0 0 6px #0b0c0c}
-    a:focus-visible{color:#0b0c0c;background:#ffdd00;box-shadow:0 -2px #ffdd00,0 4px #0b0c0c;outline:none;text-decoration:none}
-    main:focus,main:focus-visible,.error-summary:focus-visible,.banner:focus-visible{outline:3px solid #ffdd00;box-shadow:0 0 0 6px #0b0c0c}
+    a:focus,button:focus,input:focus,textarea:focus,select:focus,[tabindex]:focus{outline:3px solid #ffdd00;outline-offset:0;box-shadow:0 0 0 6px #0b0c0c}
+    a:focus{color:#0b0c0c;background:#ffdd00;box-shadow:0 -2px #ffdd00,0 4px #0b0c0c;outline:none;text-decoration:none}
+    main:focus,.error-summary:focus,.banner:focus{outline:3px solid #ffdd00;box-shadow:0 0 0 6px #0b0c0c}
     .skip-link{position:absolute;left:-9999rem;top:0;padding:.5rem 1rem;background:#ffdd00;color:#0b0c0c}
     .skip-link:focus{position:static;display:block}
     .visually-hidden{position:absolute!important;width:1px!important;height:1px!important;margin:0!important;padding:0!important;overflow:hidden!important;clip:rect(0 0 0 0)!important;clip-path:inset(50%)!important;border:0!important;white-space:nowrap!important}
     .header{background:#0b0c0c;color:#fff;padding:.75rem 0;border-bottom:.5rem solid #1d5aa0}
     .header__inner{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
     .header a,.header a:visited{color:#fff}
-    .header a:focus-visible{color:#0b0c0c}
+    .header a:focus{color:#0b0c0c}
     .header__brand{font-weight:700;font-size:1.5rem;text-decoration:none}
     .navigation__list{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
     .navigation__list a[aria-current]{font-weight:700;text-decoration-thickness:max(3px,.1875rem)}
     .header__account{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;margin-left:auto}
     .header__who{margin:0}
     .link-button{font:inherit;color:#fff;background:none;border:0;padding:0;text-decoration:underline;cursor:pointer}
-    .link-button:focus-visible{color:#0b0c0c;background:#ffdd00}
+    .link-button:focus{color:#0b0c0c;background:#ffdd00}
     main{display:block;padding:1.5rem 0 2.5rem}
     .footer{border-top:1px solid #b1b4b6;background:#f3f2f1;padding:1.25rem 0}
     h1,.heading-l{font-size:2rem;line-height:1.15;margin:0 0 1.25rem;font-weight:700}
@@ -63,7 +65,7 @@ public enum Stylesheet {
     .button{display:inline-block;font:inherit;font-weight:600;line-height:1.2;color:#fff;background:#00703c;border:2px solid transparent;border-radius:0;box-shadow:0 2px 0 #002d18;padding:.55rem .9rem .45rem;margin:0 1rem 1.5rem 0;cursor:pointer;text-decoration:none;text-align:center;min-height:2.75rem}
     a.button,a.button:visited{color:#fff}
     .button:hover{background:#005a30}
-    .button:focus-visible{color:#0b0c0c;background:#ffdd00;border-color:#ffdd00;outline:3px solid transparent;box-shadow:inset 0 0 0 1px #ffdd00,0 2px 0 #0b0c0c}
+    .button:focus{color:#0b0c0c;background:#ffdd00;border-color:#ffdd00;outline:3px solid transparent;box-shadow:inset 0 0 0 1px #ffdd00,0 2px 0 #0b0c0c}
     .button--secondary,a.button--secondary,a.button--secondary:visited{color:#0b0c0c;background:#e4e6e7;box-shadow:0 2px 0 #858686}
     .button--secondary:hover{background:#d0d2d3}
     .button--warning{background:#b42318;box-shadow:0 2px 0 #55150b}
@@ -73,7 +75,7 @@ public enum Stylesheet {
     .error-summary__title{margin-top:0}
     .error-summary__list{margin:0;padding-left:0;list-style:none}
     .error-summary__list a,.error-summary__list a:visited{color:#b42318;font-weight:700}
-    .error-summary__list a:focus-visible{color:#0b0c0c}
+    .error-summary__list a:focus{color:#0b0c0c}
     .banner{border:.3rem solid #1d5aa0;margin-bottom:2rem}
     .banner--success{border-color:#00703c}
     .banner__title{margin:0;padding:.25rem 1rem .35rem;font-size:1.1875rem;color:#fff;background:#1d5aa0}

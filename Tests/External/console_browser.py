@@ -46,19 +46,25 @@ return links.concat(searches);
 """
 
 # POST forms that ask for something: at least one visible field a person fills in or chooses. A form of buttons
-# only (a confirmation, sign-out) is never sent empty: sending it would do what it confirms.
+# only (a confirmation, sign-out) is never sent empty: sending it would do what it confirms. Nor is a form that
+# confirms something that cannot be taken back (a warning button, or an action that withdraws, revokes, deletes,
+# abandons, rolls back, pauses, disables or removes) even when it also has an optional field: sent empty it would
+# still do it, and the other crawls must find the story as told.
 ASKING_FORMS = """
 const asks = form => [...form.elements].some(element =>
   element.matches("input:not([type=hidden]):not([type=submit]):not([type=button]), textarea, select")
   && element.getClientRects().length > 0);
+const final = form => form.querySelector(".button--warning") !== null
+  || /\\/(withdraw|revoke|delete|abandon|rollback|pause|disable|remove|sign-out)$/.test(form.getAttribute("action") || "");
 return [...document.forms].map((form, index) => ({index: index, action: form.getAttribute("action") || "",
-  method: (form.getAttribute("method") || "get").toLowerCase(), asks: asks(form)}))
-  .filter(form => form.method === "post" && form.asks);
+  method: (form.getAttribute("method") || "get").toLowerCase(), asks: asks(form), final: final(form)}))
+  .filter(form => form.method === "post" && form.asks && !form.final);
 """
 
 # Sets the form's fields by name (a value, or "" for none) and returns its submit button.
 FILLED = """
 const form = document.forms[arguments[0]];
+if (!form) return null;
 for (const [name, value] of Object.entries(arguments[1])) form.elements[name].value = value;
 return form.querySelector("button:not([type]), button[type=submit], input[type=submit]");
 """
@@ -66,6 +72,7 @@ return form.querySelector("button:not([type]), button[type=submit], input[type=s
 # Empties the form (text cleared, nothing ticked or chosen) and returns its submit button.
 EMPTIED = """
 const form = document.forms[arguments[0]];
+if (!form) return null;
 for (const element of form.elements) {
   if (element.type === "radio" || element.type === "checkbox") element.checked = false;
   else if (element.tagName === "SELECT") element.selectedIndex = -1;
@@ -194,10 +201,12 @@ class ConsoleBrowser:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         return base64.b64decode(shot["data"])
 
-    def submit_empty(self, page: str, form_index: int) -> Visit:
-        """Opens `page` and sends its form number `form_index` with every field emptied."""
+    def submit_empty(self, page: str, form_index: int) -> Visit | None:
+        """Opens `page` and sends its form number `form_index` with every field emptied; None when the page no longer
+        has that form (what another state did changed it)."""
         self.open(page)
-        return self._send(self.driver.execute_script(EMPTIED, form_index), f"the empty form {form_index} on {page}")
+        button = self.driver.execute_script(EMPTIED, form_index)
+        return None if button is None else self._send(button, f"the empty form {form_index} on {page}")
 
     def submit(self, page: str, values: dict[str, str], form_index: int = 0) -> Visit:
         """Opens `page` and sends its form number `form_index` with the fields named in `values` set to them."""
@@ -240,6 +249,8 @@ def empty_form_states(browser: ConsoleBrowser, pages: list[CheckedPage], check: 
     for page in pages:
         for form in page.forms:
             landed = browser.submit_empty(page.path, form["index"])
+            if landed is None:
+                continue
             states.append(CheckedPage(landed.path, landed.status, landed.title,
                                       f"the empty form to {form['action']} on {page.path}", check(browser)))
     return states
