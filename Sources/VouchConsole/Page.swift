@@ -1,4 +1,4 @@
-/// One console page: the document around `content`, the same on every page (docs/console.md, "Page anatomy").
+/// One console page: the document around `content`, the same on every page (docs/console.md, "Rendering").
 ///
 /// The skip link comes first, then the header with the site name and the signed-in navigation, then `main` with
 /// an optional back link, the error summary or a success banner, and the content, which starts with the page's one
