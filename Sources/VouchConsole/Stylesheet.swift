@@ -9,7 +9,7 @@ public enum Stylesheet {
     public static let css = """
     *,*::before,*::after{box-sizing:border-box}
     html{font-size:100%;-webkit-text-size-adjust:100%}
-    body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:1.1875rem;line-height:1.45;color:#0b0c0c;background:#fff;overflow-wrap:break-word}
+    body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:1.1875rem;line-height:1.45;color:#0b0c0c;background:#fff;overflow-wrap:anywhere}
     .width{max-width:60rem;margin:0 auto;padding:0 1rem}
     a{color:#1d5aa0;text-decoration:underline;text-decoration-thickness:max(1px,.0625rem);text-underline-offset:.15em}
     a:visited{color:#4c2c92}
@@ -57,7 +57,7 @@ public enum Stylesheet {
     .input--error,.textarea--error{border-color:#b42318;border-width:3px}
     .choices{display:flex;flex-direction:column;gap:.6rem}
     .choices--inline{flex-direction:row;flex-wrap:wrap;gap:.6rem 1.5rem}
-    .choice{display:grid;grid-template-columns:2.75rem 1fr;align-items:start}
+    .choice{display:grid;grid-template-columns:2.75rem minmax(0,1fr);align-items:start}
     .choice__input{width:2.25rem;height:2.25rem;margin:0;accent-color:#0b0c0c}
     .choice__label{padding:.35rem .5rem 0 .25rem;cursor:pointer}
     .choice__hint{grid-column:2;padding-left:.25rem;margin:0}

@@ -274,14 +274,22 @@ return [...document.body.querySelectorAll("*")].filter(element => {
 """
 
 
+# The width the 200 % text check lays pages out at: a laptop's window (WCAG 1.4.4 resizes text, not the window). Set
+# explicitly, so the check never depends on whether the browser has finished undoing the reflow check's 320 px.
+TEXT_CHECK_WIDTH = 1280
+
+
 def text_problems(driver) -> list[str]:
     """With the root font at 200 % (the stylesheet sizes everything in rem), no text is cut off or scrolls sideways."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": TEXT_CHECK_WIDTH, "height": 800, "deviceScaleFactor": 1,
+                                                                  "mobile": False})
     driver.execute_script("document.documentElement.style.fontSize = '200%'")
     try:
         clipped = driver.execute_script(CLIPPED_TEXT)
         measured = driver.execute_script(WIDE_ELEMENTS)
     finally:
         driver.execute_script("document.documentElement.style.fontSize = ''")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     problems = [f"with text at 200 % {element} (it hides its overflow)" for element in clipped]
     return problems + _sideways(measured, "with text at 200 %")
 
