@@ -401,11 +401,26 @@ def keyboard_problems(driver, *, whole_page: bool = True) -> list[str]:
     """The skip link and Shift+Tab, and with `whole_page` a lap of Tab through the page (it needs the page's
     JavaScript to log the focus: without it, only the skip link and Shift+Tab are checked)."""
     keys = Keyboard(driver)
+    _wait_for_autofocus(driver)
     stops = driver.execute_script(TAB_STOPS)
     problems = _lap(driver, stops) if whole_page else []
     if problems and problems[0].startswith("a keyboard trap"):
         return problems
     return problems + _skip_link_problems(keys, driver, stops)
+
+
+AUTOFOCUS_DONE = """
+const target = document.querySelector("[autofocus]");
+return target === null || document.activeElement === target || document.activeElement !== document.body;
+"""
+
+
+def _wait_for_autofocus(driver, seconds: float = 2.0) -> None:
+    """A page with problems focuses its error summary (`autofocus`) at a rendering step after load; Tab pressed
+    before that would see the focus taken away in the middle of the lap. Waits until it has happened."""
+    deadline = time.monotonic() + seconds
+    while not driver.execute_script(AUTOFOCUS_DONE) and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def _skip_link_problems(keys: Keyboard, driver, stops: list[dict]) -> list[str]:
