@@ -23,9 +23,8 @@ enum ConsoleErrorPage {
     /// The page for a console address no route answered (an unknown one, or a refusal before routing): with the
     /// signed-in person's navigation, so a mistyped address never leaves them without their sections and sign-out.
     static func response(for problem: Problem, to request: HTTPRequest, sessions: ConsoleSessions?) -> HTTPResponse {
-        let resolved = try? sessions?.resolve(request)
-        let navigation = resolved.map { ConsoleNavigation.make(for: $0.principal, csrf: $0.session.csrf, path: request.path) }
-        return response(for: problem, navigation: navigation)
+        let resolved = (try? sessions?.resolve(request)) ?? nil
+        return response(for: problem, navigation: ConsoleNavigation.make(for: resolved, path: request.path))
     }
 
     private static func words(for status: Int) -> (String, String) {

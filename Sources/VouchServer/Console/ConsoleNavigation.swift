@@ -1,5 +1,6 @@
 import VouchConsole
 import VouchDomain
+import VouchStore
 
 /// The header's sections for each role: a tester sees her fixes, feedback and data; staff see what their role reaches.
 enum ConsoleNavigation {
@@ -20,6 +21,11 @@ enum ConsoleNavigation {
             Navigation.Item(href: item.href, label: item.label,
                             isCurrent: path == item.href || (item.href != "/console/" && path.hasPrefix(item.href + "/")))
         }, csrf: csrf)
+    }
+
+    /// The navigation of a resolved session, or none for nobody signed in.
+    static func make(for resolved: (session: ConsoleSession, principal: Principal)?, path: String) -> Navigation? {
+        resolved.map { make(for: $0.principal, csrf: $0.session.csrf, path: path) }
     }
 
     static func roleWords(_ role: Role) -> String {

@@ -21,7 +21,6 @@ struct ConsoleRoutes: Sendable {
         let sessions = self.sessions
         router.addPublic(method, pattern) { request, parameters in
             let resolved = try sessions.resolve(request)
-            let navigation = resolved.map { ConsoleNavigation.make(for: $0.principal, csrf: $0.session.csrf, path: request.path) }
             do {
                 if case .anyone = access {} else {
                     guard let resolved else { return ConsoleRoutes.signInFirst(request) }
@@ -47,7 +46,7 @@ struct ConsoleRoutes: Sendable {
                 // Expected refusals become a page with the navigation; anything else goes to the application, which
                 // logs it and answers with the generic error page.
                 guard let problem = ErrorResponses.problem(for: error), problem.status < 500 else { throw error }
-                return ConsoleErrorPage.response(for: problem, navigation: navigation)
+                return ConsoleErrorPage.response(for: problem, navigation: ConsoleNavigation.make(for: resolved, path: request.path))
             }
         }
     }

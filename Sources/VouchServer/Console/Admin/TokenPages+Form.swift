@@ -33,7 +33,7 @@ extension TokenPages {
         }
     }
 
-    static let formIssues = AdminFormIssues(labels: ["name": "Name", "role": "Role", "tester": "Tester id", "principal": "Issued to"])
+    static let formIssues = FormFields([("name", "Name"), ("role", "Role"), ("tester", "Tester id"), ("principal", "Issued to")])
 
     /// What each role may do, as the hint under its radio.
     static func roleHint(_ role: Role) -> String {
@@ -58,7 +58,7 @@ extension TokenPages {
         let answer = api.call("POST", "/v1/tokens", body: entry.body, as: try request.signedIn, requestID: request.http.requestID)
         if answer.status == 422 {
             // A radio has no default, so an empty role is a question not answered, said as GOV.UK says it.
-            let issues = Self.formIssues.issues(from: answer).map { issue in
+            let issues = Self.formIssues.issues(from: answer.issues).map { issue in
                 issue.field == "role" && entry.role.isEmpty ? FieldIssue(field: "role", message: "Choose what the token may do") : issue
             }
             return renderForm(request, entry: entry, issues: issues)

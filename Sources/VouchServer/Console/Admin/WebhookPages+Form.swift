@@ -41,7 +41,7 @@ extension WebhookPages {
         }
     }
 
-    static let formIssues = AdminFormIssues(labels: ["url": "URL", "events": "Events", "required": "Required", "enabled": "Enabled"])
+    static let formIssues = FormFields([("url", "URL"), ("events", "Events"), ("required", "Required"), ("enabled", "Enabled")])
 
     func newForm(_ request: ConsoleRequest) throws -> HTTPResponse {
         renderForm(request, entry: Entry(), issues: [])
@@ -52,7 +52,7 @@ extension WebhookPages {
         let unanswered = entry.unanswered
         guard unanswered.isEmpty else { return renderForm(request, entry: entry, issues: unanswered) }
         let answer = api.call("POST", "/v1/webhooks", body: entry.body, as: try request.signedIn, requestID: request.http.requestID)
-        if answer.status == 422 { return renderForm(request, entry: entry, issues: Self.formIssues.issues(from: answer)) }
+        if answer.status == 422 { return renderForm(request, entry: entry, issues: Self.formIssues.issues(from: answer.issues)) }
         guard answer.isSuccess, let id = answer.json["id"]?.stringValue, let secret = answer.json["secret"]?.stringValue else { throw answer.refusal }
         // The secret is in this answer only: it is shown here, never put in an address or kept for a later page.
         var response = request.page("Webhook added", banner: NotificationBanner(.success, heading: "The webhook to \(entry.url) is added"), content: """

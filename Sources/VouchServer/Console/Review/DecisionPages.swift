@@ -75,9 +75,8 @@ struct DecisionPages {
             return .seeOther(ReviewPages.path(of: fix) + "?done=" + (decision == .approve ? DecisionPages.approvedFlag : DecisionPages.rejectedFlag))
         }
         guard [403, 409, 422].contains(answer.status) else { throw Problem(status: answer.status, detail: ReviewWords.prose(answer.detail)) }
-        let labels = ["decision": "Your decision", "comment": "The comment"]
         let issues = answer.issues.isEmpty ? [FieldIssue(field: "decision", message: ReviewWords.sentence(ReviewWords.prose(answer.detail), period: false))]
-            : answer.issues.map { ReviewWords.issue($0, label: labels[$0.field] ?? $0.field) }
+            : FormFields([("decision", "Your decision"), ("comment", "The comment")]).issues(from: answer.issues)
         return try formPage(request, fix: fix, report: report, answers: answers, issues: issues)
     }
 

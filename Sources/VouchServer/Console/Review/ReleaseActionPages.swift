@@ -31,7 +31,7 @@ struct ReleaseActionPages {
         let answer = api.call("POST", "/v1/fixes/\(fix.key.rawValue)/\(action.rawValue)", body: .object(body), as: principal, requestID: request.http.requestID)
         if answer.isSuccess { return .seeOther(ReviewPages.path(of: fix) + "?done=" + action.doneFlag) }
         if answer.status == 422, !answer.issues.isEmpty {
-            return try render(request, action, fix: fix, reason: reason, issues: answer.issues.map { ReviewWords.issue($0, label: "The reason") })
+            return try render(request, action, fix: fix, reason: reason, issues: FormFields([("reason", "The reason")]).issues(from: answer.issues))
         }
         throw Problem(status: answer.status, detail: ReviewWords.prose(answer.detail))
     }

@@ -63,12 +63,6 @@ enum ReviewWords {
         return result.replacingOccurrences(of: "release_manager", with: "release manager")
     }
 
-    /// An API field problem ("must be at most 2000 characters") as the console says it beside the field: "The comment
-    /// must be at most 2000 characters".
-    static func issue(_ issue: FieldIssue, label: String) -> FieldIssue {
-        FieldIssue(field: issue.field, message: "\(label) \(issue.message)")
-    }
-
     /// A phrase as a sentence: a capital first letter and, unless `period` is false, a full stop.
     static func sentence(_ phrase: String, period: Bool = true) -> String {
         guard let first = phrase.first else { return phrase }

@@ -33,18 +33,9 @@ struct TesterFixes {
             .sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
     }
 
-    /// Her latest feedback on the fix's current revision: the one that counts.
+    /// Her latest feedback on the fix's current revision: the one that counts. The store marks it, so this reads
+    /// one row per tester, however many she sent.
     func latestFeedback(on fix: Fix, by testerID: String) throws -> Feedback? {
-        var latest: Feedback?
-        var after: Int64?
-        // Page through: a tester may have sent more than one page of feedback on one revision (at most 10,000 read).
-        for _ in 0..<50 {
-            let page = try store.feedback(of: fix.key.rawValue, tester: testerID, revision: fix.revision, after: after, limit: 200)
-            guard let last = page.last else { break }
-            latest = last.feedback
-            after = last.seq
-            if page.count < 200 { break }
-        }
-        return latest
+        try store.latestFeedback(of: fix.key.rawValue, revision: fix.revision).first { $0.testerID == testerID }
     }
 }

@@ -40,7 +40,7 @@ struct FormFields {
 
     /// "Title" + "must not be empty" reads as one sentence; "Platforms" + "'tv' is not a platform" needs a colon.
     static func sentence(_ subject: String, _ message: String) -> String {
-        let joins = ["must ", "is ", "cannot ", "has "].contains { message.hasPrefix($0) }
+        let joins = ["must ", "is ", "may ", "cannot ", "has "].contains { message.hasPrefix($0) }
         return subject + (joins ? " " : ": ") + message
     }
 
