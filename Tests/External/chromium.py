@@ -61,6 +61,10 @@ def start(*, javascript: bool = True, width: int = 1280, height: int = 900) -> w
         raise
     driver.set_script_timeout(SCRIPT_TIMEOUT)
     driver.vouch_profile = profile
+    # Chromium matches :focus only while its window has the system's focus, and a headless window can lose it for a
+    # moment (a navigation, another browser of the suite starting): a focus ring then vanishes for a reason that is
+    # not the page's. Focus emulation keeps the page focused, as a person's window is while they press Tab.
+    driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
     return driver
 
 

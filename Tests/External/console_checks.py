@@ -330,9 +330,13 @@ const unseen = element => {
   const rect = element.getBoundingClientRect();
   return rect.width < 2 || rect.height < 2 || rect.right + window.scrollX <= 0 || rect.left + window.scrollX >= document.documentElement.scrollWidth;
 };
-document.addEventListener("focusin", event => window.vouchFocusLog.push({index: stops.indexOf(event.target),
-  tabbable: event.target.tabIndex >= 0, unseen: unseen(event.target), description: describe(event.target),
-  style: look(event.target)}), true);
+// Once per page, so that a second lap logs each focus once.
+if (!window.vouchLogsFocus) {
+  window.vouchLogsFocus = true;
+  document.addEventListener("focusin", event => window.vouchFocusLog.push({index: window.vouchTabStops.indexOf(event.target),
+    tabbable: event.target.tabIndex >= 0, unseen: unseen(event.target), description: describe(event.target),
+    style: look(event.target), windowFocused: document.hasFocus()}), true);
+}
 return stops.map(element => ({description: describe(element), style: look(element), radio: element.type === "radio"}));
 """
 
@@ -349,6 +353,12 @@ return {left: element === document.body, index: (window.vouchTabStops || []).ind
                 && document.querySelector("main").compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING),
         isMain: element.matches("main#main-content")};
 """
+
+
+# A focus ring seen missing while the browser window itself had no focus (Chromium then applies no :focus rule) is
+# looked at again in another lap, up to LAPS laps in all; only the last lap's findings count.
+UNJUDGED = "while the window had no focus, "
+LAPS = 3
 
 
 def _indicator_problem(stop: dict, focused: dict) -> str | None:
@@ -391,7 +401,8 @@ def _lap(driver, stops: list[dict]) -> list[str]:
         entry = next(entry for entry in log if entry["index"] == index)
         problem = _indicator_problem(stops[index], entry)
         if problem:
-            problems.append(problem)
+            # Without the window's focus no :focus rule applies, whatever the page says: that lap cannot judge it.
+            problems.append(problem if entry["windowFocused"] else UNJUDGED + problem)
         if entry["unseen"]:
             problems.append(f"{entry['description']} takes the focus where it cannot be seen (no size, or off the page)")
     return problems
@@ -404,6 +415,11 @@ def keyboard_problems(driver, *, whole_page: bool = True) -> list[str]:
     _wait_for_autofocus(driver)
     stops = driver.execute_script(TAB_STOPS)
     problems = _lap(driver, stops) if whole_page else []
+    for _ in range(LAPS - 1):
+        if not any(problem.startswith(UNJUDGED) for problem in problems):
+            break
+        stops = driver.execute_script(TAB_STOPS)
+        problems = _lap(driver, stops)
     if problems and problems[0].startswith("a keyboard trap"):
         return problems
     return problems + _skip_link_problems(keys, driver, stops)
