@@ -15,3 +15,13 @@ public struct StoreConflict: Error, Sendable, Equatable, CustomStringConvertible
         self.description = description
     }
 }
+
+/// Stored data this binary cannot read (a damaged or foreign database, or one written by a newer vouchd), or a
+/// statement that returned nothing where the schema guarantees a row.
+public struct StoreDataError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

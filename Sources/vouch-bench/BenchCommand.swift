@@ -74,7 +74,7 @@ enum BenchCommand {
                 EvaluationBench.run(workload, calls: try options.int("--calls", 10_000_000), loaded: loaded)
             case "commit-rate":
                 let synchronous = options.values["--synchronous"] ?? "full"
-                guard let mode = Database.Synchronous(rawValue: synchronous.uppercased()) else { throw BenchError("--synchronous must be full or normal") }
+                guard let mode = SQLiteDatabase.Synchronous(rawValue: synchronous.uppercased()) else { throw BenchError("--synchronous must be full or normal") }
                 try CommitRateBench.run(stateDirectory: try options.required("--state-dir"), seconds: try options.double("--seconds", 5), synchronous: mode)
             case "populate-feedback":
                 try FeedbackPopulator.populate(stateDirectory: try options.required("--state-dir"), records: try options.int("--records", 100_000),

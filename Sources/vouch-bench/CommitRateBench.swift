@@ -2,14 +2,14 @@ import Foundation
 import VouchStore
 
 /// The reference for feedback intake: SQLite's own durable commit rate on this disk, one single-row INSERT per
-/// transaction from one connection, opened through VouchStore's `Database` exactly as vouchd opens its file
+/// transaction from one connection, opened through VouchStore's `SQLiteDatabase` exactly as vouchd opens its file
 /// (WAL, `synchronous=FULL`, `secure_delete`, foreign keys). vouchd's feedback intake is compared with this figure.
 enum CommitRateBench {
-    static func run(stateDirectory: String, seconds: Double, synchronous: Database.Synchronous) throws {
+    static func run(stateDirectory: String, seconds: Double, synchronous: SQLiteDatabase.Synchronous) throws {
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = (stateDirectory as NSString).appendingPathComponent("commit-rate.sqlite3")
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let database = try Database(path: path, synchronous: synchronous)
+        let database = try SQLiteDatabase(path: path, synchronous: synchronous)
         // What the connection really runs with, read back (synchronous: 1 NORMAL, 2 FULL).
         let (journal, synchronousValue) = try database.withWriter { connection in
             try connection.execute("CREATE TABLE commits (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, payload TEXT NOT NULL, at_ms INTEGER NOT NULL)")

@@ -14,7 +14,7 @@ enum EvaluationBench {
     static let inputCount = 1 << 16
     static let rounds = 5
 
-    /// - Parameter loaded: the rules as vouchd loads them (`SQLiteStore.flagRules()`, every String its own allocation);
+    /// - Parameter loaded: the rules as vouchd loads them (`RelationalStore.flagRules()`, every String its own allocation);
     ///   nil evaluates the generated rules, whose sets share the population's String objects (kinder to the caches).
     static func run(_ workload: Workload, calls: Int, loaded: [FlagRule]?) {
         Report.line("Workload fixes", String(workload.rules.count))
@@ -28,7 +28,7 @@ enum EvaluationBench {
         let mixed = inputs(workload, &random) { _ in true }
 
         let rules = loaded ?? workload.rules
-        Report.line("In-process evaluation snapshot source", loaded == nil ? "generated in memory" : "SQLiteStore.flagRules(), as vouchd loads it")
+        Report.line("In-process evaluation snapshot source", loaded == nil ? "generated in memory" : "RelationalStore.flagRules(), as vouchd loads it")
         let snapshot = EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: rules.map { ($0.key, $0) }))
         let (wall, cpu, total) = measureRounds(snapshot, mixed, calls: calls)
         Report.line("In-process evaluation calls", String(total))

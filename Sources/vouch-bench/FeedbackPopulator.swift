@@ -4,9 +4,9 @@ import VouchStore
 
 /// A fix in testing with `records` feedback records from `testers` enrolled testers, for timing the feedback summary.
 ///
-/// The fix, the testers and their enrollments go through `SQLiteStore`'s own methods (as the API would write them);
+/// The fix, the testers and their enrollments go through `RelationalStore`'s own methods (as the API would write them);
 /// the records are direct SQL INSERTs into `feedback` in one transaction, every column of Schema/0002 filled as
-/// `SQLiteStore.submit` fills it, with `is_latest = 1` only on each tester's last record on the revision.
+/// `RelationalStore.submit` fills it, with `is_latest = 1` only on each tester's last record on the revision.
 enum FeedbackPopulator {
     static let fixKey = "ios.player-controls.summary-bench"
 
@@ -16,7 +16,7 @@ enum FeedbackPopulator {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let clock = ContinuousClock()
         let start = clock.now
-        let store = try SQLiteStore(path: path, synchronous: .normal)
+        let store = try RelationalStore(path: path, synchronous: .normal)
         let now = Date()
         // The records span the last 30 days, so the fix went into testing before the first of them.
         let firstRecord = now.addingTimeInterval(-30 * 86_400)

@@ -6,12 +6,12 @@ import VouchStore
 import VouchWebhooks
 
 /// Webhook delivery throughput: puts `events` events for one endpoint into the durable outbox of a stopped vouchd
-/// (through `SQLiteStore.createEndpoint` and `enqueue`, the same calls the API makes), so that when vouchd starts,
+/// (through `RelationalStore.createEndpoint` and `enqueue`, the same calls the API makes), so that when vouchd starts,
 /// its delivery worker finds them all due at once; `delivery-status` then counts the outcome in the file.
 enum OutboxFiller {
     static func fill(stateDirectory: String, url: String, events count: Int) throws {
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let store = try SQLiteStore(path: StorePopulator.databasePath(stateDirectory))
+        let store = try RelationalStore(path: StorePopulator.databasePath(stateDirectory))
         let now = Date()
         let endpoint = WebhookEndpoint(id: "we_" + randomAlphanumeric(count: 16), url: url, events: [], required: false,
                                        secret: WebhookSigner.makeSecret(), createdBy: "bench", createdAt: now, updatedAt: now)
@@ -40,7 +40,7 @@ enum OutboxFiller {
 
     /// Deliveries by status, and attempts, as stored.
     static func status(stateDirectory: String) throws {
-        let database = try Database(path: StorePopulator.databasePath(stateDirectory))
+        let database = try SQLiteDatabase(path: StorePopulator.databasePath(stateDirectory))
         let (byStatus, attempts) = try database.read { connection in
             (try connection.query("SELECT status, COUNT(*) FROM webhook_deliveries GROUP BY status ORDER BY status").map { "\($0.string(0))=\($0.int(1))" },
              try connection.scalar("SELECT COUNT(*) FROM webhook_attempts") ?? -1)

@@ -23,10 +23,10 @@ enum RebuildBench {
         Report.line("Snapshot build from memory ms (median)", Report.fixed(Report.median(fromMemory), 2))
         kept.removeAll()
 
-        // (b) Load the rules with SQLiteStore.flagRules() and build, as at start (the database written by `populate`).
+        // (b) Load the rules with RelationalStore.flagRules() and build, as at start (the database written by `populate`).
         let path = StorePopulator.databasePath(stateDirectory)
         guard FileManager.default.fileExists(atPath: path) else { throw BenchError("no database at \(path): run 'vouch-bench populate' first") }
-        let store = try SQLiteStore(path: path)
+        let store = try RelationalStore(path: path)
         var loadOnly: [Double] = []
         var fromStore: [Double] = []
         var loadedTargets = 0

@@ -14,7 +14,7 @@ enum StorePopulator {
     static func load(_ stateDirectory: String) throws -> [FlagRule] {
         let path = databasePath(stateDirectory)
         guard FileManager.default.fileExists(atPath: path) else { throw BenchError("no database at \(path): run 'vouch-bench populate' first") }
-        return try SQLiteStore(path: path).flagRules()
+        return try RelationalStore(path: path).flagRules()
     }
 
     static func populate(_ workload: Workload, stateDirectory: String) throws {
@@ -23,7 +23,7 @@ enum StorePopulator {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let clock = ContinuousClock()
         let start = clock.now
-        let store = try SQLiteStore(path: path, synchronous: .normal)
+        let store = try RelationalStore(path: path, synchronous: .normal)
         let now = StoreClock.nowMilliseconds()
         let rules = workload.rules
         let pausedFrom = workload.pausedFrom

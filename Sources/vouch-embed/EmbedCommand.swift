@@ -31,20 +31,30 @@ enum EmbedCommand {
             """
     }
 
+    /// The dialects with a folder of their own under `Schema/`, and the property each becomes.
+    static let dialects = ["sqlite", "postgres"]
+
     static func migrationsSource(schemaDirectory: String) throws -> String {
-        let files = try MigrationFile.all(in: schemaDirectory)
-        let entries = try files.map { file in
-            let sql = try TextFile.read(schemaDirectory + "/" + file.fileName)
-            return "        Migration(version: \(file.version), name: \"\(file.name)\", sql: \(RawStringLiteral(sql).source)),\n"
+        let lists = try dialects.map { dialect in
+            let directory = schemaDirectory + "/" + dialect
+            let files = try MigrationFile.all(in: directory, named: "Schema/\(dialect)")
+            let entries = try files.map { file in
+                let sql = try TextFile.read(directory + "/" + file.fileName)
+                return "        Migration(version: \(file.version), name: \"\(file.name)\", sql: \(RawStringLiteral(sql).source)),\n"
+            }
+            return """
+                    /// Every migration in `Schema/\(dialect)/`, in version order, each with its file's exact text.
+                    public static let \(dialect): [Migration] = [
+                \(entries.joined())    ]
+
+                """
         }
         return """
-            // Generated at build time by the EmbedMigrations plugin from Schema/*.sql; do not edit.
+            // Generated at build time by the EmbedMigrations plugin from Schema/*/*.sql; do not edit.
 
-            /// Every migration in `Schema/`, in version order, each with its file's exact text.
+            /// The migrations of each database, one folder per dialect under `Schema/`.
             public enum EmbeddedMigrations {
-                public static let all: [Migration] = [
-            \(entries.joined())    ]
-            }
+            \(lists.joined(separator: "\n"))}
 
             """
     }

@@ -41,17 +41,32 @@ struct MigrationFileTests {
     }
 
     @Test func generatedSourceCarriesEachFileExactly() throws {
-        let directory = try Self.schemaDirectory(["0001_a.sql", "0002_b.sql"])
+        let directory = try Self.schemaDirectory([])
         defer { try? FileManager.default.removeItem(at: directory) }
-        try "SELECT '\"#';\r\n".write(to: directory.appendingPathComponent("0002_b.sql"), atomically: true, encoding: .utf8)
+        let sqlite = try Self.schemaDirectory(["0001_a.sql", "0002_b.sql"], in: directory.appendingPathComponent("sqlite"))
+        _ = try Self.schemaDirectory(["0001_p.sql"], in: directory.appendingPathComponent("postgres"))
+        try "SELECT '\"#';\r\n".write(to: sqlite.appendingPathComponent("0002_b.sql"), atomically: true, encoding: .utf8)
         let source = try EmbedCommand.migrationsSource(schemaDirectory: directory.path)
-        #expect(source.contains("Migration(version: 1, name: \"a\", sql: #\"\"\"\n-- 0001_a.sql\n\n\"\"\"#),"))
+        #expect(source.contains("public static let sqlite: [Migration] = [\n        Migration(version: 1, name: \"a\", sql: #\"\"\"\n-- 0001_a.sql\n\n\"\"\"#),"))
         #expect(source.contains("Migration(version: 2, name: \"b\", sql: ##\"\"\"\nSELECT '\"#';\\##u{D}\n\n\"\"\"##),"))
+        #expect(source.contains("public static let postgres: [Migration] = [\n        Migration(version: 1, name: \"p\", sql: #\"\"\"\n-- 0001_p.sql\n\n\"\"\"#),"))
+    }
+
+    @Test func aDialectsFolderIsNamedInItsErrors() throws {
+        let directory = try Self.schemaDirectory([])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try Self.schemaDirectory(["0001_a.sql"], in: directory.appendingPathComponent("sqlite"))
+        _ = try Self.schemaDirectory(["0002_b.sql"], in: directory.appendingPathComponent("postgres"))
+        #expect {
+            try EmbedCommand.migrationsSource(schemaDirectory: directory.path)
+        } throws: { error in
+            "\(error)" == "Schema/postgres/ has no migration 1 before Schema/postgres/0002_b.sql; versions must run 1, 2, 3… without gaps"
+        }
     }
 
     /// A new directory holding the named files, each containing a comment with its own name.
-    static func schemaDirectory(_ names: [String]) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vouch-embed-schema-\(UUID().uuidString)")
+    static func schemaDirectory(_ names: [String], in folder: URL? = nil) throws -> URL {
+        let directory = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("vouch-embed-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for name in names {
             try "-- \(name)\n".write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)

@@ -10,7 +10,7 @@ import VouchStore
 /// with a busy timeout the test chooses, so faults in the file system and in locking can be injected.
 final class FaultServer {
     let directory: String
-    private(set) var store: SQLiteStore?
+    private(set) var store: RelationalStore?
     private(set) var application: VouchApplication?
     private let server: HTTPServer
     let port: UInt16
@@ -24,7 +24,7 @@ final class FaultServer {
     init(directory: String, busyTimeoutMilliseconds: Int = 5_000, logLevel: Logger.Level = .info,
          settings: ApplicationSettings = LiveServer.testSettings()) throws {
         self.directory = directory
-        let store = try SQLiteStore(path: directory + "/vouch.sqlite3", busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let store = try RelationalStore(path: directory + "/vouch.sqlite3", busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let lines = logLines
         let application = try VouchApplication(store: store, logger: Logger(level: logLevel, sink: { line in lines.text.withLock { $0 += line + "\n" } }),
                                                settings: settings)

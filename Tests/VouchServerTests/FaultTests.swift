@@ -91,7 +91,7 @@ import VouchJSON
     @Test func aGroupMemberWhoseErrorEndedTheTransactionFailsEveryMember() throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try Database(path: directory + "/group.sqlite3")
+        let database = try SQLiteDatabase(path: directory + "/group.sqlite3")
         try database.write { try $0.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)") }
         let outcomes = Mutex<[Int: Int32]>([:])
         let group = DispatchGroup()
@@ -117,7 +117,7 @@ import VouchJSON
                     }
                 }.start()
                 let deadline = Date().addingTimeInterval(5)
-                while database.pendingJobs.withLock({ $0.jobs.count }) <= index, Date() < deadline { usleep(1_000) }
+                while database.groupCommit.queuedJobs <= index, Date() < deadline { usleep(1_000) }
             }
         }
         group.wait()
@@ -156,7 +156,7 @@ import VouchJSON
         #expect(before.map(\.status) == Array(repeating: 201, count: 4))
         var acknowledged = Set(before.compactMap(\.id))
         // An empty WAL, so the next commit must grow a file on the full disk.
-        try server.store?.database.checkpointAndTruncate()
+        try (server.store?.database as? SQLiteDatabase)?.checkpointAndTruncate()
         let filled = fileSystem.fill()
         #expect(filled > 0)
 

@@ -10,7 +10,7 @@ import VouchWebhooks
 /// A vouchd application over a fresh database in its own temporary directory, served on port 0.
 final class LiveServer {
     let directory: String
-    let store: SQLiteStore
+    let store: RelationalStore
     let application: VouchApplication
     let server: HTTPServer
     let port: UInt16
@@ -33,7 +33,7 @@ final class LiveServer {
          logger: Logger = Logger(level: .error, sink: { _ in }), hostResolver: HostResolver = HostResolver()) throws {
         directory = NSTemporaryDirectory() + "vouch-server-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory + "/vouch.sqlite3")
+        store = try RelationalStore(path: directory + "/vouch.sqlite3")
         application = try VouchApplication(store: store, logger: logger, settings: settings, hostResolver: hostResolver)
         let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: directory)
         adminToken = try String(contentsOfFile: tokenPath ?? "", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

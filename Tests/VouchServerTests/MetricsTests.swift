@@ -64,7 +64,7 @@ import VouchStore
         let directory = NSTemporaryDirectory() + "vouch-readiness-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let application = try VouchApplication(store: try SQLiteStore(path: directory + "/vouch.sqlite3"), logger: Logger(level: .error, sink: { _ in }))
+        let application = try VouchApplication(store: try RelationalStore(path: directory + "/vouch.sqlite3"), logger: Logger(level: .error, sink: { _ in }))
         func readyz() -> HTTPResponse { application.handle(HTTPRequest(method: "GET", path: "/readyz")) }
         #expect(readyz().status == 503)
         #expect(readyz().header("Retry-After") == "1")

@@ -21,7 +21,7 @@ import VouchStore
         let directory = NSTemporaryDirectory() + "vouch-openapi-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try SQLiteStore(path: directory + "/vouch.sqlite3")
+        let store = try RelationalStore(path: directory + "/vouch.sqlite3")
         let application = try VouchApplication(store: store, logger: Logger(level: .error, sink: { _ in }))
         return try body(application)
     }

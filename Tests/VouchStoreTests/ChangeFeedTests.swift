@@ -17,7 +17,7 @@ struct ChangeFeedTests {
 
     @Test func revisionsStrictlyIncreaseAndSayWhatChanged() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         let log = PublicationLog(store.changes)
         #expect(try store.configurationRevision() == 0)
         _ = try store.createFix(try StoreFixtures.fix(), by: "maria")
@@ -55,7 +55,7 @@ struct ChangeFeedTests {
 
     @Test func writesThatChangeNoFlagTokenOrCriteriaPublishWithoutBumping() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         try StoreFixtures.fixInTesting(store, testers: 1)
         let revision = try store.configurationRevision()
         let log = PublicationLog(store.changes)
@@ -82,7 +82,7 @@ struct ChangeFeedTests {
 
     @Test func aWriteThatThrowsPublishesNothingAndLeavesTheRevision() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try StoreFixtures.fix(), by: "maria")
         let log = PublicationLog(store.changes)
         // The change closure refuses: draft cannot resume.
@@ -106,7 +106,7 @@ struct ChangeFeedTests {
 
     @Test func aFailedCommitPublishesNothingAndLeavesTheRevision() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try StoreFixtures.fix(), by: "maria")
         try StoreFixtures.failCommits(of: store, whenever: "AFTER INSERT ON configuration_revisions")
         let log = PublicationLog(store.changes)
@@ -123,7 +123,7 @@ struct ChangeFeedTests {
 
     @Test func groupCommitPublishesEachMemberThatCommittedAndNoOther() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         try StoreFixtures.fixInTesting(store, testers: 4)
         _ = try store.createTester(StoreFixtures.tester("t_stranger", keys: []), by: "maria")
         let log = PublicationLog(store.changes)
@@ -147,7 +147,7 @@ struct ChangeFeedTests {
 
     @Test func aFailedGroupCommitPublishesNoMemberOfIt() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         try StoreFixtures.fixInTesting(store, testers: 4)
         // Feedback from t_3 makes its whole group's COMMIT fail, whoever else it carried.
         try StoreFixtures.failCommits(of: store, whenever: "AFTER INSERT ON feedback WHEN NEW.tester_id = 't_3'")

@@ -8,16 +8,21 @@ struct EmbeddedMigrationsTests {
     static let schemaDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Schema")
 
-    @Test func embeddedTextEqualsSchemaFiles() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.schemaDirectory.path).filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(files == EmbeddedMigrations.all.map(\.fileName), "the EmbedMigrations plugin did not embed every file in Schema/")
-        for migration in EmbeddedMigrations.all {
-            let text = try String(contentsOf: Self.schemaDirectory.appendingPathComponent(migration.fileName), encoding: .utf8)
-            #expect(migration.sql == text, "Schema/\(migration.fileName) differs from the embedded copy")
+    @Test(arguments: [SQLDialect.sqlite, .postgres])
+    func embeddedTextEqualsSchemaFiles(dialect: SQLDialect) throws {
+        let folder = Self.schemaDirectory.appendingPathComponent(dialect.rawValue)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        let embedded = EmbeddedMigrations.all(for: dialect)
+        #expect(files == embedded.map(\.fileName), "the EmbedMigrations plugin did not embed every file in Schema/\(dialect.rawValue)/")
+        for migration in embedded {
+            let text = try String(contentsOf: folder.appendingPathComponent(migration.fileName), encoding: .utf8)
+            #expect(migration.sql == text, "Schema/\(dialect.rawValue)/\(migration.fileName) differs from the embedded copy")
         }
     }
 
-    @Test func versionsAreConsecutiveFromOne() {
-        #expect(EmbeddedMigrations.all.map(\.version) == Array(1...EmbeddedMigrations.all.count))
+    @Test(arguments: [SQLDialect.sqlite, .postgres])
+    func versionsAreConsecutiveFromOne(dialect: SQLDialect) {
+        let embedded = EmbeddedMigrations.all(for: dialect)
+        #expect(embedded.map(\.version) == Array(1...embedded.count))
     }
 }

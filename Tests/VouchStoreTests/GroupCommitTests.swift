@@ -6,7 +6,7 @@ import Testing
 struct GroupCommitTests {
     @Test func concurrentWritersAllCommitAndAFailingOneRollsBackAlone() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.file("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.file("db.sqlite3"))
         try database.write { try $0.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)") }
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 64) { index in

@@ -5,18 +5,18 @@ import Testing
 struct MigratorTests {
     @Test func appliesEveryMigrationOnceWithItsRecord() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.file("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.file("db.sqlite3"))
         let applied = try Migrator().migrate(database)
-        #expect(applied == EmbeddedMigrations.all.map(\.version))
+        #expect(applied == EmbeddedMigrations.sqlite.map(\.version))
         #expect(try Migrator().migrate(database).isEmpty)
         let recorded = try database.read { try $0.query("SELECT version, name FROM schema_migrations ORDER BY version") }
-        #expect(recorded.map { $0.int(0) } == EmbeddedMigrations.all.map(\.version))
-        #expect(recorded.map { $0.string(1) } == EmbeddedMigrations.all.map(\.name))
+        #expect(recorded.map { $0.int(0) } == EmbeddedMigrations.sqlite.map(\.version))
+        #expect(recorded.map { $0.string(1) } == EmbeddedMigrations.sqlite.map(\.name))
     }
 
     @Test func appliesOnlyNewMigrationsInOrder() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.file("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.file("db.sqlite3"))
         let first = Migration(version: 1, name: "one", sql: "CREATE TABLE a (x INTEGER);")
         let second = Migration(version: 2, name: "two", sql: "CREATE TABLE b (y INTEGER);")
         #expect(try Migrator(migrations: [first]).migrate(database) == [1])
@@ -26,7 +26,7 @@ struct MigratorTests {
 
     @Test func failedMigrationLeavesNoTraceAndNoRecord() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.file("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.file("db.sqlite3"))
         let broken = Migration(version: 1, name: "broken", sql: "CREATE TABLE half (x INTEGER); CREATE TABLE oops (;")
         #expect(throws: SQLiteError.self) { try Migrator(migrations: [broken]).migrate(database) }
         #expect(try Migrator.currentVersion(of: database) == 0)
@@ -37,9 +37,9 @@ struct MigratorTests {
     @Test func refusesDatabaseFromNewerBinaryWithoutChangingIt() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("db.sqlite3")
-        let database = try Database(path: path)
+        let database = try SQLiteDatabase(path: path)
         try Migrator().migrate(database)
-        let future = EmbeddedMigrations.all.count + 1
+        let future = EmbeddedMigrations.sqlite.count + 1
         try database.write { try $0.query("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, 'future', 0)", [.int(future)]) }
         do {
             try Migrator().migrate(database)
@@ -49,13 +49,13 @@ struct MigratorTests {
             #expect(error.description.contains("newer vouchd"))
             #expect(error.description.contains(path))
         }
-        #expect(throws: Migrator.NewerDatabase.self) { try SQLiteStore(path: path) }
+        #expect(throws: Migrator.NewerDatabase.self) { try RelationalStore(path: path) }
         #expect(try Migrator.currentVersion(of: database) == future)
     }
 
     @Test func usesWriteAheadLogFullSyncAndForeignKeys() throws {
         let directory = try TemporaryDirectory()
-        let database = try Database(path: directory.file("db.sqlite3"))
+        let database = try SQLiteDatabase(path: directory.file("db.sqlite3"))
         let settings = try database.withWriter { connection in
             (try connection.query("PRAGMA journal_mode").first?.string(0), try connection.scalar("PRAGMA synchronous"),
              try connection.scalar("PRAGMA foreign_keys"))

@@ -16,12 +16,12 @@ struct SQLiteStoreTests {
         let path = directory.file("vouch.sqlite3")
         let fix = try makeFix()
         do {
-            let store = try SQLiteStore(path: path)
+            let store = try RelationalStore(path: path)
             _ = try store.createFix(fix, by: "maria")
             _ = try store.changeTargets(of: fix.key.rawValue, adding: ["user-1"], removing: [], by: "maria", at: time)
             _ = try store.updateFix(fix.key.rawValue, action: .fixStart, by: "maria", note: nil) { try $0.applying(.start, at: self.time) }
         }
-        let reopened = try SQLiteStore(path: path)
+        let reopened = try RelationalStore(path: path)
         let loaded = try #require(try reopened.fix(fix.key.rawValue))
         #expect(loaded.title == fix.title)
         #expect(loaded.wcag == ["1.1.1", "4.1.2"])
@@ -33,7 +33,7 @@ struct SQLiteStoreTests {
 
     @Test func duplicateKeyIsRefusedAndNothingChanges() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try makeFix(), by: "maria")
         var other = try makeFix()
         other.title = "Another"
@@ -44,7 +44,7 @@ struct SQLiteStoreTests {
 
     @Test func refusedTransitionRollsBackAndWritesNoAudit() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try makeFix(), by: "maria")
         #expect(throws: TransitionRefused.self) {
             try store.updateFix("tv-channel-selector-labels", action: .fixResume, by: "maria", note: nil) { try $0.applying(.resume, at: self.time) }
@@ -55,7 +55,7 @@ struct SQLiteStoreTests {
 
     @Test func updatingMissingFixIsNotFound() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         #expect(throws: StoreError.notFound(kind: "fix", id: "nope")) {
             try store.updateFix("nope", action: .fixStart, by: "maria", note: nil) { $0 }
         }
@@ -63,7 +63,7 @@ struct SQLiteStoreTests {
 
     @Test func auditRecordsBeforeAfterPrincipalAndNote() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try makeFix(), by: "maria")
         _ = try store.updateFix("tv-channel-selector-labels", action: .fixRevise, by: "ken", note: "build 412") { try $0.applying(.revise, at: self.time) }
         let events = try store.auditEvents(fix: "tv-channel-selector-labels", after: nil, limit: 10)
@@ -78,7 +78,7 @@ struct SQLiteStoreTests {
 
     @Test func targetsAddRemoveAndReportOnlyRealChanges() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try makeFix(), by: "maria")
         let first = try store.changeTargets(of: "tv-channel-selector-labels", adding: ["b", "a", "a"], removing: [], by: "maria", at: time)
         #expect(first.targets == ["a", "b"])
@@ -94,7 +94,7 @@ struct SQLiteStoreTests {
 
     @Test func fixesPageByKeyAndFilterByState() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         for key in ["c-fix", "a-fix", "b-fix"] { _ = try store.createFix(try makeFix(key), by: "maria") }
         _ = try store.updateFix("b-fix", action: .fixStart, by: "maria", note: nil) { try $0.applying(.start, at: self.time) }
         #expect(try store.fixes(state: nil, after: nil, limit: 2).map(\.key.rawValue) == ["a-fix", "b-fix"])
@@ -105,7 +105,7 @@ struct SQLiteStoreTests {
     @Test func tokensKeepOnlyTheHashAndRevocationIsAudited() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("vouch.sqlite3")
-        let store = try SQLiteStore(path: path)
+        let store = try RelationalStore(path: path)
         let hash = Array(repeating: UInt8(7), count: 32)
         let token = TokenRecord(id: "tok_1", name: "ios-app", principalName: "ios-app", role: .sdk, secretSHA256: hash, createdBy: "admin", createdAt: time)
         try store.createToken(token, principal: (try PrincipalName("ios-app", field: "name"), "name"))
@@ -120,10 +120,10 @@ struct SQLiteStoreTests {
 
     @Test func backupCopiesTheLiveDatabase() throws {
         let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.file("vouch.sqlite3"))
+        let store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         _ = try store.createFix(try makeFix(), by: "maria")
-        try store.database.backup(to: directory.file("copy.sqlite3"))
-        let copy = try SQLiteStore(path: directory.file("copy.sqlite3"))
+        try #require(store.database as? SQLiteDatabase).backup(to: directory.file("copy.sqlite3"))
+        let copy = try RelationalStore(path: directory.file("copy.sqlite3"))
         #expect(try copy.fix("tv-channel-selector-labels")?.uiArea == "TV channel selector")
     }
 }

@@ -23,7 +23,7 @@ enum StoreFixtures {
     }
 
     /// A fix in testing with `testers` enrolled testers (`t_0`, `t_1`…), each targeted by the key `user-<n>`.
-    static func fixInTesting(_ store: SQLiteStore, testers: Int) throws {
+    static func fixInTesting(_ store: RelationalStore, testers: Int) throws {
         _ = try store.createFix(try fix(), by: "maria")
         _ = try store.updateFix("tv-channel-selector-labels", action: .fixStart, by: "maria", note: nil) { try $0.applying(.start, at: time) }
         let ids = (0..<testers).map { "t_\($0)" }
@@ -34,7 +34,7 @@ enum StoreFixtures {
     /// Makes every later COMMIT of a transaction that runs `trigger` fail: the trigger inserts a row whose deferred
     /// foreign key has no parent, which SQLite checks only at COMMIT ("deferred foreign key constraints are not
     /// checked until the transaction tries to COMMIT").
-    static func failCommits(of store: SQLiteStore, whenever trigger: String) throws {
+    static func failCommits(of store: RelationalStore, whenever trigger: String) throws {
         try store.database.write { connection in
             try connection.execute("""
                 CREATE TABLE commit_gate_parent (id INTEGER PRIMARY KEY);

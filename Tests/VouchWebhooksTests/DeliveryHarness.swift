@@ -7,7 +7,7 @@ import VouchWebhooks
 /// and a running `DeliveryWorker`.
 final class DeliveryHarness {
     let directory: String
-    let store: SQLiteStore
+    let store: RelationalStore
     let worker: DeliveryWorker
     let endpointID = "we_faulty"
     let eventID = "msg_fault0001"
@@ -27,7 +27,7 @@ final class DeliveryHarness {
          allowPrivateNetworks: Bool = true, resolver: HostResolver = HostResolver()) throws {
         directory = NSTemporaryDirectory() + "vouch-webhook-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory + "/vouch.sqlite3")
+        store = try RelationalStore(path: directory + "/vouch.sqlite3")
         let now = Date()
         for (index, url) in ([url] + otherURLs).enumerated() {
             try DeliveryHarness.createEndpoint(index == 0 ? endpointID : "we_other\(index)", url: url, in: store, at: now)
@@ -40,7 +40,7 @@ final class DeliveryHarness {
         worker.start()
     }
 
-    private static func createEndpoint(_ id: String, url: String, in store: SQLiteStore, at time: Date) throws {
+    private static func createEndpoint(_ id: String, url: String, in store: RelationalStore, at time: Date) throws {
         try store.createEndpoint(WebhookEndpoint(id: id, url: url, events: [], required: true, secret: WebhookSigner.makeSecret(),
                                                  createdBy: "test", createdAt: time, updatedAt: time))
     }

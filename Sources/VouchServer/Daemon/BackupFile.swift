@@ -20,7 +20,7 @@ enum BackupFile {
             throw DaemonError("\(path) is not a vouchd backup: \(error)")
         }
         guard check == "ok" else { throw DaemonError("\(path) failed SQLite's integrity check: \(check)") }
-        let known = Migrator().migrations.last?.version ?? 0
+        let known = Migrator(dialect: .sqlite).migrations.last?.version ?? 0
         guard version <= known else {
             throw DaemonError("\(path) was written by a newer vouchd (schema version \(version); this vouchd knows up to \(known))")
         }

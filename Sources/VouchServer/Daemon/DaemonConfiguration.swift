@@ -109,7 +109,7 @@ public struct DaemonConfiguration: Sendable {
 
     public var stateDirectory: String { self["state_dir"] }
     public var maxBodyBytes: Int { Int(self["http.max_body_bytes"]) ?? 65_536 }
-    public var synchronous: Database.Synchronous { self["sqlite.synchronous"] == "normal" ? .normal : .full }
+    public var synchronous: SQLiteDatabase.Synchronous { self["sqlite.synchronous"] == "normal" ? .normal : .full }
     public var logLevel: Logger.Level { Logger.Level(name: self["log.level"]) ?? .info }
 
     /// A duration setting in whole seconds.

@@ -27,7 +27,7 @@ struct StateRestore {
             let copy = "\(databasePath).replaced-\(stamp)"
             guard !FileManager.default.fileExists(atPath: copy) else { throw DaemonError("\(copy) already exists; try again in a second") }
             // Through SQLite, so the copy holds what is still only in the WAL file.
-            let current = try Database(path: databasePath)
+            let current = try SQLiteDatabase(path: databasePath)
             try current.backup(to: copy)
             replacedCopy = copy
         }
@@ -44,7 +44,7 @@ struct StateRestore {
         }
         try StateRestore.sync(path: stateDirectory)
         // Opening through the migrator brings a backup from an older vouchd up to this one's schema.
-        let restored = try Database(path: databasePath)
+        let restored = try SQLiteDatabase(path: databasePath)
         try Migrator().migrate(restored)
         try restored.checkpointAndTruncate()
         try StateRestore.giveToDirectoryOwner([databasePath, databasePath + "-wal", databasePath + "-shm", replacedCopy,

@@ -117,7 +117,7 @@ public enum VouchdCommand {
         try prepareStateDirectory(stateDirectory)
         let lock = try StateDirectoryLock(stateDirectory: stateDirectory)
         notifier.notify("STATUS=opening and migrating the database")
-        let store = try SQLiteStore(path: databasePath(in: stateDirectory), synchronous: configuration.synchronous,
+        let store = try RelationalStore(path: databasePath(in: stateDirectory), synchronous: configuration.synchronous,
                                     busyTimeoutMilliseconds: configuration.seconds("sqlite.busy_timeout") * 1_000)
         let application = try VouchApplication(store: store, logger: logger, settings: configuration.applicationSettings)
         if let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: stateDirectory) {
@@ -190,7 +190,7 @@ public enum VouchdCommand {
             throw DaemonError("\(destination) already exists; choose a new file so no earlier backup is overwritten")
         }
         // No migration here: the database may belong to a running vouchd of another version.
-        let database = try Database(path: path, synchronous: configuration.synchronous,
+        let database = try SQLiteDatabase(path: path, synchronous: configuration.synchronous,
                                     busyTimeoutMilliseconds: configuration.seconds("sqlite.busy_timeout") * 1_000)
         try database.backup(to: destination)
         return try BackupFile.verify(destination)

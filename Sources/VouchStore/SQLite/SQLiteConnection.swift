@@ -3,8 +3,9 @@ import CSQLite
 /// One SQLite connection, closed when the object goes away.
 ///
 /// `@unchecked Sendable`: a connection is only ever used by one thread at a time, guaranteed by
-/// `Database`'s writer mutex and reader pool mutex, which hand a connection to a single caller.
-public final class SQLiteConnection: @unchecked Sendable {
+/// `SQLiteDatabase`'s writer mutex and reader pool mutex, which hand a connection to a single caller.
+public final class SQLiteConnection: SQLConnection, @unchecked Sendable {
+    public var dialect: SQLDialect { .sqlite }
     let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
 
@@ -43,7 +44,7 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     /// Runs one statement with parameters and returns its rows; prepared statements are cached per SQL text.
     @discardableResult
-    public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+    public func query(_ sql: String, _ values: [SQLValue] = []) throws(SQLiteError) -> [SQLRow] {
         let statement: SQLiteStatement
         if let cached = statementCache[sql] {
             statement = cached
@@ -55,34 +56,21 @@ public final class SQLiteConnection: @unchecked Sendable {
         return try statement.rows()
     }
 
-    /// The first column of the first row, as an integer.
-    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int? {
-        try query(sql, values).first?.optionalInt(0)
-    }
-
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Whether a transaction is open; false after SQLite rolled one back on its own (a full disk, an I/O error).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws (the first error wins).
-    public func transaction<T>(immediate: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
-        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
-        do {
-            let result = try body(self)
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+    /// SQLite has one writer per file: IMMEDIATE takes its write lock at BEGIN, not at the first write.
+    public func beginWrite() throws(SQLiteError) {
+        try execute("BEGIN IMMEDIATE")
     }
 }
 
 extension SQLiteConnection {
-    /// Runs a statement and hands each row to `body` as it is stepped, without collecting `[SQLiteRow]`:
+    /// Runs a statement and hands each row to `body` as it is stepped, without collecting `[SQLRow]`:
     /// for bulk reads (the OFREP snapshot at start), where the collected rows cost time and leave the heap fragmented.
-    func forEachRow(_ sql: String, _ values: [SQLiteValue] = [], _ body: (SQLiteRowCursor) throws -> Void) throws {
+    public func forEachRow(_ sql: String, _ values: [SQLValue], _ body: (SQLRowCursor) throws -> Void) throws {
         let statement: SQLiteStatement
         if let cached = statementCache[sql] {
             statement = cached
@@ -96,21 +84,7 @@ extension SQLiteConnection {
             let status = sqlite3_step(statement.handle)
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw error(status, sql: sql) }
-            try body(SQLiteRowCursor(handle: statement.handle))
+            try body(SQLRowCursor(statement: statement.handle))
         }
     }
-}
-
-/// The current row of a statement being stepped; valid only inside `forEachRow`'s body.
-struct SQLiteRowCursor {
-    let handle: OpaquePointer
-
-    func string(_ column: Int32) -> String {
-        guard let text = sqlite3_column_text(handle, column) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
-    }
-
-    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
-
-    func optionalInt(_ column: Int32) -> Int? { sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int(column) }
 }

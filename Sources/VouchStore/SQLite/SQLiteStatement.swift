@@ -22,7 +22,7 @@ final class SQLiteStatement {
         sqlite3_finalize(handle)
     }
 
-    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    func bind(_ values: [SQLValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
@@ -42,24 +42,24 @@ final class SQLiteStatement {
     }
 
     /// Runs the statement to completion and collects its rows.
-    func rows() throws(SQLiteError) -> [SQLiteRow] {
+    func rows() throws(SQLiteError) -> [SQLRow] {
         defer { sqlite3_reset(handle); sqlite3_clear_bindings(handle) }
-        var rows: [SQLiteRow] = []
+        var rows: [SQLRow] = []
         let columnCount = sqlite3_column_count(handle)
         while true {
             let status = sqlite3_step(handle)
             if status == SQLITE_DONE { return rows }
             guard status == SQLITE_ROW else { throw connection.error(status, sql: sql) }
-            var values: [SQLiteValue] = []
+            var values: [SQLValue] = []
             values.reserveCapacity(Int(columnCount))
             for column in 0..<columnCount {
                 values.append(value(at: column))
             }
-            rows.append(SQLiteRow(values: values))
+            rows.append(SQLRow(values: values))
         }
     }
 
-    private func value(at column: Int32) -> SQLiteValue {
+    private func value(at column: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))

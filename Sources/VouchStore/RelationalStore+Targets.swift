@@ -2,7 +2,7 @@ import Foundation
 import VouchDomain
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     public func targets(of key: String) throws -> [String] {
         try database.read { connection in
             guard try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(key)]) != nil else {
@@ -20,7 +20,7 @@ extension SQLiteStore {
             var removed: [String] = []
             for targetingKey in adding {
                 try connection.query(
-                    "INSERT OR IGNORE INTO fix_targets (fix_key, targeting_key, added_by, added_at_ms) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO fix_targets (fix_key, targeting_key, added_by, added_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     [.text(key), .text(targetingKey), .text(principal), .integer(StoreClock.milliseconds(time))])
                 if connection.changes > 0 { added.append(targetingKey) }
             }

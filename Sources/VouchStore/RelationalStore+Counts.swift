@@ -1,4 +1,4 @@
-extension SQLiteStore {
+extension RelationalStore {
     public func operationalCounts() throws -> OperationalCounts {
         try database.read { connection in
             func counts(_ sql: String) throws -> [String: Int] {

@@ -2,7 +2,7 @@ import Foundation
 import VouchDomain
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     /// Records a decision; one standing vote per principal and revision.
     /// - Parameter replacing: the principal's own voided or expired approval that this one replaces, as the caller saw
     ///   it; if the standing votes changed meanwhile, nothing is written and the caller is told to look again.
@@ -31,7 +31,7 @@ extension SQLiteStore {
                 subject: approval.id, note: approval.comment,
                 after: JSONWriter.string(.object(["revision": .int(approval.revision), "evidence_hash": .string(approval.evidenceHash),
                                                   "replaces": .optional(replacing)]))))
-            _ = try SQLiteStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
+            _ = try RelationalStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
             changes.record(.approvalRecorded(fixKey: approval.fixKey))
         }
     }

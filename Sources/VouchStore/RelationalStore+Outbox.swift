@@ -2,20 +2,20 @@ import Foundation
 import VouchDomain
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     private static let deliveryColumns = """
         d.id, d.event_id, e.type, d.endpoint_id, d.status, d.required, d.attempts, d.next_attempt_at_ms, d.last_status_code, d.last_error,
         d.created_at_ms, d.updated_at_ms
         """
 
     public func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?) throws -> [String] {
-        try write { connection, changes in try SQLiteStore.enqueue(events, onlyTo: endpointID, on: connection, recording: &changes) }
+        try write { connection, changes in try RelationalStore.enqueue(events, onlyTo: endpointID, on: connection, recording: &changes) }
     }
 
     /// The enabled endpoints, or only the one named.
-    static func enabledEndpoints(onlyTo endpointID: String?, on connection: SQLiteConnection) throws -> [WebhookEndpoint] {
+    static func enabledEndpoints(onlyTo endpointID: String?, on connection: any SQLConnection) throws -> [WebhookEndpoint] {
         var sql = "SELECT \(endpointColumns) FROM webhook_endpoints WHERE enabled = 1 AND deleted_at_ms IS NULL"
-        var values: [SQLiteValue] = []
+        var values: [SQLValue] = []
         if let endpointID {
             sql += " AND id = ?"
             values.append(.text(endpointID))
@@ -26,7 +26,7 @@ extension SQLiteStore {
     /// Stores the events and one pending delivery per enabled endpoint that receives each, in the caller's transaction,
     /// and records the new deliveries so the delivery worker hears of them after COMMIT.
     /// - Returns: the new delivery ids.
-    static func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, on connection: SQLiteConnection,
+    static func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, on connection: any SQLConnection,
                         recording changes: inout TransactionChanges) throws -> [String] {
         guard !events.isEmpty else { return [] }
         return try enqueue(events, to: enabledEndpoints(onlyTo: endpointID, on: connection), ignoringSubscriptions: endpointID != nil,
@@ -35,7 +35,7 @@ extension SQLiteStore {
 
     /// The same, to endpoints the caller already read.
     /// - Parameter ignoringSubscriptions: every endpoint gets every event, whatever it subscribed to (a test event sent to one).
-    static func enqueue(_ events: [WebhookEvent], to endpoints: [WebhookEndpoint], ignoringSubscriptions: Bool, on connection: SQLiteConnection,
+    static func enqueue(_ events: [WebhookEvent], to endpoints: [WebhookEndpoint], ignoringSubscriptions: Bool, on connection: any SQLConnection,
                         recording changes: inout TransactionChanges) throws -> [String] {
         var deliveryIDs: [String] = []
         for event in events {
@@ -61,12 +61,12 @@ extension SQLiteStore {
         try database.read { connection in
             try connection.query(
                 """
-                SELECT \(SQLiteStore.deliveryColumns), w.url, w.secret, e.body
+                SELECT \(RelationalStore.deliveryColumns), w.url, w.secret, e.body
                 FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
                 WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? AND w.enabled = 1 ORDER BY d.next_attempt_at_ms LIMIT ?
                 """, [.integer(StoreClock.milliseconds(now)), .int(limit + excluding.count)]
             ).compactMap { row in
-                let delivery = try SQLiteStore.delivery(from: row)
+                let delivery = try RelationalStore.delivery(from: row)
                 guard !excluding.contains(delivery.id) else { return nil }
                 return DeliveryJob(delivery: delivery, url: row.string(12), secret: row.string(13), body: row.blob(14))
             }.prefix(limit).map { $0 }
@@ -82,11 +82,15 @@ extension SQLiteStore {
 
     public func recordAttempt(_ attempt: DeliveryAttempt) throws -> WebhookDelivery {
         try write { connection, changes in
-            guard var delivery = try SQLiteStore.delivery(attempt.deliveryID, on: connection) else {
+            guard var delivery = try RelationalStore.delivery(attempt.deliveryID, on: connection) else {
                 throw StoreError.notFound(kind: "delivery", id: attempt.deliveryID)
             }
             try connection.query(
-                "INSERT OR REPLACE INTO webhook_attempts (delivery_id, number, at_ms, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                """
+                INSERT INTO webhook_attempts (delivery_id, number, at_ms, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (delivery_id, number) DO UPDATE SET at_ms = excluded.at_ms, status_code = excluded.status_code,
+                    error = excluded.error, duration_ms = excluded.duration_ms
+                """,
                 [.text(delivery.id), .int(attempt.number), .integer(StoreClock.milliseconds(attempt.at)), .optional(attempt.statusCode),
                  .optional(attempt.error), .int(attempt.durationMilliseconds)])
             delivery.attempts = attempt.number
@@ -111,7 +115,7 @@ extension SQLiteStore {
                 try connection.query("UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at_ms = ? WHERE id = ?",
                                      [.text(reason), .integer(StoreClock.milliseconds(attempt.at)), .text(delivery.endpointID)])
                 // Nothing more goes to an endpoint that asked to be left alone.
-                try SQLiteStore.cancelPendingDeliveries(of: delivery.endpointID, at: attempt.at, on: connection, recording: &changes)
+                try RelationalStore.cancelPendingDeliveries(of: delivery.endpointID, at: attempt.at, on: connection, recording: &changes)
                 try audit(connection, AuditEvent(at: attempt.at, principal: "vouchd", action: .webhookDisable, subject: delivery.endpointID, note: reason))
             }
             try connection.query(
@@ -125,8 +129,8 @@ extension SQLiteStore {
 
     public func deliveries(endpoint: String?, status: WebhookDelivery.Status?, after id: String?, limit: Int) throws -> [WebhookDelivery] {
         try database.read { connection in
-            var sql = "SELECT \(SQLiteStore.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id > ?"
-            var values: [SQLiteValue] = [.text(id ?? "")]
+            var sql = "SELECT \(RelationalStore.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id > ?"
+            var values: [SQLValue] = [.text(id ?? "")]
             if let endpoint {
                 sql += " AND d.endpoint_id = ?"
                 values.append(.text(endpoint))
@@ -137,42 +141,42 @@ extension SQLiteStore {
             }
             sql += " ORDER BY d.id LIMIT ?"
             values.append(.int(limit))
-            return try connection.query(sql, values).map(SQLiteStore.delivery(from:))
+            return try connection.query(sql, values).map(RelationalStore.delivery(from:))
         }
     }
 
     public func deliveries(ofEvent eventID: String) throws -> [WebhookDelivery] {
         try database.read { connection in
-            try connection.query("SELECT \(SQLiteStore.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.event_id = ?",
-                                 [.text(eventID)]).map(SQLiteStore.delivery(from:))
+            try connection.query("SELECT \(RelationalStore.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.event_id = ?",
+                                 [.text(eventID)]).map(RelationalStore.delivery(from:))
         }
     }
 
     public func redeliver(_ id: String, by principal: String, at time: Date) throws -> WebhookDelivery {
         try write { connection, changes in
-            guard let delivery = try SQLiteStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
+            guard let delivery = try RelationalStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
             guard delivery.status == .dead || delivery.status == .cancelled else {
                 throw StoreConflict("delivery \(id) has the status \(delivery.status.rawValue); only dead or cancelled deliveries can be redelivered")
             }
-            guard let endpoint = try SQLiteStore.endpoint(delivery.endpointID, on: connection), endpoint.enabled else {
+            guard let endpoint = try RelationalStore.endpoint(delivery.endpointID, on: connection), endpoint.enabled else {
                 throw StoreConflict("the webhook of delivery \(id) is disabled or deleted; enable it again before redelivering")
             }
             try connection.query(
                 "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at_ms = ?, updated_at_ms = ? WHERE id = ?",
                 [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
             try audit(connection, AuditEvent(at: time, principal: principal, action: .webhookRedeliver, subject: id))
-            guard let updated = try SQLiteStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
+            guard let updated = try RelationalStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
             changes.record(.deliveryRequeued(id: id))
             return updated
         }
     }
 
-    static func delivery(_ id: String, on connection: SQLiteConnection) throws -> WebhookDelivery? {
+    static func delivery(_ id: String, on connection: any SQLConnection) throws -> WebhookDelivery? {
         try connection.query("SELECT \(deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = ?",
                              [.text(id)]).first.map(delivery(from:))
     }
 
-    static func delivery(from row: SQLiteRow) throws -> WebhookDelivery {
+    static func delivery(from row: SQLRow) throws -> WebhookDelivery {
         WebhookDelivery(id: row.string(0), eventID: row.string(1), eventType: try eventType(row.string(2)), endpointID: row.string(3),
                         status: WebhookDelivery.Status(rawValue: row.string(4)) ?? .dead, required: row.int(5) != 0, attempts: row.int(6),
                         nextAttemptAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) }, lastStatusCode: row.optionalInt(8),
@@ -180,11 +184,11 @@ extension SQLiteStore {
     }
 }
 
-extension SQLiteStore {
+extension RelationalStore {
     /// An event type as stored; one this binary does not know means a damaged or foreign file.
     static func eventType(_ text: String) throws -> WebhookEventType {
         guard let type = WebhookEventType(rawValue: text) else {
-            throw SQLiteError(code: 11, message: "webhook event type '\(text)' is not one this vouchd knows", sql: nil)
+            throw StoreDataError("webhook event type '\(text)' is not one this vouchd knows")
         }
         return type
     }

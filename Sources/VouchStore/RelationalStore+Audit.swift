@@ -1,11 +1,11 @@
 import Foundation
 import VouchDomain
 
-extension SQLiteStore {
+extension RelationalStore {
     public func auditEvents(fix key: String?, after id: Int64?, limit: Int) throws -> [AuditEvent] {
         try database.read { connection in
             var sql = "SELECT id, at_ms, principal, action, fix_key, subject, note, before_json, after_json FROM audit_events WHERE id > ?"
-            var values: [SQLiteValue] = [.integer(id ?? 0)]
+            var values: [SQLValue] = [.integer(id ?? 0)]
             if let key {
                 sql += " AND fix_key = ?"
                 values.append(.text(key))
@@ -14,7 +14,7 @@ extension SQLiteStore {
             values.append(.int(limit))
             return try connection.query(sql, values).map { row in
                 guard let action = AuditAction(rawValue: row.string(3)) else {
-                    throw SQLiteError(code: 11, message: "audit event \(row.int64(0)) has an action this vouchd does not know", sql: nil)
+                    throw StoreDataError("audit event \(row.int64(0)) has an action this vouchd does not know")
                 }
                 return AuditEvent(id: row.int64(0), at: StoreClock.date(row.int64(1)), principal: row.string(2), action: action,
                            fixKey: row.optionalString(4), subject: row.optionalString(5), note: row.optionalString(6),

@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// WAL lets readers run beside the writer; `synchronous=FULL` makes every commit durable before
 /// the caller answers 2xx.
-public final class Database: Sendable {
+public final class SQLiteDatabase: SQLDatabase {
+    public var dialect: SQLDialect { .sqlite }
+    public var location: String { path }
     public enum Synchronous: String, Sendable, CaseIterable {
         case full = "FULL"
         case normal = "NORMAL"
@@ -19,7 +21,7 @@ public final class Database: Sendable {
     /// How long a connection waits for another connection's lock before failing with SQLITE_BUSY.
     public let busyTimeoutMilliseconds: Int
     /// Writes waiting for the next group commit (`groupWrite`).
-    let pendingJobs = Mutex(GroupCommitQueue())
+    let groupCommit = GroupCommit()
 
     /// - Parameter busyTimeoutMilliseconds: how long a write waits for a lock held elsewhere (another process, a backup)
     ///   before it fails with SQLITE_BUSY, which the API answers with 503 and `Retry-After`.
@@ -27,9 +29,9 @@ public final class Database: Sendable {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         let connection = try SQLiteConnection(path: path)
-        try Database.configure(connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try SQLiteDatabase.configure(connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         // WAL is a property of the file, so setting it once on the writer covers the readers.
-        try connection.query("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         // Deleted content is overwritten with zeros, so an erased tester's name does not linger in free pages.
         try connection.execute("PRAGMA secure_delete = ON")
@@ -47,29 +49,32 @@ public final class Database: Sendable {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the single writer; commits before returning.
     /// - Parameter committed: runs only once COMMIT succeeded, still under the writer lock, so the next transaction
     ///   sees what it records; it may complete the body's result.
-    @discardableResult
-    public func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T, committed: (T) -> T = { $0 }) throws -> T {
+    public func write<T: Sendable>(_ body: (any SQLConnection) throws -> T, committed: (T) -> T) throws -> T {
         try writer.withLock { connection in
             committed(try connection.transaction(immediate: true, body))
         }
     }
 
     /// Runs `body` without an explicit transaction on the writer (schema work that manages its own transactions).
-    public func withWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    public func withWriter<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try writer.withLock { connection in try body(connection) }
     }
 
     /// Runs `body` in a read transaction on a pooled reader, so it sees one consistent state.
-    public func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    public func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
         return try connection.transaction(immediate: false, body)
     }
 
+    public func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T) throws -> T {
+        try groupCommit.write(on: self, body, committed: committed)
+    }
+
     private func checkOutReader() throws(SQLiteError) -> SQLiteConnection {
         if let idle = readers.withLock({ $0.popLast() }) { return idle }
         let connection = try SQLiteConnection(path: path)
-        try Database.configure(connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try SQLiteDatabase.configure(connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try connection.execute("PRAGMA query_only = ON")
         return connection
     }
@@ -90,6 +95,11 @@ public final class Database: Sendable {
                 usleep(10_000)
             }
         }
+    }
+
+    /// Old WAL frames still hold erased rows until a checkpoint moves them into the file (with `secure_delete`).
+    public func purgeDeletedRows() throws {
+        try checkpointAndTruncate()
     }
 
     /// Copies the live database to `destination` with SQLite's online backup API.

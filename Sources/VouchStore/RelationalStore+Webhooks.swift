@@ -2,35 +2,35 @@ import Foundation
 import VouchDomain
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     static let endpointColumns = "id, url, events, required, secret, enabled, disabled_reason, created_by, created_at_ms, updated_at_ms"
 
     public func createEndpoint(_ endpoint: WebhookEndpoint) throws {
         try write { connection, _ in
-            try connection.query("INSERT INTO webhook_endpoints (\(SQLiteStore.endpointColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                 SQLiteStore.values(of: endpoint))
+            try connection.query("INSERT INTO webhook_endpoints (\(RelationalStore.endpointColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                 RelationalStore.values(of: endpoint))
             try audit(connection, AuditEvent(at: endpoint.createdAt, principal: endpoint.createdBy, action: .webhookCreate, subject: endpoint.id,
-                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: endpoint))))
+                                             after: JSONWriter.string(RelationalStore.auditDescription(of: endpoint))))
         }
     }
 
     public func endpoints(after id: String?, limit: Int) throws -> [WebhookEndpoint] {
         try database.read { connection in
-            try connection.query("SELECT \(SQLiteStore.endpointColumns) FROM webhook_endpoints WHERE id > ? AND deleted_at_ms IS NULL ORDER BY id LIMIT ?",
-                                 [.text(id ?? ""), .int(limit)]).map(SQLiteStore.endpoint(from:))
+            try connection.query("SELECT \(RelationalStore.endpointColumns) FROM webhook_endpoints WHERE id > ? AND deleted_at_ms IS NULL ORDER BY id LIMIT ?",
+                                 [.text(id ?? ""), .int(limit)]).map(RelationalStore.endpoint(from:))
         }
     }
 
     public func endpoint(_ id: String) throws -> WebhookEndpoint? {
-        try database.read { try SQLiteStore.endpoint(id, on: $0) }
+        try database.read { try RelationalStore.endpoint(id, on: $0) }
     }
 
     public func updateEndpoint(_ id: String, by principal: String, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint {
         try write { connection, changes in
-            guard let before = try SQLiteStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
+            guard let before = try RelationalStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
             let after = try change(before)
             guard after != before else { return after }
-            var values = SQLiteStore.values(of: after)
+            var values = RelationalStore.values(of: after)
             values.append(values.removeFirst())
             try connection.query(
                 """
@@ -39,34 +39,34 @@ extension SQLiteStore {
                 """, values)
             if before.enabled && !after.enabled {
                 // Disabled by hand: nothing more goes out to it, as after a 410.
-                try SQLiteStore.cancelPendingDeliveries(of: id, at: after.updatedAt, on: connection, recording: &changes)
+                try RelationalStore.cancelPendingDeliveries(of: id, at: after.updatedAt, on: connection, recording: &changes)
             }
             try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: .webhookUpdate, subject: id,
-                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
-                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+                                             before: JSONWriter.string(RelationalStore.auditDescription(of: before)),
+                                             after: JSONWriter.string(RelationalStore.auditDescription(of: after))))
             return after
         }
     }
 
     public func deleteEndpoint(_ id: String, by principal: String, at time: Date) throws {
         try write { connection, changes in
-            guard let before = try SQLiteStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
+            guard let before = try RelationalStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
             // Kept as a row so its deliveries keep their history; pending ones are cancelled, which fails a promotion
             // that was waiting on this endpoint rather than letting it pass without the receiver's answer.
             try connection.query("UPDATE webhook_endpoints SET deleted_at_ms = ?, enabled = 0, disabled_reason = 'deleted', updated_at_ms = ? WHERE id = ?",
                                  [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
-            try SQLiteStore.cancelPendingDeliveries(of: id, at: time, on: connection, recording: &changes)
+            try RelationalStore.cancelPendingDeliveries(of: id, at: time, on: connection, recording: &changes)
             try audit(connection, AuditEvent(at: time, principal: principal, action: .webhookDelete, subject: id,
-                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before))))
+                                             before: JSONWriter.string(RelationalStore.auditDescription(of: before))))
         }
     }
 
-    static func endpoint(_ id: String, on connection: SQLiteConnection) throws -> WebhookEndpoint? {
+    static func endpoint(_ id: String, on connection: any SQLConnection) throws -> WebhookEndpoint? {
         try connection.query("SELECT \(endpointColumns) FROM webhook_endpoints WHERE id = ? AND deleted_at_ms IS NULL", [.text(id)]).first.map(endpoint(from:))
     }
 
     /// Cancelling a required delivery fails the promotion waiting on it, so the change is recorded for promotion.
-    static func cancelPendingDeliveries(of endpointID: String, at time: Date, on connection: SQLiteConnection,
+    static func cancelPendingDeliveries(of endpointID: String, at time: Date, on connection: any SQLConnection,
                                         recording changes: inout TransactionChanges) throws {
         try connection.query(
             "UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at_ms = NULL, updated_at_ms = ? WHERE endpoint_id = ? AND status = 'pending'",
@@ -74,13 +74,13 @@ extension SQLiteStore {
         if connection.changes > 0 { changes.record(.deliveriesCancelled(endpointID: endpointID)) }
     }
 
-    static func values(of endpoint: WebhookEndpoint) -> [SQLiteValue] {
+    static func values(of endpoint: WebhookEndpoint) -> [SQLValue] {
         [.text(endpoint.id), .text(endpoint.url), .text(endpoint.events.map(\.rawValue).joined(separator: ",")), .int(endpoint.required ? 1 : 0), .text(endpoint.secret),
          .int(endpoint.enabled ? 1 : 0), .optional(endpoint.disabledReason), .text(endpoint.createdBy),
          .integer(StoreClock.milliseconds(endpoint.createdAt)), .integer(StoreClock.milliseconds(endpoint.updatedAt))]
     }
 
-    static func endpoint(from row: SQLiteRow) throws -> WebhookEndpoint {
+    static func endpoint(from row: SQLRow) throws -> WebhookEndpoint {
         let events = try row.string(2).split(separator: ",").map { try eventType(String($0)) }
         return WebhookEndpoint(id: row.string(0), url: row.string(1), events: events,
                                required: row.int(3) != 0, secret: row.string(4), enabled: row.int(5) != 0, disabledReason: row.optionalString(6),

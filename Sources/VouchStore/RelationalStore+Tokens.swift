@@ -3,7 +3,7 @@ import VouchDomain
 import VouchIdentity
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     static let tokenColumns = "id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms, principal"
 
     /// Stores a token. A staff token's principal is registered first: a new name whose confusable skeleton another
@@ -19,28 +19,28 @@ extension SQLiteStore {
                 }
             }
             if let principal {
-                try SQLiteStore.register(principal.name, field: principal.field, by: token.createdBy, at: token.createdAt, on: connection)
+                try RelationalStore.register(principal.name, field: principal.field, by: token.createdBy, at: token.createdAt, on: connection)
             }
             try connection.query(
-                "INSERT INTO tokens (\(SQLiteStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tokens (\(RelationalStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(token.id), .text(token.name), .text(token.role.rawValue), .optional(token.testerID), .blob(token.secretSHA256),
                  .text(token.createdBy), .integer(StoreClock.milliseconds(token.createdAt)), .null, .text(token.principalName)])
             try audit(connection, AuditEvent(at: token.createdAt, principal: token.createdBy, action: .tokenCreate, subject: token.id,
-                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: token))))
+                                             after: JSONWriter.string(RelationalStore.auditDescription(of: token))))
             changes.record(.tokenAdded(token))
         }
     }
 
     public func tokens(after id: String?, limit: Int) throws -> [TokenRecord] {
         try database.read { connection in
-            try connection.query("SELECT \(SQLiteStore.tokenColumns) FROM tokens WHERE id > ? ORDER BY id LIMIT ?", [.text(id ?? ""), .int(limit)])
-                .map(SQLiteStore.token(from:))
+            try connection.query("SELECT \(RelationalStore.tokenColumns) FROM tokens WHERE id > ? ORDER BY id LIMIT ?", [.text(id ?? ""), .int(limit)])
+                .map(RelationalStore.token(from:))
         }
     }
 
     public func activeTokens() throws -> [TokenRecord] {
         try database.read { connection in
-            try connection.query("SELECT \(SQLiteStore.tokenColumns) FROM tokens WHERE revoked_at_ms IS NULL").map(SQLiteStore.token(from:))
+            try connection.query("SELECT \(RelationalStore.tokenColumns) FROM tokens WHERE revoked_at_ms IS NULL").map(RelationalStore.token(from:))
         }
     }
 
@@ -52,7 +52,7 @@ extension SQLiteStore {
 
     public func revokeToken(_ id: String, by principal: String, at time: Date) throws -> TokenRecord {
         try write { connection, changes in
-            guard let before = try SQLiteStore.token(id, on: connection) else { throw StoreError.notFound(kind: "token", id: id) }
+            guard let before = try RelationalStore.token(id, on: connection) else { throw StoreError.notFound(kind: "token", id: id) }
             guard before.revokedAt == nil else { return before }
             if before.role == .admin,
                try connection.scalar("SELECT COUNT(*) FROM tokens WHERE role = 'admin' AND revoked_at_ms IS NULL") ?? 0 <= 1 {
@@ -65,8 +65,8 @@ extension SQLiteStore {
             var after = before
             after.revokedAt = time
             try audit(connection, AuditEvent(at: time, principal: principal, action: .tokenRevoke, subject: id,
-                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
-                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+                                             before: JSONWriter.string(RelationalStore.auditDescription(of: before)),
+                                             after: JSONWriter.string(RelationalStore.auditDescription(of: after))))
             changes.record(.tokenRevoked(after))
             return after
         }
@@ -85,13 +85,13 @@ extension SQLiteStore {
         return .object(object)
     }
 
-    static func token(_ id: String, on connection: SQLiteConnection) throws -> TokenRecord? {
+    static func token(_ id: String, on connection: any SQLConnection) throws -> TokenRecord? {
         try connection.query("SELECT \(tokenColumns) FROM tokens WHERE id = ?", [.text(id)]).first.map(token(from:))
     }
 
-    static func token(from row: SQLiteRow) throws -> TokenRecord {
+    static func token(from row: SQLRow) throws -> TokenRecord {
         guard let role = Role(rawValue: row.string(2)) else {
-            throw SQLiteError(code: 11, message: "token row '\(row.string(0))' has an unknown role", sql: nil)
+            throw StoreDataError("token row '\(row.string(0))' has an unknown role")
         }
         return TokenRecord(id: row.string(0), name: row.string(1), principalName: row.optionalString(8) ?? row.string(1), role: role,
                            testerID: row.optionalString(3), secretSHA256: row.blob(4),
@@ -99,7 +99,7 @@ extension SQLiteStore {
     }
 
     /// Adds `name` to the principals, or finds it there; refuses a name that looks like another principal's.
-    static func register(_ name: PrincipalName, field: String, by creator: String, at time: Date, on connection: SQLiteConnection) throws {
+    static func register(_ name: PrincipalName, field: String, by creator: String, at time: Date, on connection: any SQLConnection) throws {
         let existing = try principal(lookingLike: name, creator: creator, at: StoreClock.milliseconds(time), on: connection)
         guard existing == name.value else {
             throw ValidationFailure([FieldError(field: field, message:
@@ -110,7 +110,7 @@ extension SQLiteStore {
 
     /// The principal whose skeleton `name` has; `name` itself, added to the principals, when none has it yet.
     private static func principal(lookingLike name: PrincipalName, creator: String, at milliseconds: Int64,
-                                  on connection: SQLiteConnection) throws -> String {
+                                  on connection: any SQLConnection) throws -> String {
         if let existing = try connection.query("SELECT name FROM principals WHERE skeleton = ?", [.text(name.skeleton)]).first?.string(0) {
             return existing
         }
@@ -127,7 +127,7 @@ extension SQLiteStore {
             let pending = try connection.query("SELECT id, name, tester_id, created_by, created_at_ms FROM tokens WHERE principal IS NULL")
             guard !pending.isEmpty else { return }
             func principal(for text: String, creator: String, at milliseconds: Int64) throws -> String {
-                try SQLiteStore.principal(lookingLike: PrincipalName.legacy(text), creator: creator, at: milliseconds, on: connection)
+                try RelationalStore.principal(lookingLike: PrincipalName.legacy(text), creator: creator, at: milliseconds, on: connection)
             }
             for row in pending {
                 let assigned = try row.optionalString(2) ?? principal(for: row.string(1), creator: row.string(3), at: row.int64(4))

@@ -3,7 +3,7 @@ import VouchCodec
 import VouchDomain
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     static let fixColumns = """
         key, title, description, ui_area, platforms, wcag, expected_announcement, author, revision, state,
         paused_from, rollout_percentage, created_at_ms, updated_at_ms, testing_since_ms, criteria_json, rollout_steps, rollout_interval_s,
@@ -16,42 +16,42 @@ extension SQLiteStore {
                 throw StoreError.alreadyExists(kind: "fix", id: fix.key.rawValue)
             }
             try connection.query(
-                "INSERT INTO fixes (\(SQLiteStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                SQLiteStore.values(of: fix))
+                "INSERT INTO fixes (\(RelationalStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                RelationalStore.values(of: fix))
             try audit(connection, AuditEvent(at: fix.createdAt, principal: principal, action: .fixCreate, fixKey: fix.key.rawValue,
                                              after: JSONWriter.string(fix.jsonValue)))
-            _ = try SQLiteStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
+            _ = try RelationalStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
             changes.flagRuleChanged(fix.key.rawValue)
             return fix
         }
     }
 
     public func fix(_ key: String) throws -> Fix? {
-        try database.read { try SQLiteStore.fix(key, on: $0) }
+        try database.read { try RelationalStore.fix(key, on: $0) }
     }
 
     public func fixes(state: FixState?, after key: String?, limit: Int) throws -> [Fix] {
         try database.read { connection in
-            var sql = "SELECT \(SQLiteStore.fixColumns) FROM fixes WHERE key > ?"
-            var values: [SQLiteValue] = [.text(key ?? "")]
+            var sql = "SELECT \(RelationalStore.fixColumns) FROM fixes WHERE key > ?"
+            var values: [SQLValue] = [.text(key ?? "")]
             if let state {
                 sql += " AND state = ?"
                 values.append(.text(state.rawValue))
             }
             sql += " ORDER BY key LIMIT ?"
             values.append(.int(limit))
-            return try connection.query(sql, values).map(SQLiteStore.fix(from:))
+            return try connection.query(sql, values).map(RelationalStore.fix(from:))
         }
     }
 
     public func updateFix(_ key: String, action: AuditAction, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
                           _ change: (Fix) throws -> Fix) throws -> FixChange {
         try write { connection, changes in
-            guard let before = try SQLiteStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+            guard let before = try RelationalStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
             let after = try change(before)
             let fixChange = FixChange(before: before, after: after)
             if after != before {
-                var values = SQLiteStore.values(of: after)
+                var values = RelationalStore.values(of: after)
                 values.append(values.removeFirst())
                 try connection.query(
                     """
@@ -67,7 +67,7 @@ extension SQLiteStore {
             }
             try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: action, fixKey: key, note: note,
                                              before: JSONWriter.string(before.jsonValue), after: JSONWriter.string(after.jsonValue)))
-            _ = try SQLiteStore.enqueue(emitting(before, after), onlyTo: nil, on: connection, recording: &changes)
+            _ = try RelationalStore.enqueue(emitting(before, after), onlyTo: nil, on: connection, recording: &changes)
             return fixChange
         }
     }
@@ -84,17 +84,17 @@ extension SQLiteStore {
     public func fixes(in states: [FixState]) throws -> [Fix] {
         try database.read { connection in
             let placeholders = states.map { _ in "?" }.joined(separator: ", ")
-            return try connection.query("SELECT \(SQLiteStore.fixColumns) FROM fixes WHERE state IN (\(placeholders)) ORDER BY key",
-                                        states.map { .text($0.rawValue) }).map(SQLiteStore.fix(from:))
+            return try connection.query("SELECT \(RelationalStore.fixColumns) FROM fixes WHERE state IN (\(placeholders)) ORDER BY key",
+                                        states.map { .text($0.rawValue) }).map(RelationalStore.fix(from:))
         }
     }
 
     public func flagRules() throws -> [FlagRule] {
         try database.read { connection in
-            // Rows are read as they are stepped (no [SQLiteRow]); UNION ALL because the sets drop duplicates anyway,
+            // Rows are read as they are stepped (no [SQLRow]); UNION ALL because the sets drop duplicates anyway,
             // where UNION made SQLite sort every row into a temporary b-tree first.
             var targets: [String: Set<String>] = [:]
-            try connection.forEachRow(SQLiteStore.targetedKeysSQL.replacingOccurrences(of: "UNION", with: "UNION ALL")) { row in
+            try connection.forEachRow(RelationalStore.targetedKeysSQL.replacingOccurrences(of: "UNION", with: "UNION ALL")) { row in
                 targets[row.string(0), default: []].insert(row.string(1))
             }
             var rules: [FlagRule] = []
@@ -108,7 +108,7 @@ extension SQLiteStore {
     }
 
     /// The fix's rule as this transaction leaves it; `version` is the configuration revision it commits with.
-    static func rule(for fix: Fix, version: Int64, on connection: SQLiteConnection) throws -> FlagRule {
+    static func rule(for fix: Fix, version: Int64, on connection: any SQLConnection) throws -> FlagRule {
         let targets = try connection.query(
             """
             SELECT targeting_key FROM fix_targets WHERE fix_key = ?1
@@ -122,11 +122,11 @@ extension SQLiteStore {
                         targetedKeys: Set(targets.map { $0.string(0) }), rolloutPercentage: fix.rolloutPercentage ?? 0, version: version)
     }
 
-    static func fix(_ key: String, on connection: SQLiteConnection) throws -> Fix? {
+    static func fix(_ key: String, on connection: any SQLConnection) throws -> Fix? {
         try connection.query("SELECT \(fixColumns) FROM fixes WHERE key = ?", [.text(key)]).first.map(fix(from:))
     }
 
-    static func values(of fix: Fix) -> [SQLiteValue] {
+    static func values(of fix: Fix) -> [SQLValue] {
         [
             .text(fix.key.rawValue), .text(fix.title), .optional(fix.description), .text(fix.uiArea),
             .text(fix.platforms.map(\.rawValue).joined(separator: ",")), .text(fix.wcag.joined(separator: ",")),
@@ -140,11 +140,11 @@ extension SQLiteStore {
         ]
     }
 
-    static func fix(from row: SQLiteRow) throws -> Fix {
+    static func fix(from row: SQLRow) throws -> Fix {
         func list(_ text: String) -> [String] { text.isEmpty ? [] : text.split(separator: ",").map(String.init) }
         // Rows were validated on the way in; a value the binary does not know means a damaged or foreign file.
         guard let key = try? FixKey(validating: row.string(0)), let state = FixState(rawValue: row.string(9)) else {
-            throw SQLiteError(code: 11, message: "fix row '\(row.string(0))' has an unknown key or state", sql: nil)
+            throw StoreDataError("fix row '\(row.string(0))' has an unknown key or state")
         }
         var fix = Fix(
             key: key, title: row.string(1), description: row.optionalString(2), uiArea: row.string(3),

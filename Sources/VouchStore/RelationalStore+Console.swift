@@ -4,7 +4,7 @@ import VouchDomain
 import VouchJSON
 
 /// The console's sessions, testers' personal links and feedback drafts (docs/console.md).
-extension SQLiteStore {
+extension RelationalStore {
     static let linkColumns = "id, tester_id, secret_sha256, created_by, created_at_ms, expires_at_ms, revoked_at_ms"
     static let sessionColumns = "id_sha256, token_id, link_id, tester_id, csrf, created_at_ms, last_seen_at_ms, expires_at_ms"
 
@@ -15,34 +15,34 @@ extension SQLiteStore {
             guard status == "active" else {
                 throw StoreConflict("tester \(link.testerID) has withdrawn; a withdrawn tester gets no link")
             }
-            try connection.query("INSERT INTO tester_links (\(SQLiteStore.linkColumns)) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+            try connection.query("INSERT INTO tester_links (\(RelationalStore.linkColumns)) VALUES (?, ?, ?, ?, ?, ?, NULL)",
                                  [.text(link.id), .text(link.testerID), .blob(link.secretSHA256), .text(link.createdBy),
                                   .integer(StoreClock.milliseconds(link.createdAt)), .integer(StoreClock.milliseconds(link.expiresAt))])
             try audit(connection, AuditEvent(at: link.createdAt, principal: link.createdBy, action: .testerLinkCreate, subject: link.testerID,
-                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: link))))
+                                             after: JSONWriter.string(RelationalStore.auditDescription(of: link))))
             changes.record(.testerChanged(id: link.testerID))
         }
     }
 
     public func testerLinks(of testerID: String) throws -> [TesterLink] {
         try database.read { connection in
-            try connection.query("SELECT \(SQLiteStore.linkColumns) FROM tester_links WHERE tester_id = ? ORDER BY created_at_ms, id",
-                                 [.text(testerID)]).map(SQLiteStore.link(from:))
+            try connection.query("SELECT \(RelationalStore.linkColumns) FROM tester_links WHERE tester_id = ? ORDER BY created_at_ms, id",
+                                 [.text(testerID)]).map(RelationalStore.link(from:))
         }
     }
 
     public func testerLink(secretSHA256: [UInt8]) throws -> TesterLink? {
         try database.read { connection in
-            try connection.query("SELECT \(SQLiteStore.linkColumns) FROM tester_links WHERE secret_sha256 = ?", [.blob(secretSHA256)])
-                .first.map(SQLiteStore.link(from:))
+            try connection.query("SELECT \(RelationalStore.linkColumns) FROM tester_links WHERE secret_sha256 = ?", [.blob(secretSHA256)])
+                .first.map(RelationalStore.link(from:))
         }
     }
 
     /// Revokes one of the tester's links and ends the sessions it opened.
     public func revokeTesterLink(_ id: String, of testerID: String, by principal: String, at time: Date) throws -> TesterLink {
         try write { connection, changes in
-            guard let before = try connection.query("SELECT \(SQLiteStore.linkColumns) FROM tester_links WHERE id = ? AND tester_id = ?",
-                                                    [.text(id), .text(testerID)]).first.map(SQLiteStore.link(from:)) else {
+            guard let before = try connection.query("SELECT \(RelationalStore.linkColumns) FROM tester_links WHERE id = ? AND tester_id = ?",
+                                                    [.text(id), .text(testerID)]).first.map(RelationalStore.link(from:)) else {
                 throw StoreError.notFound(kind: "link of tester \(testerID)", id: id)
             }
             if let revokedAt = before.revokedAt {
@@ -53,8 +53,8 @@ extension SQLiteStore {
             var after = before
             after.revokedAt = time
             try audit(connection, AuditEvent(at: time, principal: principal, action: .testerLinkRevoke, subject: testerID,
-                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
-                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+                                             before: JSONWriter.string(RelationalStore.auditDescription(of: before)),
+                                             after: JSONWriter.string(RelationalStore.auditDescription(of: after))))
             changes.record(.testerChanged(id: testerID))
             return after
         }
@@ -66,7 +66,7 @@ extension SQLiteStore {
             case .token(let id): (id, nil, nil)
             case .link(let id, let tester): (nil, id, tester)
             }
-            try connection.query("INSERT INTO console_sessions (\(SQLiteStore.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            try connection.query("INSERT INTO console_sessions (\(RelationalStore.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                  [.blob(session.idSHA256), .optional(tokenID), .optional(linkID), .optional(testerID), .text(session.csrf),
                                   .integer(StoreClock.milliseconds(session.createdAt)), .integer(StoreClock.milliseconds(session.lastSeenAt)),
                                   .integer(StoreClock.milliseconds(session.expiresAt))])
@@ -80,13 +80,13 @@ extension SQLiteStore {
         return try database.read { connection in
             try connection.query(
                 """
-                SELECT \(SQLiteStore.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+                SELECT \(RelationalStore.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
                 FROM console_sessions s
                 LEFT JOIN tester_links l ON l.id = s.link_id
                 LEFT JOIN testers t ON t.id = s.tester_id
                 WHERE s.id_sha256 = ? AND s.expires_at_ms > ?
                   AND (s.link_id IS NULL OR (l.revoked_at_ms IS NULL AND l.expires_at_ms > ? AND t.status = 'active'))
-                """, [.blob(idSHA256), .integer(now), .integer(now)]).first.map(SQLiteStore.session(from:))
+                """, [.blob(idSHA256), .integer(now), .integer(now)]).first.map(RelationalStore.session(from:))
         }
     }
 
@@ -144,13 +144,13 @@ extension SQLiteStore {
                  "revoked": .bool(link.revokedAt != nil)])
     }
 
-    static func link(from row: SQLiteRow) -> TesterLink {
+    static func link(from row: SQLRow) -> TesterLink {
         TesterLink(id: row.string(0), testerID: row.string(1), secretSHA256: row.blob(2), createdBy: row.string(3),
                    createdAt: StoreClock.date(row.int64(4)), expiresAt: StoreClock.date(row.int64(5)),
                    revokedAt: row.optionalInt(6).map { StoreClock.date(Int64($0)) })
     }
 
-    static func session(from row: SQLiteRow) -> ConsoleSession {
+    static func session(from row: SQLRow) -> ConsoleSession {
         let holder: ConsoleSession.Holder = if let linkID = row.optionalString(2) {
             .link(id: linkID, testerID: row.optionalString(3) ?? "")
         } else {

@@ -2,17 +2,17 @@ import Foundation
 import VouchDomain
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     public func enrollments(of key: String) throws -> [Enrollment] {
         try database.read { connection in
-            guard try SQLiteStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
-            return try SQLiteStore.enrollments(of: key, on: connection)
+            guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
+            return try RelationalStore.enrollments(of: key, on: connection)
         }
     }
 
     public func enroll(_ testerIDs: [String], in key: String, by principal: String, at time: Date) throws -> EnrollmentChange {
         try write { connection, changes in
-            guard try SQLiteStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
+            guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var errors: [FieldError] = []
             for (index, id) in testerIDs.enumerated() {
                 guard let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(id)]).first?.string(0) else {
@@ -24,7 +24,7 @@ extension SQLiteStore {
             if !errors.isEmpty { throw ValidationFailure(errors) }
             var added: [String] = []
             for id in testerIDs {
-                try connection.query("INSERT OR IGNORE INTO enrollments (fix_key, tester_id, enrolled_by, enrolled_at_ms) VALUES (?, ?, ?, ?)",
+                try connection.query("INSERT INTO enrollments (fix_key, tester_id, enrolled_by, enrolled_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                                      [.text(key), .text(id), .text(principal), .integer(StoreClock.milliseconds(time))])
                 if connection.changes > 0 { added.append(id) }
             }
@@ -33,13 +33,13 @@ extension SQLiteStore {
                                                  after: JSONWriter.string(.object(["enrolled": .strings(added)]))))
                 changes.flagRuleChanged(key)
             }
-            return EnrollmentChange(enrollments: try SQLiteStore.enrollments(of: key, on: connection), added: added, removed: [])
+            return EnrollmentChange(enrollments: try RelationalStore.enrollments(of: key, on: connection), added: added, removed: [])
         }
     }
 
     public func unenroll(_ testerIDs: [String], from key: String, by principal: String, at time: Date) throws -> EnrollmentChange {
         try write { connection, changes in
-            guard try SQLiteStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
+            guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var removed: [String] = []
             for id in testerIDs {
                 try connection.query("DELETE FROM enrollments WHERE fix_key = ? AND tester_id = ?", [.text(key), .text(id)])
@@ -50,11 +50,11 @@ extension SQLiteStore {
                                                  after: JSONWriter.string(.object(["unenrolled": .strings(removed)]))))
                 changes.flagRuleChanged(key)
             }
-            return EnrollmentChange(enrollments: try SQLiteStore.enrollments(of: key, on: connection), added: [], removed: removed)
+            return EnrollmentChange(enrollments: try RelationalStore.enrollments(of: key, on: connection), added: [], removed: removed)
         }
     }
 
-    static func enrollments(of key: String, on connection: SQLiteConnection) throws -> [Enrollment] {
+    static func enrollments(of key: String, on connection: any SQLConnection) throws -> [Enrollment] {
         try connection.query("SELECT tester_id, enrolled_by, enrolled_at_ms FROM enrollments WHERE fix_key = ? ORDER BY tester_id", [.text(key)])
             .map { Enrollment(testerID: $0.string(0), enrolledBy: $0.string(1), enrolledAt: StoreClock.date($0.int64(2))) }
     }

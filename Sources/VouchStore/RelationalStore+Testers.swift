@@ -2,7 +2,7 @@ import Foundation
 import VouchDomain
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     public func createTester(_ tester: Tester, by principal: String) throws -> Tester {
         try write { connection, changes in
             try connection.query(
@@ -12,44 +12,44 @@ extension SQLiteStore {
                 """,
                 [.text(tester.id), .text(tester.consent.version), .integer(StoreClock.milliseconds(tester.consent.givenAt)), .text(tester.consent.recordedBy),
                  .integer(StoreClock.milliseconds(tester.createdAt)), .integer(StoreClock.milliseconds(tester.updatedAt))])
-            try SQLiteStore.writePersonalData(of: tester, on: connection)
+            try RelationalStore.writePersonalData(of: tester, on: connection)
             try audit(connection, AuditEvent(at: tester.createdAt, principal: principal, action: .testerCreate, subject: tester.id,
-                                             after: JSONWriter.string(SQLiteStore.auditDescription(of: tester))))
+                                             after: JSONWriter.string(RelationalStore.auditDescription(of: tester))))
             changes.record(.testerChanged(id: tester.id))
             return tester
         }
     }
 
     public func tester(_ id: String) throws -> Tester? {
-        try database.read { try SQLiteStore.tester(id, on: $0) }
+        try database.read { try RelationalStore.tester(id, on: $0) }
     }
 
     public func testers(after id: String?, limit: Int) throws -> [Tester] {
         try database.read { connection in
             try connection.query("SELECT id FROM testers WHERE id > ? ORDER BY id LIMIT ?", [.text(id ?? ""), .int(limit)])
-                .compactMap { try SQLiteStore.tester($0.string(0), on: connection) }
+                .compactMap { try RelationalStore.tester($0.string(0), on: connection) }
         }
     }
 
     public func updateTester(_ id: String, by principal: String, _ change: (Tester) throws -> Tester) throws -> TesterChange {
         try write { connection, changes in
-            guard let before = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            guard let before = try RelationalStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             let after = try change(before)
             if after != before {
                 try connection.query(
                     "UPDATE testers SET consent_version = ?, consent_given_at_ms = ?, consent_recorded_by = ?, updated_at_ms = ? WHERE id = ?",
                     [.text(after.consent.version), .integer(StoreClock.milliseconds(after.consent.givenAt)), .text(after.consent.recordedBy),
                      .integer(StoreClock.milliseconds(after.updatedAt)), .text(id)])
-                try SQLiteStore.erasePersonalData(of: id, on: connection)
-                try SQLiteStore.writePersonalData(of: after, on: connection)
+                try RelationalStore.erasePersonalData(of: id, on: connection)
+                try RelationalStore.writePersonalData(of: after, on: connection)
                 try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: .testerUpdate, subject: id,
-                                                 before: JSONWriter.string(SQLiteStore.auditDescription(of: before)),
-                                                 after: JSONWriter.string(SQLiteStore.auditDescription(of: after))))
+                                                 before: JSONWriter.string(RelationalStore.auditDescription(of: before)),
+                                                 after: JSONWriter.string(RelationalStore.auditDescription(of: after))))
                 changes.record(.testerChanged(id: id))
             }
             // Her keys are targeted by every fix she is enrolled in.
             if Set(after.targetingKeys) != Set(before.targetingKeys) {
-                try SQLiteStore.enrolledFixes(of: id, on: connection).forEach { changes.flagRuleChanged($0) }
+                try RelationalStore.enrolledFixes(of: id, on: connection).forEach { changes.flagRuleChanged($0) }
             }
             return TesterChange(before: before, after: after)
         }
@@ -57,12 +57,12 @@ extension SQLiteStore {
 
     public func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: String, at time: Date) throws -> Withdrawal {
         let withdrawal = try write { connection, changes -> Withdrawal in
-            guard let before = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            guard let before = try RelationalStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             guard before.isActive else {
                 let when = before.withdrawnAt.map { " at \($0.formatted(.iso8601))" } ?? ""
                 throw StoreConflict("tester \(id) already withdrew\(when); their data was erased then and their feedback unlinked or deleted")
             }
-            let enrolled = try SQLiteStore.enrolledFixes(of: id, on: connection)
+            let enrolled = try RelationalStore.enrolledFixes(of: id, on: connection)
             // Her keys go from every fix's direct targets too: a maintainer may have added one for her, and the flag
             // must go off for it like for the rest (docs/privacy.md, "Withdrawal and erasure").
             let keys = try connection.query("SELECT targeting_key FROM tester_keys WHERE tester_id = ?", [.text(id)]).map { $0.string(0) }
@@ -71,7 +71,7 @@ extension SQLiteStore {
                 targeted += try connection.query("SELECT fix_key FROM fix_targets WHERE targeting_key = ?", [.text(key)]).map { $0.string(0) }
                 try connection.query("DELETE FROM fix_targets WHERE targeting_key = ?", [.text(key)])
             }
-            try SQLiteStore.erasePersonalData(of: id, on: connection)
+            try RelationalStore.erasePersonalData(of: id, on: connection)
             try connection.query("DELETE FROM enrollments WHERE tester_id = ?", [.text(id)])
             var deleted = 0
             var unlinked = 0
@@ -111,49 +111,49 @@ extension SQLiteStore {
             try connection.query("UPDATE tokens SET name = 'withdrawn', principal = 'withdrawn', tester_id = 'withdrawn' WHERE tester_id = ?", [.text(id)])
             try connection.query("UPDATE testers SET status = 'withdrawn', withdrawn_at_ms = ?, updated_at_ms = ? WHERE id = ?",
                                  [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
-            guard let after = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            guard let after = try RelationalStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             let details: JSONValue = .object([
                 "purge_feedback": .bool(purgeFeedback), "feedback_unlinked": .int(unlinked), "feedback_deleted": .int(deleted),
                 "tokens_revoked": .int(tokens.count), "enrollments_removed": .int(enrolled.count), "direct_targets_removed": .int(targeted.count),
             ])
             try audit(connection, AuditEvent(at: time, principal: principal, action: .testerWithdraw, subject: id,
-                                             before: JSONWriter.string(SQLiteStore.auditDescription(of: before)), after: JSONWriter.string(details)))
-            try SQLiteStore.unlinkAuditEvents(testerID: id, tokenIDs: allTokens, targetingKeys: keys, on: connection)
+                                             before: JSONWriter.string(RelationalStore.auditDescription(of: before)), after: JSONWriter.string(details)))
+            try RelationalStore.unlinkAuditEvents(testerID: id, tokenIDs: allTokens, targetingKeys: keys, on: connection)
             // The flag goes off for her keys at once, and her tokens stop working.
             Set(enrolled + targeted).sorted().forEach { changes.flagRuleChanged($0) }
             for token in tokens {
-                try SQLiteStore.token(token, on: connection).map { changes.record(.tokenRevoked($0)) }
+                try RelationalStore.token(token, on: connection).map { changes.record(.tokenRevoked($0)) }
             }
             changes.record(.testerChanged(id: id))
             return Withdrawal(tester: after, revokedTokenIDs: tokens, feedbackUnlinked: unlinked, feedbackDeleted: deleted)
         }
         // Erasure must reach the file itself: old WAL frames still hold the erased rows until a checkpoint.
-        try database.checkpointAndTruncate()
+        try database.purgeDeletedRows()
         return withdrawal
     }
 
     public func exportTester(_ id: String) throws -> TesterExport {
         try database.read { connection in
-            guard let tester = try SQLiteStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
+            guard let tester = try RelationalStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             let enrollments = try connection.query(
                 "SELECT fix_key, enrolled_by, enrolled_at_ms FROM enrollments WHERE tester_id = ? ORDER BY fix_key", [.text(id)]
             ).map { (fixKey: $0.string(0), enrolledBy: $0.string(1), enrolledAt: StoreClock.date($0.int64(2))) }
             let tokens = try connection.query(
-                "SELECT \(SQLiteStore.tokenColumns) FROM tokens WHERE tester_id = ? ORDER BY id",
-                [.text(id)]).map(SQLiteStore.token(from:))
+                "SELECT \(RelationalStore.tokenColumns) FROM tokens WHERE tester_id = ? ORDER BY id",
+                [.text(id)]).map(RelationalStore.token(from:))
             return TesterExport(tester: tester, enrollments: enrollments, feedback: try feedback(ofTester: id, on: connection), tokens: tokens)
         }
     }
 
     public func enrolledFixes(of testerID: String) throws -> [String] {
-        try database.read { try SQLiteStore.enrolledFixes(of: testerID, on: $0) }
+        try database.read { try RelationalStore.enrolledFixes(of: testerID, on: $0) }
     }
 
-    static func enrolledFixes(of testerID: String, on connection: SQLiteConnection) throws -> [String] {
+    static func enrolledFixes(of testerID: String, on connection: any SQLConnection) throws -> [String] {
         try connection.query("SELECT fix_key FROM enrollments WHERE tester_id = ? ORDER BY fix_key", [.text(testerID)]).map { $0.string(0) }
     }
 
-    static func tester(_ id: String, on connection: SQLiteConnection) throws -> Tester? {
+    static func tester(_ id: String, on connection: any SQLConnection) throws -> Tester? {
         guard let row = try connection.query(
             """
             SELECT t.id, t.status, t.consent_version, t.consent_given_at_ms, t.consent_recorded_by, t.created_at_ms, t.updated_at_ms,
@@ -174,7 +174,7 @@ extension SQLiteStore {
             updatedAt: StoreClock.date(row.int64(6)), withdrawnAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) })
     }
 
-    static func writePersonalData(of tester: Tester, on connection: SQLiteConnection) throws {
+    static func writePersonalData(of tester: Tester, on connection: any SQLConnection) throws {
         if let name = tester.name {
             try connection.query("INSERT INTO tester_identities (tester_id, name, contact) VALUES (?, ?, ?)",
                                  [.text(tester.id), .text(name), .optional(tester.contact)])
@@ -184,7 +184,7 @@ extension SQLiteStore {
                                  [.text(tester.id), .int(position), .text(profile.technology.rawValue), .text(profile.platform.rawValue), .optional(profile.version)])
         }
         for key in tester.targetingKeys {
-            try connection.query("INSERT OR IGNORE INTO tester_keys (tester_id, targeting_key) VALUES (?, ?)", [.text(tester.id), .text(key)])
+            try connection.query("INSERT INTO tester_keys (tester_id, targeting_key) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(tester.id), .text(key)])
         }
     }
 
@@ -192,7 +192,7 @@ extension SQLiteStore {
     /// keys become "withdrawn" wherever they appear (as the acting principal, as a subject, inside before and after),
     /// and her tokens' events lose their names. Pseudonyms are random (`t_` and 16 letters or digits), so replacing
     /// the text is exact; keys are replaced as whole JSON strings, so `user-1` never touches `user-10`.
-    static func unlinkAuditEvents(testerID: String, tokenIDs: [String], targetingKeys: [String], on connection: SQLiteConnection) throws {
+    static func unlinkAuditEvents(testerID: String, tokenIDs: [String], targetingKeys: [String], on connection: any SQLConnection) throws {
         try connection.query(
             """
             UPDATE audit_events SET
@@ -217,7 +217,7 @@ extension SQLiteStore {
         }
     }
 
-    static func erasePersonalData(of id: String, on connection: SQLiteConnection) throws {
+    static func erasePersonalData(of id: String, on connection: any SQLConnection) throws {
         for table in ["tester_identities", "tester_assistive_tech", "tester_keys"] {
             try connection.query("DELETE FROM \(table) WHERE tester_id = ?", [.text(id)])
         }

@@ -2,7 +2,7 @@ import Foundation
 import VouchDomain
 import VouchJSON
 
-extension SQLiteStore {
+extension RelationalStore {
     static let feedbackColumns = """
         seq, id, fix_key, revision, tester_id, platform, os_version, device, app_build, assistive_tech, at_version, verdict, task_outcome,
         severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment, channel, recorded_by, recorded_at_ms,
@@ -13,12 +13,12 @@ extension SQLiteStore {
                                emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
         // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
         try groupWrite { connection, changes in
-            try SQLiteStore.submit(records, idempotency: idempotency, emitting: emitting, on: connection, recording: &changes, store: self)
+            try RelationalStore.submit(records, idempotency: idempotency, emitting: emitting, on: connection, recording: &changes, store: self)
         }
     }
 
     static func submit(_ records: [Feedback], idempotency: IdempotencyClaim?, emitting: ([Feedback], [Feedback], Fix) -> [WebhookEvent],
-                       on connection: SQLiteConnection, recording changes: inout TransactionChanges, store: SQLiteStore) throws -> FeedbackSubmission {
+                       on connection: any SQLConnection, recording changes: inout TransactionChanges, store: RelationalStore) throws -> FeedbackSubmission {
         if let claim = idempotency, let earlier = try connection.query(
             "SELECT request_sha256, feedback_ids FROM idempotency_records WHERE principal = ? AND key = ?", [.text(claim.principal), .text(claim.key)]).first {
             guard earlier.blob(0) == claim.requestSHA256 else {
@@ -91,9 +91,9 @@ extension SQLiteStore {
 
     public func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback] {
         try database.read { connection in
-            guard try SQLiteStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
-            var sql = "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND seq > ?"
-            var values: [SQLiteValue] = [.text(key), .integer(seq ?? 0)]
+            guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
+            var sql = "SELECT \(RelationalStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND seq > ?"
+            var values: [SQLValue] = [.text(key), .integer(seq ?? 0)]
             if let tester {
                 sql += " AND tester_id = ?"
                 values.append(.text(tester))
@@ -104,12 +104,12 @@ extension SQLiteStore {
             }
             sql += " ORDER BY seq LIMIT ?"
             values.append(.int(limit))
-            return try connection.query(sql, values).map { StoredFeedback(seq: $0.int64(0), feedback: try SQLiteStore.feedback(from: $0)) }
+            return try connection.query(sql, values).map { StoredFeedback(seq: $0.int64(0), feedback: try RelationalStore.feedback(from: $0)) }
         }
     }
 
     public func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence {
-        try database.read { try SQLiteStore.evidence(of: key, revision: revision, on: $0) }
+        try database.read { try RelationalStore.evidence(of: key, revision: revision, on: $0) }
     }
 
     public func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)] {
@@ -120,17 +120,17 @@ extension SQLiteStore {
     }
 
     public func latestFeedback(of key: String, revision: Int) throws -> [Feedback] {
-        try database.read { try SQLiteStore.latest(of: key, revision: revision, on: $0) }
+        try database.read { try RelationalStore.latest(of: key, revision: revision, on: $0) }
     }
 
     /// Latest per tester through the partial index `feedback_latest`: as many rows as testers, however many records.
-    static func latest(of key: String, revision: Int, on connection: SQLiteConnection) throws -> [Feedback] {
+    static func latest(of key: String, revision: Int, on connection: any SQLConnection) throws -> [Feedback] {
         try connection.query(
-            "SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY +seq",
-            [.text(key), .int(revision)]).map(SQLiteStore.feedback(from:))
+            "SELECT \(RelationalStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY +seq",
+            [.text(key), .int(revision)]).map(RelationalStore.feedback(from:))
     }
 
-    static func evidence(of key: String, revision: Int, on connection: SQLiteConnection) throws -> FeedbackEvidence {
+    static func evidence(of key: String, revision: Int, on connection: any SQLConnection) throws -> FeedbackEvidence {
         // The count reads only the (fix, revision) range of feedback_by_fix.
         do {
             let latest = try latest(of: key, revision: revision, on: connection)
@@ -140,21 +140,21 @@ extension SQLiteStore {
     }
 
     /// Every feedback record a tester gave, for their export.
-    func feedback(ofTester testerID: String, on connection: SQLiteConnection) throws -> [Feedback] {
-        try connection.query("SELECT \(SQLiteStore.feedbackColumns) FROM feedback WHERE tester_id = ? ORDER BY seq", [.text(testerID)])
-            .map(SQLiteStore.feedback(from:))
+    func feedback(ofTester testerID: String, on connection: any SQLConnection) throws -> [Feedback] {
+        try connection.query("SELECT \(RelationalStore.feedbackColumns) FROM feedback WHERE tester_id = ? ORDER BY seq", [.text(testerID)])
+            .map(RelationalStore.feedback(from:))
     }
 
-    static func feedback(id: String, on connection: SQLiteConnection) throws -> Feedback? {
+    static func feedback(id: String, on connection: any SQLConnection) throws -> Feedback? {
         try connection.query("SELECT \(feedbackColumns) FROM feedback WHERE id = ?", [.text(id)]).first.map(feedback(from:))
     }
 
-    static func feedback(from row: SQLiteRow) throws -> Feedback {
+    static func feedback(from row: SQLRow) throws -> Feedback {
         func announcement(_ column: Int) -> Announcement? { row.optionalString(column).flatMap(Announcement.init(rawValue:)) }
         guard let platform = Platform(rawValue: row.string(5)), let technology = AssistiveTechnology(rawValue: row.string(9)),
               let verdict = Verdict(rawValue: row.string(11)), let outcome = TaskOutcome(rawValue: row.string(12)),
               let severity = Severity(rawValue: row.string(13)), let channel = FeedbackChannel(rawValue: row.string(22)) else {
-            throw SQLiteError(code: 11, message: "feedback row '\(row.string(1))' has a value this vouchd does not know", sql: nil)
+            throw StoreDataError("feedback row '\(row.string(1))' has a value this vouchd does not know")
         }
         let wcag = row.string(20)
         return Feedback(

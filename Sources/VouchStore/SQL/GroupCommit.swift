@@ -3,11 +3,11 @@ import Synchronization
 
 /// One caller's work waiting to be committed together with others'.
 ///
-/// `@unchecked Sendable`: the outcome is written only by the leader, under `Database`'s writer mutex, before it
+/// `@unchecked Sendable`: the outcome is written only by the leader, while it holds its database's writer, before it
 /// sets the finished flag (releasing) and signals `wake`; the caller reads it only once it saw the flag set
 /// (acquiring) or led the commit itself, so every write comes before every read.
 final class GroupCommitJob: @unchecked Sendable {
-    private let body: (SQLiteConnection) throws -> any Sendable
+    private let body: (any SQLConnection) throws -> any Sendable
     private let afterCommit: (any Sendable) -> any Sendable
     private var outcome: Result<any Sendable, any Error>?
     /// Signalled when the job is finished, or when its caller is to lead the next commit.
@@ -23,7 +23,7 @@ final class GroupCommitJob: @unchecked Sendable {
         finishedFlag.store(true, ordering: .releasing)
     }
 
-    init(_ body: @escaping (SQLiteConnection) throws -> any Sendable, committed: @escaping (any Sendable) -> any Sendable) {
+    init(_ body: @escaping (any SQLConnection) throws -> any Sendable, committed: @escaping (any Sendable) -> any Sendable) {
         self.body = body
         self.afterCommit = committed
     }
@@ -34,7 +34,7 @@ final class GroupCommitJob: @unchecked Sendable {
         return nil
     }
 
-    func run(on connection: SQLiteConnection) {
+    func run(on connection: any SQLConnection) {
         outcome = Result { try body(connection) }
     }
 
@@ -48,20 +48,26 @@ final class GroupCommitJob: @unchecked Sendable {
     }
 
     func result() throws -> any Sendable {
-        guard let outcome else { throw SQLiteError(code: 1, message: "group commit job was never run", sql: nil) }
+        guard let outcome else { throw GroupCommitFailure("the group commit job was never run") }
         return try outcome.get()
     }
 }
 
-extension Database {
+/// Commits several callers' write transactions together: one COMMIT, so one fsync, for many writes.
+final class GroupCommit: Sendable {
+    private let pendingJobs = Mutex(GroupCommitQueue())
+
+    /// How many callers wait for the next commit (for tests that line callers up).
+    var queuedJobs: Int { pendingJobs.withLock { $0.jobs.count } }
+
     /// Runs `body` in a transaction shared with other callers waiting at the same moment: one fsync for many writes.
     ///
     /// Each body runs inside its own savepoint, so one body's error rolls back only its own changes; the caller sees
     /// its own result or error. If the shared COMMIT fails, every body in the group fails with that error.
     /// - Parameter committed: runs for each member that succeeded, in order, once the shared COMMIT succeeded and
     ///   still under the writer lock; it may complete the member's result.
-    public func groupWrite<T: Sendable>(_ body: @escaping (SQLiteConnection) throws -> T,
-                                        committed: @escaping (T) -> T = { $0 }) throws -> T {
+    func write<T: Sendable>(on database: any SQLDatabase, _ body: @escaping (any SQLConnection) throws -> T,
+                            committed: @escaping (T) -> T) throws -> T {
         let job = GroupCommitJob({ try body($0) }, committed: { value in
             // The job only ever holds what its own body returned.
             guard let result = value as? T else { return value }
@@ -79,14 +85,14 @@ extension Database {
             if job.isFinished { break }
             leads = pendingJobs.withLock { $0.takeLead() }
         }
-        if leads { try lead() }
-        guard let result = try job.result() as? T else { throw SQLiteError(code: 1, message: "group commit result of the wrong type", sql: nil) }
+        if leads { try lead(on: database) }
+        guard let result = try job.result() as? T else { throw GroupCommitFailure("the group commit result was of the wrong type") }
         return result
     }
 
     /// Commits every queued job in one transaction, wakes their callers, then hands the lead to the first caller
     /// still waiting, if any.
-    private func lead() throws {
+    private func lead(on database: any SQLDatabase) throws {
         var batch: [GroupCommitJob] = []
         defer {
             for member in batch {
@@ -99,7 +105,7 @@ extension Database {
             }
             next?.wake.signal()
         }
-        try withWriter { connection in
+        try database.withWriter { connection in
             batch = pendingJobs.withLock { queue in
                 let taken = queue.jobs
                 queue.jobs.removeAll()
@@ -108,7 +114,7 @@ extension Database {
             // A caller handed the lead may find its job already carried by another leader's commit.
             guard !batch.isEmpty else { return }
             do {
-                try connection.execute("BEGIN IMMEDIATE")
+                try connection.beginWrite()
             } catch {
                 batch.forEach { $0.fail(error) }
                 return
@@ -127,7 +133,7 @@ extension Database {
                 // On SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY or SQLITE_NOMEM "it might be necessary for SQLite to rollback and cancel
                 // the entire transaction": then the members before this one are undone too, and none of the batch may report success.
                 if !connection.isInTransaction {
-                    let error = member.failure ?? SQLiteError(code: 1, message: "the group commit's transaction ended early", sql: nil)
+                    let error = member.failure ?? GroupCommitFailure("the group commit's transaction ended early")
                     batch.filter { $0.failure == nil }.forEach { $0.fail(error) }
                     return
                 }
@@ -154,5 +160,14 @@ struct GroupCommitQueue {
         if leading { return false }
         leading = true
         return true
+    }
+}
+
+/// A group commit that went wrong in a way no database reported.
+struct GroupCommitFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }

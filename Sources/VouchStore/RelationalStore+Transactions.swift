@@ -26,25 +26,25 @@ final class CommittedRevision: Sendable {
     }
 }
 
-extension SQLiteStore {
+extension RelationalStore {
     /// Runs `body` in one write transaction and publishes what it recorded once COMMIT succeeded, before returning.
-    func write<T: Sendable>(_ body: (SQLiteConnection, inout TransactionChanges) throws -> T) throws -> T {
-        let write = try database.write({ try SQLiteStore.recording(body, on: $0) }, committed: complete)
+    func write<T: Sendable>(_ body: (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
+        let write = try database.write({ try RelationalStore.recording(body, on: $0) }, committed: complete)
         publish(write.committed)
         return write.result
     }
 
     /// `write` for callers that arrive together (feedback): one COMMIT carries several transactions' savepoints, and
     /// each caller publishes only its own changes, only when its savepoint and the COMMIT both succeeded.
-    func groupWrite<T: Sendable>(_ body: @escaping (SQLiteConnection, inout TransactionChanges) throws -> T) throws -> T {
-        let write = try database.groupWrite({ try SQLiteStore.recording(body, on: $0) }, committed: complete)
+    func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
+        let write = try database.groupWrite({ try RelationalStore.recording(body, on: $0) }, committed: complete)
         publish(write.committed)
         return write.result
     }
 
     /// Runs one transaction's body inside it and seals what the body recorded.
-    private static func recording<T>(_ body: (SQLiteConnection, inout TransactionChanges) throws -> T,
-                                     on connection: SQLiteConnection) throws -> PendingWrite<T> {
+    private static func recording<T>(_ body: (any SQLConnection, inout TransactionChanges) throws -> T,
+                                     on connection: any SQLConnection) throws -> PendingWrite<T> {
         var changes = TransactionChanges()
         let result = try body(connection, &changes)
         return PendingWrite(result: result, sealed: try seal(changes, on: connection))
@@ -62,7 +62,7 @@ extension SQLiteStore {
 
     /// Writes the revision's row when the transaction bumps one, and reads the changed rules with it as their version.
     /// One INSERT; nothing at all for a transaction that changed no flag, token or criteria (feedback).
-    static func seal(_ pending: TransactionChanges, on connection: SQLiteConnection) throws -> SealedChanges {
+    static func seal(_ pending: TransactionChanges, on connection: any SQLConnection) throws -> SealedChanges {
         guard pending.bumpsRevision else { return SealedChanges(changes: pending.changes, configuration: nil) }
         let milliseconds = StoreClock.nowMilliseconds()
         let row = try connection.query(
@@ -73,7 +73,7 @@ extension SQLiteStore {
             [.integer(milliseconds)] + [pending.flagRuleFixKeys, pending.addedTokenIDs, pending.revokedTokenIDs, pending.criteriaFixKeys]
                 .map { .text($0.joined(separator: ",")) })
         guard let revision = row.first?.int64(0) else {
-            throw SQLiteError(code: 1, message: "the configuration revision was not assigned", sql: nil)
+            throw StoreDataError("the configuration revision was not assigned")
         }
         let rules = try pending.flagRuleFixKeys.compactMap { key in
             try fix(key, on: connection).map { try rule(for: $0, version: revision, on: connection) }
@@ -86,10 +86,10 @@ extension SQLiteStore {
     }
 
     public func configurationRevision() throws -> Int64 {
-        try database.read { try SQLiteStore.configurationRevision(on: $0) }
+        try database.read { try RelationalStore.configurationRevision(on: $0) }
     }
 
-    static func configurationRevision(on connection: SQLiteConnection) throws -> Int64 {
+    static func configurationRevision(on connection: any SQLConnection) throws -> Int64 {
         try connection.query("SELECT COALESCE(MAX(revision), 0) FROM configuration_revisions").first?.int64(0) ?? 0
     }
 

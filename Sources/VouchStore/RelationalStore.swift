@@ -1,0 +1,36 @@
+import Foundation
+import VouchDomain
+
+/// The `Store` over an SQL database: one SQLite file in the state directory, or PostgreSQL shared by several
+/// `vouchd`. The statements are the same for both; `SQLDatabase` and `SQLConnection` hold what differs.
+public final class RelationalStore: Store {
+    public let database: any SQLDatabase
+    /// Every committed write's changes, published before the write returns.
+    public let changes = ChangeFeed()
+    let committedRevision: CommittedRevision
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    /// - Parameter busyTimeoutMilliseconds: how long a write waits for a lock held elsewhere (`sqlite.busy_timeout`).
+    public convenience init(path: String, synchronous: SQLiteDatabase.Synchronous = .full, busyTimeoutMilliseconds: Int = 5_000) throws {
+        try self.init(database: try SQLiteDatabase(path: path, synchronous: synchronous, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+    }
+
+    /// Migrates `database` (under its migration lock) and opens the store over it.
+    public init(database: any SQLDatabase) throws {
+        self.database = database
+        try Migrator(dialect: database.dialect).migrate(database)
+        committedRevision = CommittedRevision(try database.read { try RelationalStore.configurationRevision(on: $0) })
+        try assignLegacyPrincipals()
+    }
+
+    /// Writes one audit event on the writer connection of the current transaction.
+    func audit(_ connection: any SQLConnection, _ event: AuditEvent) throws {
+        try connection.query(
+            """
+            INSERT INTO audit_events (at_ms, principal, action, fix_key, subject, note, before_json, after_json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.integer(StoreClock.milliseconds(event.at)), .text(event.principal), .text(event.action.rawValue),
+             .optional(event.fixKey), .optional(event.subject), .optional(event.note), .optional(event.before), .optional(event.after)])
+    }
+}

@@ -1,0 +1,57 @@
+/// Which SQL a connection speaks, for the few statements the two databases write differently.
+public enum SQLDialect: String, Sendable {
+    case sqlite
+    case postgres
+}
+
+/// What the store's SQL needs from one connection, whichever database is behind it (docs/storage.md).
+///
+/// Statements are written once, with SQLite's `?` and `?N` placeholders; the PostgreSQL connection rewrites them to
+/// `$N` before preparing. A connection is used by one thread at a time: its database hands it to a single caller.
+public protocol SQLConnection: AnyObject {
+    var dialect: SQLDialect { get }
+    /// Runs one or more statements that take no parameters and return nothing of interest.
+    func execute(_ sql: String) throws
+    /// Runs one statement with parameters and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ values: [SQLValue]) throws -> [SQLRow]
+    /// Hands each row to `body` without collecting them all, for bulk reads (the OFREP snapshot at start).
+    func forEachRow(_ sql: String, _ values: [SQLValue], _ body: (SQLRowCursor) throws -> Void) throws
+    /// How many rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { get }
+    /// Whether a transaction is open; false after the database ended one on its own (SQLite on a full disk).
+    var isInTransaction: Bool { get }
+    /// Opens a transaction that writes: it waits for, then holds, the one write lock of the whole database, so
+    /// write transactions run one after another as they do on one SQLite file (docs/storage.md, "One writer").
+    func beginWrite() throws
+}
+
+extension SQLConnection {
+    @discardableResult
+    public func query(_ sql: String) throws -> [SQLRow] {
+        try query(sql, [])
+    }
+
+    /// The first column of the first row, as an integer.
+    public func scalar(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
+        try query(sql, values).first?.optionalInt(0)
+    }
+
+    public func forEachRow(_ sql: String, _ body: (SQLRowCursor) throws -> Void) throws {
+        try forEachRow(sql, [], body)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws (the first error wins).
+    /// `immediate` takes the write lock at the start, so the body's reads see what it then writes over.
+    public func transaction<T>(immediate: Bool, _ body: (any SQLConnection) throws -> T) throws -> T {
+        if immediate { try beginWrite() } else { try execute("BEGIN") }
+        do {
+            let result = try body(self)
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

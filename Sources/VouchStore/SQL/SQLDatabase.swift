@@ -1,0 +1,32 @@
+/// A database the store keeps everything in: one SQLite file, or a PostgreSQL server shared by several `vouchd`.
+///
+/// Both serialise write transactions (one writer at a time across every process), run reads beside them on
+/// connections of their own, and commit each write durably before it returns.
+public protocol SQLDatabase: AnyObject, Sendable {
+    var dialect: SQLDialect { get }
+    /// Where the data is, for messages: the file's path, or the server and database name (never a password).
+    var location: String { get }
+    /// Runs `body` in one write transaction and commits before returning.
+    /// - Parameter committed: runs only once COMMIT succeeded, still holding the writer, so the next transaction
+    ///   sees what it records; it may complete the body's result.
+    func write<T: Sendable>(_ body: (any SQLConnection) throws -> T, committed: (T) -> T) throws -> T
+    /// `write` for callers that arrive together: one COMMIT carries several callers' transactions (`GroupCommit`).
+    func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T) throws -> T
+    /// Runs `body` in a read transaction, so it sees one consistent state.
+    func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` on the writer connection without a transaction (schema work that manages its own).
+    func withWriter<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// After an erasure (a tester's withdrawal): makes the deleted rows leave the files where the database can.
+    func purgeDeletedRows() throws
+}
+
+extension SQLDatabase {
+    @discardableResult
+    public func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try write(body, committed: { $0 })
+    }
+
+    public func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T) throws -> T {
+        try groupWrite(body, committed: { $0 })
+    }
+}
