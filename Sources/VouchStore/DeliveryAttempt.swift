@@ -10,8 +10,12 @@ public struct DeliveryAttempt: Sendable {
     public var error: String?
     public var durationMilliseconds: Int
     public var decision: DeliveryDecision
+    /// The process that claimed the delivery (`Store.claimDeliveries`): the attempt is recorded only while that
+    /// process still holds the delivery's lease. Nil records it whoever holds it.
+    public var claimedBy: String?
 
-    public init(deliveryID: String, number: Int, at: Date, statusCode: Int?, error: String?, durationMilliseconds: Int, decision: DeliveryDecision) {
+    public init(deliveryID: String, number: Int, at: Date, statusCode: Int?, error: String?, durationMilliseconds: Int, decision: DeliveryDecision,
+                claimedBy: String? = nil) {
         self.deliveryID = deliveryID
         self.number = number
         self.at = at
@@ -19,5 +23,16 @@ public struct DeliveryAttempt: Sendable {
         self.error = error
         self.durationMilliseconds = durationMilliseconds
         self.decision = decision
+        self.claimedBy = claimedBy
+    }
+}
+
+/// An attempt that came back after its delivery's lease had passed to another process (this one was frozen or cut
+/// off for longer than the lease): the other process's attempt stands, this one is not recorded.
+public struct LeaseLost: Error, Sendable, CustomStringConvertible {
+    public var deliveryID: String
+
+    public var description: String {
+        "the lease on webhook delivery \(deliveryID) passed to another vouchd before this attempt ended; the attempt is not recorded"
     }
 }

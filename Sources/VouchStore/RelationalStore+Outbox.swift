@@ -57,25 +57,41 @@ extension RelationalStore {
         return deliveryIDs
     }
 
-    public func dueDeliveries(at now: Date, excluding: Set<String>, limit: Int) throws -> [DeliveryJob] {
-        try database.read { connection in
-            try connection.query(
+    public func claimDeliveries(at now: Date, by owner: String, leaseUntil: Date, excluding: Set<String>, limit: Int) throws -> [DeliveryJob] {
+        // Rows another process is claiming at this moment are skipped rather than waited for; on SQLite the whole
+        // file is locked for the write, and there is no other process anyway.
+        let skipLocked = database.dialect == .postgres ? " FOR UPDATE OF d SKIP LOCKED" : ""
+        let now = StoreClock.milliseconds(now)
+        return try database.writeLockingRows { connection in
+            let due = try connection.query(
                 """
                 SELECT \(RelationalStore.deliveryColumns), w.url, w.secret, e.body
                 FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
-                WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? AND w.enabled = 1 ORDER BY d.next_attempt_at_ms LIMIT ?
-                """, [.integer(StoreClock.milliseconds(now)), .int(limit + excluding.count)]
-            ).compactMap { row in
+                WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? AND w.enabled = 1
+                    AND (d.lease_owner IS NULL OR d.lease_owner = ? OR d.lease_expires_at_ms <= ?)
+                ORDER BY d.next_attempt_at_ms LIMIT ?\(skipLocked)
+                """, [.integer(now), .text(owner), .integer(now), .int(limit + excluding.count)]
+            ).compactMap { row -> DeliveryJob? in
                 let delivery = try RelationalStore.delivery(from: row)
                 guard !excluding.contains(delivery.id) else { return nil }
                 return DeliveryJob(delivery: delivery, url: row.string(12), secret: row.string(13), body: row.blob(14))
-            }.prefix(limit).map { $0 }
+            }.prefix(limit)
+            for job in due {
+                try connection.query("UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at_ms = ? WHERE id = ?",
+                                     [.text(owner), .integer(StoreClock.milliseconds(leaseUntil)), .text(job.delivery.id)])
+            }
+            return Array(due)
         }
     }
 
     public func nextDeliveryDue() throws -> Date? {
         try database.read { connection in
-            try connection.query("SELECT MIN(next_attempt_at_ms) FROM webhook_deliveries WHERE status = 'pending'").first?.optionalInt(0)
+            // A leased delivery (being sent, here or by another vouchd) is due again only when its lease runs out.
+            try connection.query(
+                """
+                SELECT MIN(CASE WHEN lease_expires_at_ms > next_attempt_at_ms THEN lease_expires_at_ms ELSE next_attempt_at_ms END)
+                FROM webhook_deliveries WHERE status = 'pending'
+                """).first?.optionalInt(0)
                 .map { StoreClock.date(Int64($0)) }
         }
     }
@@ -84,6 +100,10 @@ extension RelationalStore {
         try write { connection, changes in
             guard var delivery = try RelationalStore.delivery(attempt.deliveryID, on: connection) else {
                 throw StoreError.notFound(kind: "delivery", id: attempt.deliveryID)
+            }
+            if let owner = attempt.claimedBy {
+                let holder = try connection.query("SELECT lease_owner FROM webhook_deliveries WHERE id = ?", [.text(delivery.id)]).first?.optionalString(0)
+                guard holder == owner, delivery.status == .pending else { throw LeaseLost(deliveryID: delivery.id) }
             }
             try connection.query(
                 """
@@ -119,7 +139,11 @@ extension RelationalStore {
                 try audit(connection, AuditEvent(at: attempt.at, principal: "vouchd", action: .webhookDisable, subject: delivery.endpointID, note: reason))
             }
             try connection.query(
-                "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at_ms = ?, last_status_code = ?, last_error = ?, updated_at_ms = ? WHERE id = ?",
+                """
+                UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at_ms = ?, last_status_code = ?, last_error = ?, updated_at_ms = ?,
+                    lease_owner = NULL, lease_expires_at_ms = NULL
+                WHERE id = ?
+                """,
                 [.text(delivery.status.rawValue), .int(delivery.attempts), delivery.nextAttemptAt.map { .integer(StoreClock.milliseconds($0)) } ?? .null,
                  .optional(delivery.lastStatusCode), .optional(delivery.lastError), .integer(StoreClock.milliseconds(delivery.updatedAt)), .text(delivery.id)])
             if delivery.status != .pending { changes.record(.deliverySettled(delivery)) }

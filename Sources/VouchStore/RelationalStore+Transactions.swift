@@ -13,6 +13,11 @@ final class CommittedRevision: Sendable {
         value = Mutex(revision)
     }
 
+    /// Another process committed `revision` and this one has published it.
+    func advance(to revision: Int64) {
+        value.withLock { $0 = max($0, revision) }
+    }
+
     /// The changes as published: with the transaction's own revision when it bumped one, else the latest committed.
     func commit(_ sealed: SealedChanges) -> CommittedChanges? {
         let revision = value.withLock { current in
@@ -75,6 +80,7 @@ extension RelationalStore {
         guard let revision = row.first?.int64(0) else {
             throw StoreDataError("the configuration revision was not assigned")
         }
+        try announce(revision, on: connection)
         let rules = try pending.flagRuleFixKeys.compactMap { key in
             try fix(key, on: connection).map { try rule(for: $0, version: revision, on: connection) }
         }
@@ -94,17 +100,19 @@ extension RelationalStore {
     }
 
     public func configurationChanges(since revision: Int64) throws -> [ConfigurationChange] {
-        try database.read { connection in
-            try connection.query(
-                """
-                SELECT revision, committed_at_ms, flag_rule_fixes, added_tokens, revoked_tokens, criteria_fixes
-                FROM configuration_revisions WHERE revision > ? ORDER BY revision
-                """, [.integer(revision)]
-            ).map { row in
-                func list(_ column: Int) -> [String] { row.string(column).split(separator: ",").map(String.init) }
-                return ConfigurationChange(revision: row.int64(0), committedAt: StoreClock.date(row.int64(1)), flagRuleFixKeys: list(2),
-                                           addedTokenIDs: list(3), revokedTokenIDs: list(4), criteriaFixKeys: list(5))
-            }
+        try database.read { try RelationalStore.configurationChanges(since: revision, on: $0) }
+    }
+
+    static func configurationChanges(since revision: Int64, on connection: any SQLConnection) throws -> [ConfigurationChange] {
+        try connection.query(
+            """
+            SELECT revision, committed_at_ms, flag_rule_fixes, added_tokens, revoked_tokens, criteria_fixes
+            FROM configuration_revisions WHERE revision > ? ORDER BY revision
+            """, [.integer(revision)]
+        ).map { row in
+            func list(_ column: Int) -> [String] { row.string(column).split(separator: ",").map(String.init) }
+            return ConfigurationChange(revision: row.int64(0), committedAt: StoreClock.date(row.int64(1)), flagRuleFixKeys: list(2),
+                                       addedTokenIDs: list(3), revokedTokenIDs: list(4), criteriaFixKeys: list(5))
         }
     }
 }

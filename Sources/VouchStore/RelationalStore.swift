@@ -21,6 +21,10 @@ public final class RelationalStore: Store {
         try Migrator(dialect: database.dialect).migrate(database)
         committedRevision = CommittedRevision(try database.read { try RelationalStore.configurationRevision(on: $0) })
         try assignLegacyPrincipals()
+        if !database.isShared {
+            // One process owns an SQLite file: leases of an earlier run (which ended mid-attempt) are its own, and void.
+            try database.write { try $0.query("UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at_ms = NULL WHERE lease_owner IS NOT NULL") }
+        }
     }
 
     /// Writes one audit event on the writer connection of the current transaction.

@@ -13,6 +13,15 @@ public protocol Store: Sendable {
     func configurationRevision() throws -> Int64
     /// What each revision after `revision` changed, oldest first: how another process catches up from a revision.
     func configurationChanges(since revision: Int64) throws -> [ConfigurationChange]
+    /// Whether other vouchd share the database (PostgreSQL); they then follow each other's changes.
+    var isShared: Bool { get }
+    /// Publishes on `changes` what other processes changed of flags, tokens and criteria after `revision`.
+    /// - Returns: the revision now reached.
+    func followOtherProcesses(from revision: Int64) throws -> Int64
+    /// Returns when another process announces a configuration change, or once `timeout` has passed.
+    func waitForAnnouncement(timeout: Duration) throws
+    /// Runs `body` while this process holds `lock` among all sharing the database; nil when another holds it.
+    func whileHolding<T: Sendable>(_ lock: SharedLock, lease: Duration, _ body: (_ stillHeld: () -> Bool) throws -> T) throws -> T?
 
     func createFix(_ fix: Fix, by principal: String, emitting events: [WebhookEvent]) throws -> Fix
     func fix(_ key: String) throws -> Fix?
@@ -83,11 +92,13 @@ public protocol Store: Sendable {
     /// Puts events in the outbox outside any fix change (a test event).
     func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?) throws -> [String]
 
-    /// Pending deliveries due at `now`, oldest first, excluding ids already being sent.
-    func dueDeliveries(at now: Date, excluding: Set<String>, limit: Int) throws -> [DeliveryJob]
+    /// Claims pending deliveries due at `now`, oldest first, excluding ids already being sent: each is leased to
+    /// `owner` until `leaseUntil`, and no other process sharing the database claims it before then.
+    func claimDeliveries(at now: Date, by owner: String, leaseUntil: Date, excluding: Set<String>, limit: Int) throws -> [DeliveryJob]
     /// When the next pending delivery is due, if any.
     func nextDeliveryDue() throws -> Date?
-    /// Records one attempt and its decision in one transaction.
+    /// Records one attempt and its decision in one transaction, and ends the delivery's lease; throws `LeaseLost`
+    /// when the attempt's process no longer holds it.
     func recordAttempt(_ attempt: DeliveryAttempt) throws -> WebhookDelivery
     func deliveries(endpoint: String?, status: WebhookDelivery.Status?, after id: String?, limit: Int) throws -> [WebhookDelivery]
     func deliveries(ofEvent eventID: String) throws -> [WebhookDelivery]

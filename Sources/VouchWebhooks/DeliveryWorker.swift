@@ -16,14 +16,18 @@ public final class DeliveryWorker: Sendable {
         public var threadCount: Int
         /// The longest the dispatcher sleeps without being woken, so new due times are never missed for long.
         public var maxIdleMilliseconds: Int
+        /// How long a claimed delivery stays this process's: another vouchd on the same database takes it over after
+        /// that (`database.lease`). Longer than an attempt can take, so a live process never loses one mid-attempt.
+        public var leaseMilliseconds: Int
 
         public init(schedule: DeliverySchedule = DeliverySchedule(), timeoutMilliseconds: Int = 15_000, allowPrivateNetworks: Bool = false,
-                    threadCount: Int = 4, maxIdleMilliseconds: Int = 1_000) {
+                    threadCount: Int = 4, maxIdleMilliseconds: Int = 1_000, leaseMilliseconds: Int = 30_000) {
             self.schedule = schedule
             self.timeoutMilliseconds = timeoutMilliseconds
             self.allowPrivateNetworks = allowPrivateNetworks
             self.threadCount = threadCount
             self.maxIdleMilliseconds = maxIdleMilliseconds
+            self.leaseMilliseconds = leaseMilliseconds
         }
     }
 
@@ -43,6 +47,8 @@ public final class DeliveryWorker: Sendable {
     private let onError: @Sendable (String, any Error) -> Void
     private let state = Mutex(State())
     private let condition = ConditionBox()
+    /// Who holds the leases this process takes: host, process id and a random part, unique per start.
+    private let owner = DeliveryWorker.makeOwner()
 
     /// - Parameter resolver: where the senders look host names up, each within a third of its attempt's timeout
     ///   (`WebhookSender`); the process's one resolver, shared with the webhook routes.
@@ -110,7 +116,8 @@ public final class DeliveryWorker: Sendable {
                 let now = clock()
                 let busy = state.withLock { $0.inFlight.union($0.queue.map(\.delivery.id)) }
                 let capacity = max(0, settings.threadCount * 4 - busy.count)
-                let due = capacity == 0 ? [] : try store.dueDeliveries(at: now, excluding: busy, limit: capacity)
+                let leaseUntil = now.addingTimeInterval(Double(settings.leaseMilliseconds) / 1_000)
+                let due = capacity == 0 ? [] : try store.claimDeliveries(at: now, by: owner, leaseUntil: leaseUntil, excluding: busy, limit: capacity)
                 if !due.isEmpty {
                     condition.signal.lock()
                     state.withLock { $0.queue.append(contentsOf: due) }
@@ -171,10 +178,21 @@ public final class DeliveryWorker: Sendable {
         do {
             _ = try store.recordAttempt(DeliveryAttempt(deliveryID: job.delivery.id, number: number, at: now, statusCode: outcome.statusCode,
                                                         error: outcome.error, durationMilliseconds: outcome.durationMilliseconds,
-                                                        decision: decision))
+                                                        decision: decision, claimedBy: owner))
+        } catch let lost as LeaseLost {
+            // Frozen or cut off past the lease: another vouchd has taken the delivery over, and its attempt stands.
+            onError("a webhook attempt came back after its lease had passed to another vouchd", lost)
         } catch {
             onError("recording a webhook attempt failed", error)
         }
+    }
+}
+
+extension DeliveryWorker {
+    static func makeOwner() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "host"
+        return "\(host):\(getpid()):\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
     }
 }
 

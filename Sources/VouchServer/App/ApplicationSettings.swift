@@ -22,6 +22,9 @@ public struct ApplicationSettings: Sendable {
     public var workerThreads: Int
     /// The web console under `/console/`: sessions, personal links.
     public var console: ConsoleSettings
+    /// With several vouchd on one database, how long one may hold shared work (the promotion timer, a webhook
+    /// delivery) without being heard from before another takes it over (`database.lease`).
+    public var leaseMilliseconds: Int
 
     public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
                 rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
@@ -29,8 +32,9 @@ public struct ApplicationSettings: Sendable {
                 cors: CORSPolicy = CORSPolicy(),
                 dnsTimeoutMilliseconds: Int = 2_000,
                 eventStreams: EventStreamSettings = EventStreamSettings(), workerThreads: Int = 32,
-                console: ConsoleSettings = ConsoleSettings()) {
+                console: ConsoleSettings = ConsoleSettings(), leaseMilliseconds: Int = 30_000) {
         self.console = console
+        self.leaseMilliseconds = leaseMilliseconds
         self.eventStreams = eventStreams
         self.workerThreads = workerThreads
         self.logRequests = logRequests

@@ -37,6 +37,8 @@ public final class VouchApplication: Sendable {
     /// The web console's sessions, or nil when `console.enabled` is false.
     let consoleSessions: ConsoleSessions?
     private let consoleAPI: ConsoleAPI
+    /// What other vouchd on a shared database commit, published here; nil on SQLite.
+    let follower: ClusterFollower?
 
     /// Loads the OFREP snapshot and the token directory from the store, subscribes everything that follows the store
     /// to its change feed, then wires the routes.
@@ -50,6 +52,10 @@ public final class VouchApplication: Sendable {
         self.store = store
         self.logger = logger
         changes = store.changes
+        // Read before the copies below: a change committed meanwhile by another vouchd is published again by the
+        // follower, never missed.
+        let loadedRevision = try store.configurationRevision()
+        follower = store.isShared ? ClusterFollower(store: store, revision: loadedRevision, logger: logger) : nil
         snapshots = SnapshotHolder(EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: try store.flagRules().map { ($0.key, $0) })))
         tokens = TokenDirectory()
         tokens.load(try store.activeTokens(), revokedHashes: try store.revokedTokenHashes())
@@ -58,7 +64,7 @@ public final class VouchApplication: Sendable {
         let directoryForStreams = tokens
         eventStreams = EventStreamHub(settings: settings.eventStreams,
                                       signingKey: try store.serverKey(named: "ofrep-event-streams", generate: { SecureRandom.bytes(count: 32) }),
-                                      revision: try store.configurationRevision(), revisedAt: clock(),
+                                      revision: loadedRevision, revisedAt: clock(),
                                       principal: { directoryForStreams.principal(tokenID: $0) }, clock: clock)
         workers = WorkPool(threads: settings.workerThreads)
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
@@ -133,6 +139,7 @@ public final class VouchApplication: Sendable {
     /// Starts the webhook worker and the promotion timer; pending deliveries from before a restart resume.
     /// From then on `/readyz` answers 200.
     public func startServices() {
+        follower?.start()
         eventStreams.start()
         deliveries.start()
         promotion.start()
@@ -143,6 +150,7 @@ public final class VouchApplication: Sendable {
 
     /// Stops the promotion timer, then the webhook worker after its attempts in flight are recorded.
     public func stopServices() {
+        follower?.stop()
         eventStreams.stop()
         consoleSessions?.stopSweeping()
         workers.stop()

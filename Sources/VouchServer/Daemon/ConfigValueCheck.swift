@@ -20,6 +20,8 @@ enum ConfigValueCheck: Sendable {
     case originList
     /// Empty, or where clients reach vouchd: `http(s)://host[:port][/path]`, no query, fragment or user.
     case publicURL
+    /// Empty (SQLite in the state directory), a `postgres://` or `postgresql://` URL, or libpq `key=value` settings.
+    case databaseURL
 
     /// Nil when `value` is fine, otherwise what is allowed.
     func problem(with value: String) -> String? {
@@ -77,6 +79,12 @@ enum ConfigValueCheck: Sendable {
                   let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil,
                   value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) else { return allowed }
             return nil
+        case .databaseURL:
+            guard !value.isEmpty else { return nil }
+            let lowered = value.lowercased()
+            if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") || value.contains("=") { return nil }
+            return "expected empty (SQLite in the state directory), a PostgreSQL URL such as postgres://vouch@db.example.com/vouch, "
+                + "or libpq settings such as 'host=db.example.com dbname=vouch user=vouch'"
         }
     }
 }

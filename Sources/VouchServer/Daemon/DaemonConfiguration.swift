@@ -31,6 +31,8 @@ public struct DaemonConfiguration: Sendable {
         ("ofrep.max_streams", "12288", .integer(1...65_536)),
         ("auth.max_failures", "20", .integer(1...100_000)),
         ("auth.failure_window", "60s", .duration(1...86_400)),
+        ("database.url", "", .databaseURL),
+        ("database.lease", "30s", .duration(2...3_600)),
         ("sqlite.synchronous", "full", .oneOf(["full", "normal"])),
         ("sqlite.busy_timeout", "5s", .duration(0...3_600)),
         ("criteria.min_testers_passed", "2", .integer(0...1_000)),
@@ -101,6 +103,15 @@ public struct DaemonConfiguration: Sendable {
         sources[key] = source
     }
 
+    /// Rules between keys, checked once every source is applied.
+    public func checkCombinations() throws {
+        let attempt = seconds("webhooks.timeout") + seconds("webhooks.dns_timeout")
+        if seconds("database.lease") <= attempt {
+            throw ConfigurationError("database.lease = '\(self["database.lease"])' (\(sources["database.lease"] ?? "default")) is not valid: it must be "
+                + "longer than webhooks.timeout plus webhooks.dns_timeout (\(attempt)s), so that a webhook delivery's lease outlasts its attempt")
+        }
+    }
+
     public static func environmentName(for key: String) -> String {
         "VOUCHD_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
     }
@@ -135,7 +146,8 @@ public struct DaemonConfiguration: Sendable {
             approvalExpirySeconds: seconds("approvals.expire_after"))
         let delays = self["webhooks.retry_schedule"].split(separator: ",").compactMap { DurationText.seconds(String($0)) }
         let delivery = DeliveryWorker.Settings(schedule: DeliverySchedule(retryDelays: delays), timeoutMilliseconds: seconds("webhooks.timeout") * 1_000,
-                                               allowPrivateNetworks: self["webhooks.allow_private_networks"] == "true")
+                                               allowPrivateNetworks: self["webhooks.allow_private_networks"] == "true",
+                                               leaseMilliseconds: seconds("database.lease") * 1_000)
         let rollout = RolloutPlan(steps: self["rollout.phased_steps"].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) },
                                   intervalSeconds: seconds("rollout.phased_interval"))
         let authFailures = AuthFailureLimiter.Settings(maxFailures: Int(self["auth.max_failures"]) ?? 20, windowSeconds: max(1, seconds("auth.failure_window")))
@@ -151,7 +163,8 @@ public struct DaemonConfiguration: Sendable {
                                    console: ConsoleSettings(enabled: self["console.enabled"] == "true", publicURL: self["console.public_url"],
                                                             sessionIdleSeconds: seconds("console.session_idle_timeout"),
                                                             sessionLifetimeSeconds: seconds("console.session_lifetime"),
-                                                            linkValidSeconds: seconds("console.link_valid_for")))
+                                                            linkValidSeconds: seconds("console.link_valid_for")),
+                                   leaseMilliseconds: seconds("database.lease") * 1_000)
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off).

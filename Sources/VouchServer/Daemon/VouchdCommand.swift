@@ -243,6 +243,7 @@ struct DaemonOptions {
         for (flag, key) in flags {
             if let value = values[flag] { try configuration.set(key, value, source: "flag \(flag)", location: "option \(flag)") }
         }
+        try configuration.checkCombinations()
         return configuration
     }
 }

@@ -27,7 +27,10 @@ public final class PromotionService: Sendable {
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        timer = PromotionTimer(maxSleepMilliseconds: settings.maxTimerSleepMilliseconds)
+        // With other vouchd on the database, the one that scheduled a soak's end or a rollout step may be gone when it
+        // comes: every node looks at least once per lease.
+        timer = PromotionTimer(maxSleepMilliseconds: store.isShared ? min(settings.maxTimerSleepMilliseconds, settings.leaseMilliseconds)
+                                                                      : settings.maxTimerSleepMilliseconds)
     }
 
     // MARK: Criteria
@@ -223,8 +226,23 @@ public final class PromotionService: Sendable {
         }
     }
 
+    /// The timer's work, done by one vouchd at a time among those sharing the database: the others skip their tick
+    /// while one holds the lock (docs/storage.md, "Several vouchd").
+    func sharedTick() -> Date? {
+        do {
+            return try store.whileHolding(.promotionTimer, lease: .milliseconds(settings.leaseMilliseconds)) { stillHeld in
+                tick(stillHeld: stillHeld)
+            } ?? nil
+        } catch {
+            logger.error("promotion timer could not take its lock", [("error", String(describing: error))])
+            return nil
+        }
+    }
+
     /// Time-driven work: soak reached, approvals expiring, rollout steps; returns when to look again.
-    func tick() -> Date? {
+    /// - Parameter stillHeld: whether this process still holds the timer's lock; once lost (frozen past the lease),
+    ///   the rest of the tick is left to the process that holds it now.
+    func tick(stillHeld: () -> Bool = { true }) -> Date? {
         let now = clock()
         var next: Date?
         func consider(_ time: Date?) {
@@ -233,6 +251,10 @@ public final class PromotionService: Sendable {
         }
         do {
             for fix in try store.fixes(in: [.testing, .promoting, .releasing]) {
+                guard stillHeld() else {
+                    logger.warning("promotion timer lost its lock mid-tick; another vouchd carries on")
+                    return nil
+                }
                 switch fix.state {
                 case .testing:
                     let input = try input(for: fix)
@@ -281,7 +303,7 @@ public final class PromotionService: Sendable {
     // MARK: Lifecycle of the service
 
     func start() {
-        timer.start { [self] in tick() }
+        timer.start { [self] in sharedTick() }
     }
 
     func stop() {

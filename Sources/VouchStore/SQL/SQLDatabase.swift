@@ -18,6 +18,26 @@ public protocol SQLDatabase: AnyObject, Sendable {
     func withWriter<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// After an erasure (a tester's withdrawal): makes the deleted rows leave the files where the database can.
     func purgeDeletedRows() throws
+
+    // MARK: Several processes on one database (docs/storage.md, "Several vouchd")
+
+    /// Whether other processes may share this database (PostgreSQL): each must then follow the others' changes.
+    var isShared: Bool { get }
+    /// Runs `body` in a write transaction that does not take the one write lock: only for statements that lock the
+    /// rows they change themselves (claiming deliveries with `FOR UPDATE SKIP LOCKED`).
+    func writeLockingRows<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` while this process holds `lock`, which at most one process sharing the database holds at a time;
+    /// returns nil without running it when another holds it. A process that is not heard from for `lease` (frozen,
+    /// cut off) loses the lock to the others; `stillHeld` tells the body whether it still has it.
+    func whileHolding<T: Sendable>(_ lock: SharedLock, lease: Duration, _ body: (_ stillHeld: () -> Bool) throws -> T) throws -> T?
+    /// Returns when another process announces a configuration change, or once `timeout` has passed.
+    func waitForAnnouncement(timeout: Duration) throws
+}
+
+/// Work that one process at a time does for all that share a database, each with its advisory lock key.
+public enum SharedLock: Int64, Sendable {
+    /// The promotion timer's tick ("vouch-pt" in ASCII).
+    case promotionTimer = 0x766F_7563_682D_7074
 }
 
 extension SQLDatabase {

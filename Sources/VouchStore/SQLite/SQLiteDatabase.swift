@@ -102,6 +102,24 @@ public final class SQLiteDatabase: SQLDatabase {
         try checkpointAndTruncate()
     }
 
+    /// One process owns the file (the state directory's lock), so there is nobody to share with.
+    public var isShared: Bool { false }
+
+    /// SQLite locks the whole file for a write: an ordinary write.
+    public func writeLockingRows<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try write(body, committed: { $0 })
+    }
+
+    /// The only process on the file always holds every lock.
+    public func whileHolding<T: Sendable>(_ lock: SharedLock, lease: Duration, _ body: (_ stillHeld: () -> Bool) throws -> T) throws -> T? {
+        try body { true }
+    }
+
+    /// Nobody else writes the file: nothing is ever announced.
+    public func waitForAnnouncement(timeout: Duration) throws {
+        Thread.sleep(forTimeInterval: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+    }
+
     /// Copies the live database to `destination` with SQLite's online backup API.
     public func backup(to destination: String) throws(SQLiteError) {
         let target = try SQLiteConnection(path: destination)
