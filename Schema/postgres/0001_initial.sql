@@ -2,7 +2,7 @@
 -- keys, CHECK constraints, foreign keys (with their ON DELETE) and indexes, so the store's statements run unchanged.
 -- Times are integer milliseconds since 1970 (UTC); lists of names are comma-separated.
 --
--- How the SQLite types map (docs/storage.md):
+-- How the SQLite types map (docs/storage.md, "The PostgreSQL schema"):
 -- - Every TEXT column is COLLATE "C": the store pages with "key > $1 ORDER BY key", which must compare bytes as
 --   SQLite does, whatever locale the database was created with.
 -- - Millisecond times, durations in milliseconds and ids that can pass 2^31 are BIGINT; small numbers, enums and
