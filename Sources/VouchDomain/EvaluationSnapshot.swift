@@ -7,15 +7,21 @@ public final class EvaluationSnapshot: Sendable {
     public let orderedKeys: [String]
     /// Counts swaps, for metrics and logs.
     public let generation: UInt64
+    /// The configuration revision the rules are at: the one they were loaded at, or the newest version swapped in
+    /// since. It only grows, so a client that reads it from answers sees a node never go backwards.
+    public let revision: Int64
 
-    public convenience init(rules: [String: FlagRule], generation: UInt64 = 0) {
-        self.init(rules: rules, orderedKeys: rules.keys.sorted(), generation: generation)
+    /// - Parameter revision: the configuration revision the rules were read at; at least their newest version.
+    public convenience init(rules: [String: FlagRule], generation: UInt64 = 0, revision: Int64 = 0) {
+        self.init(rules: rules, orderedKeys: rules.keys.sorted(), generation: generation,
+                  revision: max(revision, rules.values.map(\.version).max() ?? 0))
     }
 
-    private init(rules: [String: FlagRule], orderedKeys: [String], generation: UInt64) {
+    private init(rules: [String: FlagRule], orderedKeys: [String], generation: UInt64, revision: Int64) {
         self.rules = rules
         self.orderedKeys = orderedKeys
         self.generation = generation
+        self.revision = revision
     }
 
     public static let empty = EvaluationSnapshot(rules: [:])
@@ -45,6 +51,6 @@ public final class EvaluationSnapshot: Sendable {
             }
             if rule != nil { keys.insert(key, at: low) } else { keys.remove(at: low) }
         }
-        return EvaluationSnapshot(rules: next, orderedKeys: keys, generation: generation + 1)
+        return EvaluationSnapshot(rules: next, orderedKeys: keys, generation: generation + 1, revision: max(revision, rule?.version ?? 0))
     }
 }

@@ -27,14 +27,16 @@ struct OFREPController {
         case .success(let key): targetingKey = key
         case .failure(let failure): return failure.response(key: key)
         }
-        guard let outcome = snapshots.snapshot.evaluate(flag: key, targetingKey: targetingKey) else {
+        let snapshot = snapshots.snapshot
+        guard let outcome = snapshot.evaluate(flag: key, targetingKey: targetingKey) else {
             return OFREPFailure(status: 404, code: "FLAG_NOT_FOUND", details: "no fix has the flag key '\(key)'").response(key: key)
         }
         metrics.recordEvaluation(outcome.reason)
         if let failure = outcome.failure {
             return OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: key)
         }
-        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json")], body: OFREPEncoder.success(outcome))
+        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), OFREPController.revisionHeader(snapshot)],
+                            body: OFREPEncoder.success(outcome))
     }
 
     /// A flag key no route matched (one holding a `/`): OFREP's FLAG_NOT_FOUND rather than a problem document.
@@ -57,7 +59,8 @@ struct OFREPController {
         case .success(let key): targetingKey = key
         case .failure(let failure): return failure.response(key: nil)
         }
-        let outcomes = snapshots.snapshot.evaluateAll(targetingKey: targetingKey)
+        let snapshot = snapshots.snapshot
+        let outcomes = snapshot.evaluateAll(targetingKey: targetingKey)
         for outcome in outcomes { metrics.recordEvaluation(outcome.reason) }
         let body = OFREPEncoder.bulk(outcomes, extraMembers: eventStreams.bulkMember(for: principal, host: request.header("host")))
         let etag = "\"" + ETag.fingerprint(body) + "\""
@@ -66,9 +69,16 @@ struct OFREPController {
         let triggeredByOtherConfiguration = eventStreams.differsFromCurrent(flagConfigETag: request.query["flagConfigEtag"],
                                                                             flagConfigLastModified: request.query["flagConfigLastModified"])
         if !triggeredByOtherConfiguration, let match = request.header("if-none-match"), ETag.matches(match, etag) {
-            return .empty(304, headers: [(name: "ETag", value: etag)])
+            return .empty(304, headers: [(name: "ETag", value: etag), OFREPController.revisionHeader(snapshot)])
         }
-        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), (name: "ETag", value: etag)], body: body)
+        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), (name: "ETag", value: etag),
+                                                   OFREPController.revisionHeader(snapshot)], body: body)
+    }
+
+    /// Which configuration revision an answer was evaluated at. A node's snapshot never goes back, so a client that
+    /// keeps its connection to one node (docs/storage.md, "Several vouchd") never sees the revision decrease.
+    static func revisionHeader(_ snapshot: EvaluationSnapshot) -> (name: String, value: String) {
+        (name: "Vouch-Configuration-Revision", value: String(snapshot.revision))
     }
 
     private func refuseUnauthorized(_ request: HTTPRequest) -> HTTPResponse? {
