@@ -100,11 +100,10 @@ struct PostgresConnectionTests {
         try PostgresTestDatabase.run { server in
             let connection = try server.makeConnection()
             try connection.execute("CREATE TABLE items (n BIGINT PRIMARY KEY)")
-            struct Refused: Error {}
-            #expect(throws: Refused.self) {
+            #expect(throws: RefusedOnPurpose.self) {
                 try connection.transaction(immediate: true) { connection in
                     try connection.query("INSERT INTO items (n) VALUES (1)")
-                    throw Refused()
+                    throw RefusedOnPurpose()
                 }
             }
             #expect(try connection.query("SELECT COUNT(*) FROM items").first?.int(0) == 0)

@@ -67,10 +67,16 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     /// Whether the session is still there: reads whatever the server sent while the connection sat idle, which is how
-    /// a connection the server closed (a restart, `pg_terminate_backend`) is found out before it is used.
+    /// a connection the server closed (a restart, `pg_terminate_backend`) is found out before a statement is sent.
+    /// The server's last words (a FATAL message) and the end of the stream arrive as two reads, hence the loop.
     var isUsable: Bool {
-        guard PQstatus(handle) == CONNECTION_OK else { return false }
-        return PQconsumeInput(handle) == 1 && PQstatus(handle) == CONNECTION_OK
+        for _ in 0..<4 {
+            guard PQstatus(handle) == CONNECTION_OK else { return false }
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return true }
+            guard PQconsumeInput(handle) == 1 else { return false }
+        }
+        return PQstatus(handle) == CONNECTION_OK
     }
 
     /// Where the session is connected, for messages: "PostgreSQL database vouch on /run/postgresql:5432".
