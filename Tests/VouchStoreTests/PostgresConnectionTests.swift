@@ -1,4 +1,5 @@
 import Testing
+import VouchTestSupport
 @testable import VouchStore
 
 struct PostgresConnectionTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VouchStore
+import VouchTestSupport
 
 /// The databases the store's conformance tests run on: a test that takes a `StoreBackend` argument runs once on
 /// each, so both implementations of `SQLDatabase` answer the same statements the same way.
@@ -20,7 +21,9 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 try body { try RelationalStore(path: directory.file("vouch.sqlite3")) }
             }
         case .postgres:
-            try Test.cancel("PostgreSQL lands with the connection")
+            return try PostgresTestDatabase.run { server in
+                try body { try RelationalStore(database: try server.makeDatabase()) }
+            }
         }
     }
 }

@@ -9,8 +9,10 @@ public final class PostgresDatabase: SQLDatabase {
     public var dialect: SQLDialect { .postgres }
     /// "PostgreSQL database vouch on db1:5432", from the first connection; never the password.
     public let location: String
-    private let url: String
+    let url: String
     private let writeLockTimeoutMilliseconds: Int
+    /// The session that listens for other nodes' announcements, opened at the first wait (`waitForAnnouncement`).
+    let announcements = Mutex<PostgresNotificationListener?>(nil)
     /// The writer, nil once it was found broken until the next write opens another.
     private let writer: Mutex<PostgresConnection?>
     private let readers = Mutex<[PostgresConnection]>([])

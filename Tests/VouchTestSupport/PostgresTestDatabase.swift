@@ -8,10 +8,10 @@ import VouchStore
 /// The server comes from `VOUCH_TEST_POSTGRES_URL`, a libpq URL of a database the user may `CREATE DATABASE`
 /// from. Without it the test is skipped, or fails when `VOUCH_REQUIRE_POSTGRES=1` (CI, where a skip would hide
 /// that nothing ran). Uses only VouchStore's public API, so any test target can use it.
-final class PostgresTestDatabase {
+public final class PostgresTestDatabase {
     /// The test database's own URL.
-    let url: String
-    let name: String
+    public let url: String
+    public let name: String
     private let serverURL: String
 
     static let serverVariable = "VOUCH_TEST_POSTGRES_URL"
@@ -28,7 +28,7 @@ final class PostgresTestDatabase {
 
     /// Scoped rather than dropped in `deinit`: Swift may release an object right after its last use, which would drop
     /// the database under a connection still in use.
-    static func run<T>(_ body: (PostgresTestDatabase) throws -> T) throws -> T {
+    public static func run<T>(_ body: (PostgresTestDatabase) throws -> T) throws -> T {
         let server = try PostgresTestDatabase(serverURL: try serverURL())
         defer { server.drop() }
         return try body(server)
@@ -42,7 +42,7 @@ final class PostgresTestDatabase {
     }
 
     /// The server to create test databases on; skips (or fails) the running test when none is configured.
-    static func serverURL() throws -> String {
+    public static func serverURL() throws -> String {
         let environment = ProcessInfo.processInfo.environment
         if let serverURL = environment[serverVariable], !serverURL.isEmpty { return serverURL }
         if environment["VOUCH_REQUIRE_POSTGRES"] == "1" { throw ServerMissing() }
@@ -61,12 +61,12 @@ final class PostgresTestDatabase {
         return serverURL + (serverURL.contains("?") ? "&" : "?") + "dbname=\(database)"
     }
 
-    func makeDatabase(maxIdleReaders: Int = 8, writeLockTimeoutMilliseconds: Int = 5_000) throws -> PostgresDatabase {
+    public func makeDatabase(maxIdleReaders: Int = 8, writeLockTimeoutMilliseconds: Int = 5_000) throws -> PostgresDatabase {
         try PostgresDatabase(url: url, maxIdleReaders: maxIdleReaders, writeLockTimeoutMilliseconds: writeLockTimeoutMilliseconds)
     }
 
     /// A connection of its own, beside the database's, for a test that watches or disturbs it.
-    func makeConnection() throws -> PostgresConnection {
+    public func makeConnection() throws -> PostgresConnection {
         try PostgresConnection(url: url)
     }
 }
