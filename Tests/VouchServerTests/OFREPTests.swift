@@ -38,6 +38,29 @@ import VouchJSON
         #expect(paused["metadata"]?["state"]?.stringValue == "paused")
     }
 
+    /// Each answer says the configuration revision it was evaluated at, which grows with every flag change and never
+    /// goes back (what a client behind several vouchd checks; docs/storage.md).
+    @Test func answersSayTheirConfigurationRevision() throws {
+        let server = try prepared()
+        func revision() throws -> Int {
+            let single = try server.evaluate("tv-channel-selector-labels", targetingKey: "user-1")
+            let bulk = try server.call("POST", "/ofrep/v1/evaluate/flags", json: #"{"context":{"targetingKey":"user-1"}}"#)
+            let value = try #require(single.headers["vouch-configuration-revision"].flatMap { Int($0) })
+            #expect(bulk.headers["vouch-configuration-revision"] == String(value))
+            let metrics = try server.call("GET", "/metrics", token: .some(nil)).text
+            #expect(metrics.contains("vouch_configuration_revision \(value)\n"))
+            return value
+        }
+        let created = try revision()
+        try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
+        let started = try revision()
+        #expect(started > created)
+        try server.call("POST", "/v1/tokens", json: #"{"name":"another-app","role":"sdk"}"#)
+        #expect(try revision() == started, "a token changes no flag")
+        try server.call("POST", "/v1/fixes/tv-channel-selector-labels/targets", json: #"{"add":["user-1"]}"#)
+        #expect(try revision() > started)
+    }
+
     @Test func errorsFollowTheProtocol() throws {
         let server = try prepared()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")

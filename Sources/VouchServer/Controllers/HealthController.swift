@@ -30,7 +30,8 @@ struct HealthController {
         router.addPublic("GET", "/metrics") { _, _ in
             // Counts from the database are left out, not guessed, when it does not answer.
             let counts = try? store.operationalCounts()
-            return .text(metrics.text(snapshotGeneration: snapshots.snapshot.generation, counts: counts),
+            let snapshot = snapshots.snapshot
+            return .text(metrics.text(snapshotGeneration: snapshot.generation, configurationRevision: snapshot.revision, counts: counts),
                          contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         router.addPublic("GET", "/v1/openapi.json") { _, _ in

@@ -63,7 +63,7 @@ public final class Metrics: Sendable {
         evaluations.add(1, at: index)
     }
 
-    func text(snapshotGeneration: UInt64, counts: OperationalCounts?) -> String {
+    func text(snapshotGeneration: UInt64, configurationRevision: Int64 = 0, counts: OperationalCounts?) -> String {
         var lines: [String] = []
         if let connections = connectionSource.withLock({ $0 })?() {
             lines += [
@@ -144,6 +144,9 @@ public final class Metrics: Sendable {
         lines.append("# HELP vouch_snapshot_generation Evaluation snapshots swapped in since start.")
         lines.append("# TYPE vouch_snapshot_generation gauge")
         lines.append("vouch_snapshot_generation \(snapshotGeneration)")
+        lines.append("# HELP vouch_configuration_revision The configuration revision this node's evaluation snapshot is at.")
+        lines.append("# TYPE vouch_configuration_revision gauge")
+        lines.append("vouch_configuration_revision \(configurationRevision)")
 
         if let counts {
             lines.append("# HELP vouch_fixes Fixes in the database, by lifecycle state.")
