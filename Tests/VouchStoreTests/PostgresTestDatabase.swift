@@ -61,8 +61,8 @@ final class PostgresTestDatabase {
         return serverURL + (serverURL.contains("?") ? "&" : "?") + "dbname=\(database)"
     }
 
-    func makeDatabase(maxIdleReaders: Int = 8, writeLockTimeoutMilliseconds: Int = 5_000) throws -> PostgresDatabase {
-        try PostgresDatabase(url: url, maxIdleReaders: maxIdleReaders, writeLockTimeoutMilliseconds: writeLockTimeoutMilliseconds)
+    func makeDatabase(writeLockLimits: PostgresWriteLockLimits = .init()) throws -> PostgresDatabase {
+        try PostgresDatabase(url: url, writeLockLimits: writeLockLimits)
     }
 
     /// A connection of its own, beside the database's, for a test that watches or disturbs it.
