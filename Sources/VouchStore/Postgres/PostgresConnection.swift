@@ -90,8 +90,8 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
         guard let result else {
             return PostgresError(sqlState: nil, message: Self.oneLine(String(cString: PQerrorMessage(handle))), sql: sql, connectionBroken: true)
         }
-        let message = result.errorField(Int32(UInt8(ascii: "M"))) ?? Self.oneLine(result.errorMessage)
-        return PostgresError(sqlState: result.errorField(Int32(UInt8(ascii: "C"))), message: message, sql: sql, connectionBroken: broken)
+        let message = result.errorField(vouch_pg_diag_message_primary) ?? Self.oneLine(result.errorMessage)
+        return PostgresError(sqlState: result.errorField(vouch_pg_diag_sqlstate), message: message, sql: sql, connectionBroken: broken)
     }
 
     /// Takes ownership of what libpq returned and throws its error unless it succeeded.
@@ -175,18 +175,5 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: every statement in it sees the same snapshot.
     func readTransaction<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try transaction(begin: { try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }, body)
-    }
-}
-
-/// A statement rewritten for PostgreSQL and the names it is prepared under, one per list of parameter types
-/// (a NULL has no type, so the same SQL may be prepared twice).
-struct PostgresStatement {
-    var sql: String
-    var parameterCount: Int
-    var names: [[Oid]: String] = [:]
-
-    init(_ rewritten: PlaceholderRewriter.Rewritten) {
-        sql = rewritten.sql
-        parameterCount = rewritten.parameterCount
     }
 }
