@@ -12,6 +12,8 @@ import VouchStore
 ///     vouch-bench free-port                    prints a free loopback TCP port
 ///     vouch-bench commit-rate --state-dir DIR [--seconds 5]
 ///                                             SQLite's durable single-row commit rate (the feedback intake reference)
+///     vouch-bench postgres-store --url URL [--seconds 5] [--writers 16]
+///                                             PostgreSQL store: durable writes alone and grouped, one-row reads
 ///     vouch-bench populate-feedback --state-dir DIR [--records 100000] [--testers 20]
 ///                                             a fix in testing with that many feedback records (for the summary)
 ///     vouch-bench http-timing --url URL --token T [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
@@ -40,6 +42,7 @@ enum BenchCommand {
           vouch-bench evaluate  [--state-dir DIR] [--fixes 10000] [--targets 100000] [--calls 10000000]   (evaluation only)
           vouch-bench free-port
           vouch-bench commit-rate --state-dir DIR [--seconds 5] [--synchronous full|normal]
+          vouch-bench postgres-store --url URL [--seconds 5] [--writers 16]
           vouch-bench populate-feedback --state-dir DIR [--records 100000] [--testers 20]
           vouch-bench http-timing --url URL --token TOKEN [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
           vouch-bench enqueue-deliveries --state-dir DIR --url URL [--events 5000]
@@ -76,6 +79,8 @@ enum BenchCommand {
                 let synchronous = options.values["--synchronous"] ?? "full"
                 guard let mode = SQLiteDatabase.Synchronous(rawValue: synchronous.uppercased()) else { throw BenchError("--synchronous must be full or normal") }
                 try CommitRateBench.run(stateDirectory: try options.required("--state-dir"), seconds: try options.double("--seconds", 5), synchronous: mode)
+            case "postgres-store":
+                try PostgresStoreBench.run(url: try options.required("--url"), seconds: try options.double("--seconds", 5), writers: try options.int("--writers", 16))
             case "populate-feedback":
                 try FeedbackPopulator.populate(stateDirectory: try options.required("--state-dir"), records: try options.int("--records", 100_000),
                                                testers: try options.int("--testers", 20))

@@ -67,7 +67,8 @@ struct PostgresConnectionTests {
             let connection = try server.makeConnection()
             let row = try #require(try connection.query("""
                 SELECT true, false, 7::int2, 8::int4, 9::oid, 1.5::float4, SUM(n), AVG(n), 2.50::numeric, NULL::int8,
-                       '\\x00ff'::bytea, 'NaN'::float8, TIMESTAMPTZ '2026-12-01 12:00:00+02', 'x'::varchar
+                       '\\x00ff'::bytea, 'NaN'::float8, TIMESTAMPTZ '2026-12-01 12:00:00+02', 'x'::varchar,
+                       '-Infinity'::float8, 99999999999999999999::numeric, '-9223372036854775808'::int8
                 FROM (VALUES (1::int8), (2::int8)) AS numbers (n)
                 """).first)
             #expect(row.values[0...9] == [.integer(1), .integer(0), .integer(7), .integer(8), .integer(9), .real(1.5), .integer(3), .real(1.5), .real(2.5), .null])
@@ -76,6 +77,17 @@ struct PostgresConnectionTests {
             #expect(notANumber.isNaN)
             // Times are formatted in UTC, which every session sets.
             #expect(row.values[12...13] == [.text("2026-12-01 10:00:00+00"), .text("x")])
+                // Out of Int64's range a numeric is read as a real.
+                #expect(row.values[14...16] == [.real(-.infinity), .real(1e20), .integer(Int64.min)])
+        }
+    }
+
+    @Test func sessionsNameThemselvesVouchdUnlessTheURLSaysOtherwiseAndRunInUTC() throws {
+        try PostgresTestDatabase.run { server in
+            let settings = "SELECT current_setting('application_name'), current_setting('TimeZone'), current_setting('client_encoding')"
+            #expect(try server.makeConnection().query(settings).first?.values == [.text("vouchd"), .text("UTC"), .text("UTF8")])
+            let named = try PostgresConnection(url: server.url + (server.url.contains("://") ? "&" : " ") + "application_name=vouchd-eu1")
+            #expect(try named.query(settings).first?.values == [.text("vouchd-eu1"), .text("UTC"), .text("UTF8")])
         }
     }
 

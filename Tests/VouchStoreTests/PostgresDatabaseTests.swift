@@ -54,7 +54,7 @@ struct PostgresDatabaseTests {
     @Test func aWriteThatWaitsPastTheLockTimeoutFailsAsBusy() throws {
         try PostgresTestDatabase.run { server in
             let holder = try server.makeDatabase()
-            let waiter = try server.makeDatabase(writeLockTimeoutMilliseconds: 100)
+            let waiter = try server.makeDatabase(writeLockLimits: .init(wait: .milliseconds(100)))
             let holding = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             let done = DispatchGroup()
@@ -72,6 +72,40 @@ struct PostgresDatabaseTests {
             #expect(!error.isConnectionFailure)
             // The refused write left no transaction behind: the next one goes through.
             #expect(try waiter.write { try $0.scalar("SELECT 1") } == 1)
+        }
+    }
+
+    @Test func aWriterFrozenWhileHoldingTheLockLosesItsSessionAndTheOtherNodesWriteOn() throws {
+        try PostgresTestDatabase.run { server in
+            let frozen = try server.makeDatabase(writeLockLimits: .init(idleHold: .milliseconds(200)))
+            let other = try server.makeDatabase()
+            try other.write { try $0.execute("CREATE TABLE items (n BIGINT PRIMARY KEY)") }
+            let holding = DispatchSemaphore(value: 0)
+            let thaw = DispatchSemaphore(value: 0)
+            let frozenOutcome = Mutex<PostgresError?>(nil)
+            let done = DispatchGroup()
+            DispatchQueue.global().async(group: done) {
+                do {
+                    try frozen.write { connection in
+                        try connection.query("INSERT INTO items (n) VALUES (1)")
+                        holding.signal()
+                        // Stopped mid-transaction, as a vouchd under SIGSTOP or cut off by the network.
+                        thaw.wait()
+                        try connection.query("INSERT INTO items (n) VALUES (2)")
+                    }
+                } catch {
+                    frozenOutcome.withLock { $0 = error as? PostgresError }
+                }
+            }
+            holding.wait()
+            // The other node waits for the lock (up to 5 s) until the server ends the frozen session (after 200 ms).
+            try other.write { try $0.query("INSERT INTO items (n) VALUES (3)") }
+            thaw.signal()
+            done.wait()
+            #expect(frozenOutcome.withLock { $0 }?.isConnectionFailure == true)
+            // The frozen write's first row went with its session; its database opens another for the next write.
+            try frozen.write { try $0.query("INSERT INTO items (n) VALUES (4)") }
+            #expect(try other.read { try $0.query("SELECT n FROM items ORDER BY n").map { $0.int(0) } } == [3, 4])
         }
     }
 

@@ -61,8 +61,8 @@ public final class PostgresTestDatabase {
         return serverURL + (serverURL.contains("?") ? "&" : "?") + "dbname=\(database)"
     }
 
-    public func makeDatabase(maxIdleReaders: Int = 8, writeLockTimeoutMilliseconds: Int = 5_000) throws -> PostgresDatabase {
-        try PostgresDatabase(url: url, maxIdleReaders: maxIdleReaders, writeLockTimeoutMilliseconds: writeLockTimeoutMilliseconds)
+    public func makeDatabase(writeLockLimits: PostgresWriteLockLimits = .init()) throws -> PostgresDatabase {
+        try PostgresDatabase(url: url, writeLockLimits: writeLockLimits)
     }
 
     /// A connection of its own, beside the database's, for a test that watches or disturbs it.

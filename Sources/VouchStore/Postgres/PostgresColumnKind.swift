@@ -37,8 +37,23 @@ enum PostgresColumnKind {
         }
     }
 
-    private static func integer(_ text: UnsafeBufferPointer<UInt8>) -> SQLValue? {
-        Int64(String(decoding: text, as: UTF8.self)).map(SQLValue.integer)
+    /// Reads the digits in place (a bulk read decodes many integers); nil when the text is not an integer that fits
+    /// 64 bits, such as a numeric with a fraction or beyond Int64.
+    static func integer(_ text: UnsafeBufferPointer<UInt8>) -> SQLValue? {
+        let negative = text.first == UInt8(ascii: "-")
+        let digits = text.dropFirst(negative ? 1 : 0)
+        guard !digits.isEmpty else { return nil }
+        var value: Int64 = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            // Accumulated as a negative number, whose range reaches Int64.min.
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = shifted.subtractingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            guard !overflowA, !overflowB else { return nil }
+            value = next
+        }
+        if negative { return .integer(value) }
+        return value == Int64.min ? nil : .integer(-value)
     }
 
     /// `bytea` in hex output (`\x0a0b…`), which every session asks for (`bytea_output = 'hex'`).

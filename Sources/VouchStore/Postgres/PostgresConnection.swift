@@ -8,8 +8,8 @@ import Foundation
 public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     public var dialect: SQLDialect { .postgres }
     let handle: OpaquePointer
-    /// How long `beginWrite` waits for the write lock before failing with `isLockTimeout` (SQLite's busy timeout).
-    let writeLockTimeoutMilliseconds: Int
+    /// How long `beginWrite` waits for the write lock, and how long the transaction may hold it idle.
+    let writeLockLimits: PostgresWriteLockLimits
     /// Each statement as rewritten for PostgreSQL, with its prepared names, by the store's SQL text.
     private var statements: [String: PostgresStatement] = [:]
     private var preparedStatementCount = 0
@@ -20,9 +20,9 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     static let writeLockKey: Int64 = 0x766F_7563_682D_7772
 
     /// Connects with `url`, a libpq URL (`postgres://…`) or `key=value` string, which overrides the defaults here.
-    public init(url: String, writeLockTimeoutMilliseconds: Int = 5_000) throws(PostgresError) {
+    public init(url: String, writeLockLimits: PostgresWriteLockLimits = .init()) throws(PostgresError) {
         handle = try Self.connect(url)
-        self.writeLockTimeoutMilliseconds = writeLockTimeoutMilliseconds
+        self.writeLockLimits = writeLockLimits
         // Notices ("relation already exists, skipping") would go to libpq's default printer on stderr, in the
         // middle of the daemon's logfmt lines; the store has no use for them.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
@@ -90,8 +90,8 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
         guard let result else {
             return PostgresError(sqlState: nil, message: Self.oneLine(String(cString: PQerrorMessage(handle))), sql: sql, connectionBroken: true)
         }
-        let message = result.errorField(Int32(UInt8(ascii: "M"))) ?? Self.oneLine(result.errorMessage)
-        return PostgresError(sqlState: result.errorField(Int32(UInt8(ascii: "C"))), message: message, sql: sql, connectionBroken: broken)
+        let message = result.errorField(vouch_pg_diag_message_primary) ?? Self.oneLine(result.errorMessage)
+        return PostgresError(sqlState: result.errorField(vouch_pg_diag_sqlstate), message: message, sql: sql, connectionBroken: broken)
     }
 
     /// Takes ownership of what libpq returned and throws its error unless it succeeded.
@@ -160,18 +160,14 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
         }
     }
 
-    /// Opens a transaction and waits for the write lock shared by every `vouchd` on the database, at most the lock
-    /// timeout (the transaction-scoped lock is released by COMMIT or ROLLBACK). One round trip: the key is a constant.
+    /// Opens a transaction and waits for the write lock shared by every `vouchd` on the database, within the limits.
     public func beginWrite() throws(PostgresError) {
         do {
-            try execute("""
-                BEGIN; SET LOCAL lock_timeout = \(max(0, writeLockTimeoutMilliseconds)); \
-                SELECT pg_advisory_xact_lock(\(Self.writeLockKey))
-                """)
+            try execute(writeLockLimits.beginStatements(lockKey: Self.writeLockKey))
         } catch {
             // The transaction is open, or aborted, when the lock was not granted: end it, or the caller's next
             // BEGIN would find one already running.
-            if isInTransaction { _ = PQexec(handle, "ROLLBACK").map { PQclear($0) } }
+            if isInTransaction { PQexec(handle, "ROLLBACK").map { PQclear($0) } }
             throw error
         }
     }
@@ -179,18 +175,5 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: every statement in it sees the same snapshot.
     func readTransaction<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try transaction(begin: { try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }, body)
-    }
-}
-
-/// A statement rewritten for PostgreSQL and the names it is prepared under, one per list of parameter types
-/// (a NULL has no type, so the same SQL may be prepared twice).
-struct PostgresStatement {
-    var sql: String
-    var parameterCount: Int
-    var names: [[Oid]: String] = [:]
-
-    init(_ rewritten: PlaceholderRewriter.Rewritten) {
-        sql = rewritten.sql
-        parameterCount = rewritten.parameterCount
     }
 }

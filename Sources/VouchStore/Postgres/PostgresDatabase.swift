@@ -10,7 +10,7 @@ public final class PostgresDatabase: SQLDatabase {
     /// "PostgreSQL database vouch on db1:5432", from the first connection; never the password.
     public let location: String
     let url: String
-    private let writeLockTimeoutMilliseconds: Int
+    private let writeLockLimits: PostgresWriteLockLimits
     /// The session that listens for other nodes' announcements, opened at the first wait (`waitForAnnouncement`).
     let announcements = Mutex<PostgresNotificationListener?>(nil)
     /// The writer, nil once it was found broken until the next write opens another.
@@ -23,13 +23,12 @@ public final class PostgresDatabase: SQLDatabase {
     /// Connects once, so a wrong URL, a refused password or an unreachable server stops the start with libpq's reason.
     /// - Parameters:
     ///   - url: a libpq URL (`postgres://user@host/db`) or `key=value` string.
-    ///   - writeLockTimeoutMilliseconds: how long a write waits for another node's write transaction before failing
-    ///     with `isLockTimeout`, which the API answers with 503 and `Retry-After`, as SQLite's busy timeout.
-    public init(url: String, maxIdleReaders: Int = 8, writeLockTimeoutMilliseconds: Int = 5_000) throws(PostgresError) {
+    ///   - writeLockLimits: how long a write waits for the write lock, and may hold it idle.
+    public init(url: String, maxIdleReaders: Int = 8, writeLockLimits: PostgresWriteLockLimits = .init()) throws(PostgresError) {
         self.url = url
         self.maxIdleReaders = maxIdleReaders
-        self.writeLockTimeoutMilliseconds = writeLockTimeoutMilliseconds
-        let connection = try PostgresConnection(url: url, writeLockTimeoutMilliseconds: writeLockTimeoutMilliseconds)
+        self.writeLockLimits = writeLockLimits
+        let connection = try PostgresConnection(url: url, writeLockLimits: writeLockLimits)
         location = connection.location
         writer = Mutex(connection)
     }
@@ -40,7 +39,7 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     private func connect() throws(PostgresError) -> PostgresConnection {
-        try PostgresConnection(url: url, writeLockTimeoutMilliseconds: writeLockTimeoutMilliseconds)
+        try PostgresConnection(url: url, writeLockLimits: writeLockLimits)
     }
 
     /// Runs `body` in one write transaction holding the write lock; commits before returning.

@@ -19,10 +19,12 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     /// The connection is gone or the server is going away: the statement's outcome is unknown (for a COMMIT) and the
     /// connection must be replaced. Class 08 is "connection exception"; 57P01, 57P02, 57P03 are the administrator
-    /// shutdown, crash shutdown and "cannot connect now" of class 57.
+    /// shutdown, crash shutdown and "cannot connect now"; 25P03 and 57P05 end a session idle too long.
     public var isConnectionFailure: Bool {
-        connectionBroken || sqlState?.hasPrefix("08") == true || ["57P01", "57P02", "57P03"].contains(sqlState)
+        connectionBroken || sqlState?.hasPrefix("08") == true || Self.sessionEndingStates.contains(sqlState ?? "")
     }
+
+    private static let sessionEndingStates: Set<String> = ["57P01", "57P02", "57P03", "25P03", "57P05"]
 
     public var isUniqueViolation: Bool { sqlState == "23505" }
     /// `40001` serialization failure or `40P01` deadlock: the transaction was rolled back and may be run again.

@@ -58,7 +58,7 @@ final class PostgresResult {
         return (0..<rowCount).map { row($0, kinds: kinds) }
     }
 
-    /// A field of the error (`PG_DIAG_SQLSTATE`, `PG_DIAG_MESSAGE_PRIMARY`), nil when libpq has none.
+    /// A field of the error (`vouch_pg_diag_sqlstate`…), nil when libpq has none.
     func errorField(_ field: Int32) -> String? {
         PQresultErrorField(handle, field).map { String(cString: $0) }
     }
