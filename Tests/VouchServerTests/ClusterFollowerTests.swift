@@ -40,6 +40,7 @@ struct ClusterFollowerTests {
             _ = try first.store.changeTargets(of: key, adding: ["user-1"], removing: [], by: "maria", at: time)
             let served = waited(upTo: 1) { second.snapshots.snapshot.evaluate(flag: key, targetingKey: "user-1")?.value == true }
             #expect(served != nil, "the second node did not serve the change within 1 s")
+            print("Cluster follower: the second node served the change after \(Int((served ?? 1) * 1_000)) ms")
             #expect(second.snapshots.snapshot.revision == (try first.store.configurationRevision()))
 
             let secret = "vch_" + String(repeating: "a", count: 40)

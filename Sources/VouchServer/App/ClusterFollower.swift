@@ -35,6 +35,9 @@ final class ClusterFollower: Sendable {
 
     func start() {
         state.withLock { $0.running = true }
+        // LISTEN first, then read the revision: a change committed in between is both announced and read, never
+        // neither. Done before returning, so every change committed after start wakes this process at once.
+        try? store.waitForAnnouncement(timeout: .zero)
         let thread = Thread { [self] in
             while !state.withLock({ $0.stopping }) {
                 followOnce()
