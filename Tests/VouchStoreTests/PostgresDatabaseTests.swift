@@ -51,6 +51,37 @@ struct PostgresDatabaseTests {
         return false
     }
 
+    /// Several vouchd share the server's `max_connections`: a burst of reads waits for a reader instead of opening a
+    /// session each.
+    @Test func aBurstOfReadsUsesNoMoreSessionsThanItsReaders() throws {
+        try PostgresTestDatabase.run { server in
+            let database = try PostgresDatabase(url: server.url, maxReaders: 3)
+            let running = Atomic<Int>(0)
+            let most = Atomic<Int>(0)
+            let sessions = Mutex<Set<Int>>([])
+            // Threads of their own, more than the cores: each read sleeps while it holds its reader.
+            let group = DispatchGroup()
+            for _ in 0..<24 {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    _ = try? database.read { connection -> Int in
+                    let now = running.wrappingAdd(1, ordering: .relaxed).newValue
+                    _ = most.max(now, ordering: .relaxed)
+                    let pid = try connection.scalar("SELECT pg_backend_pid()") ?? 0
+                    sessions.withLock { _ = $0.insert(pid) }
+                    usleep(20_000)
+                    running.wrappingSubtract(1, ordering: .relaxed)
+                    return pid
+                    }
+                }.start()
+            }
+            group.wait()
+            #expect(most.load(ordering: .relaxed) <= 3, "\(most.load(ordering: .relaxed)) reads ran at once")
+            #expect(sessions.withLock { $0.count } <= 3, "the reads used \(sessions.withLock { $0.count }) sessions")
+        }
+    }
+
     @Test func aWriteThatWaitsPastTheLockTimeoutFailsAsBusy() throws {
         try PostgresTestDatabase.run { server in
             let holder = try server.makeDatabase()

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A PostgreSQL database shared by several `vouchd`: one writer connection, a pool of readers.
@@ -19,14 +20,20 @@ public final class PostgresDatabase: SQLDatabase {
     private let maxIdleReaders: Int
     /// Writes waiting for the next group commit (`groupWrite`).
     let groupCommit = GroupCommit()
+    /// Reads at once: a connection is a server process, and several vouchd share the server's `max_connections`
+    /// (100 by default), so a burst of reads waits for a reader rather than opening ever more sessions.
+    private let readerSlots: DispatchSemaphore
 
     /// Connects once, so a wrong URL, a refused password or an unreachable server stops the start with libpq's reason.
     /// - Parameters:
     ///   - url: a libpq URL (`postgres://user@host/db`) or `key=value` string.
     ///   - writeLockLimits: how long a write waits for the write lock, and may hold it idle.
-    public init(url: String, maxIdleReaders: Int = 8, writeLockLimits: PostgresWriteLockLimits = .init()) throws(PostgresError) {
+    ///   - maxReaders: reads that run at once; more wait for one to end. With the writer, the listener and the promotion
+    ///     timer's session, a node holds at most `maxReaders + 3` sessions.
+    public init(url: String, maxIdleReaders: Int = 8, maxReaders: Int = 16, writeLockLimits: PostgresWriteLockLimits = .init()) throws(PostgresError) {
         self.url = url
-        self.maxIdleReaders = maxIdleReaders
+        self.maxIdleReaders = min(maxIdleReaders, maxReaders)
+        readerSlots = DispatchSemaphore(value: max(1, maxReaders))
         self.writeLockLimits = writeLockLimits
         let connection = try PostgresConnection(url: url, writeLockLimits: writeLockLimits)
         location = connection.location
@@ -76,6 +83,8 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction on a pooled reader: one snapshot throughout.
     public func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        readerSlots.wait()
+        defer { readerSlots.signal() }
         let connection = try checkOutReader()
         defer { checkIn(connection) }
         return try connection.readTransaction(body)
@@ -83,6 +92,8 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Whether the server answers, for `/readyz`: a `SELECT 1` on a pooled reader.
     public func isReachable() -> Bool {
+        readerSlots.wait()
+        defer { readerSlots.signal() }
         guard let connection = try? checkOutReader() else { return false }
         defer { checkIn(connection) }
         return (try? connection.query("SELECT 1", [])) != nil
