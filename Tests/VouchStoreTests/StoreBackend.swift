@@ -11,6 +11,9 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// The default collation of every PostgreSQL database a conformance test gets.
+    static let languageCollation = "en-US"
+
     /// Runs `body` with a fresh, empty database of this kind, removed afterwards. `body` opens stores on it with the
     /// opener it is given: each call is another process's store on the same database.
     func withDatabase<T>(_ body: (_ open: () throws -> RelationalStore) throws -> T) throws -> T {
@@ -21,9 +24,17 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 try body { try RelationalStore(path: directory.file("vouch.sqlite3")) }
             }
         case .postgres:
-            return try PostgresTestDatabase.run { server in
+            // A language collation (en-US orders "a_z" before "a-fix"), so every test checks that the store's text
+            // compares bytewise as on SQLite whatever locale a database was created with (docs/storage.md).
+            return try PostgresTestDatabase.run(icuCollation: StoreBackend.languageCollation) { server in
                 try body { try RelationalStore(database: try server.makeDatabase()) }
             }
         }
+    }
+
+    /// Runs `body` with one store on a fresh, empty database of this kind.
+    @discardableResult
+    func withStore<T>(_ body: (RelationalStore) throws -> T) throws -> T {
+        try withDatabase { open in try body(try open()) }
     }
 }

@@ -31,16 +31,47 @@ enum StoreFixtures {
         _ = try store.enroll(ids, in: "tv-channel-selector-labels", by: "maria", at: time)
     }
 
-    /// Makes every later COMMIT of a transaction that runs `trigger` fail: the trigger inserts a row whose deferred
-    /// foreign key has no parent, which SQLite checks only at COMMIT ("deferred foreign key constraints are not
-    /// checked until the transaction tries to COMMIT").
-    static func failCommits(of store: RelationalStore, whenever trigger: String) throws {
+    /// Makes every later COMMIT of a transaction that inserts into `table` (a row meeting `condition`, if given) fail:
+    /// a trigger inserts a row whose deferred foreign key has no parent, which both databases check only at COMMIT
+    /// (SQLite: "deferred foreign key constraints are not checked until the transaction tries to COMMIT"; PostgreSQL:
+    /// "DEFERRABLE INITIALLY DEFERRED … checked only at the end of the transaction"). Triggers are written per dialect.
+    static func failCommits(of store: RelationalStore, afterInsertOn table: String, when condition: String? = nil) throws {
+        let when = condition.map { " WHEN (\($0))" } ?? ""
+        let trigger = switch store.database.dialect {
+        case .sqlite:
+            "CREATE TRIGGER fail_commit AFTER INSERT ON \(table) FOR EACH ROW\(when) BEGIN INSERT INTO commit_gate (parent) VALUES (1); END;"
+        case .postgres:
+            """
+            CREATE FUNCTION fail_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO commit_gate (parent) VALUES (1); RETURN NULL; END $$;
+            CREATE TRIGGER fail_commit AFTER INSERT ON \(table) FOR EACH ROW\(when) EXECUTE FUNCTION fail_commit();
+            """
+        }
         try store.database.write { connection in
             try connection.execute("""
                 CREATE TABLE commit_gate_parent (id INTEGER PRIMARY KEY);
                 CREATE TABLE commit_gate (parent INTEGER REFERENCES commit_gate_parent (id) DEFERRABLE INITIALLY DEFERRED);
-                CREATE TRIGGER fail_commit \(trigger) BEGIN INSERT INTO commit_gate (parent) VALUES (1); END;
+                \(trigger)
                 """)
+        }
+    }
+
+    /// A constraint the database checks itself, with the codes each database reports its violation with.
+    enum Constraint {
+        case unique
+        case foreignKey
+
+        /// SQLite's extended result codes: SQLITE_CONSTRAINT_UNIQUE or _PRIMARYKEY (PostgreSQL says 23505 for both),
+        /// SQLITE_CONSTRAINT_FOREIGNKEY.
+        var sqliteCodes: Set<Int32> { self == .unique ? [2067, 1555] : [787] }
+        var sqlState: String { self == .unique ? "23505" : "23503" }
+    }
+
+    /// Whether `error` is the database refusing a row that breaks `constraint`, as either database reports it.
+    static func isViolation(_ error: any Error, of constraint: Constraint) -> Bool {
+        switch error {
+        case let sqlite as SQLiteError: constraint.sqliteCodes.contains(sqlite.code)
+        case let postgres as PostgresError: postgres.sqlState == constraint.sqlState
+        default: false
         }
     }
 }
@@ -86,5 +117,24 @@ extension StoreFixtures {
             }
         }
         return failures.withLock { $0 }
+    }
+}
+
+/// Tokens, webhook endpoints and events the store tests write.
+extension StoreFixtures {
+    /// A token whose secret's hash is its id's bytes padded with zero bytes to 32: unique per id, and a blob with zeros.
+    static func token(_ id: String, role: Role = .sdk, testerID: String? = nil, hash: [UInt8]? = nil) -> TokenRecord {
+        TokenRecord(id: id, name: id, principalName: testerID ?? "ios-app", role: role, testerID: testerID,
+                    secretSHA256: hash ?? Array((Array(id.utf8) + Array(repeating: 0, count: 32)).prefix(32)), createdBy: "admin", createdAt: time)
+    }
+
+    static func endpoint(_ id: String, events: [WebhookEventType] = [], required: Bool = true) -> WebhookEndpoint {
+        WebhookEndpoint(id: id, url: "https://hooks.example.com/\(id)", events: events, required: required, secret: "whsec_test",
+                        createdBy: "admin", createdAt: time, updatedAt: time)
+    }
+
+    static func event(_ id: String, _ type: WebhookEventType = .fixCreated, body: [UInt8] = Array(#"{"type":"fix.created"}"#.utf8),
+                      at createdAt: Date = time) -> WebhookEvent {
+        WebhookEvent(id: id, type: type, fixKey: nil, revision: nil, body: body, createdAt: createdAt)
     }
 }

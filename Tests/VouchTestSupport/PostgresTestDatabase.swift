@@ -28,16 +28,20 @@ public final class PostgresTestDatabase {
 
     /// Scoped rather than dropped in `deinit`: Swift may release an object right after its last use, which would drop
     /// the database under a connection still in use.
-    public static func run<T>(_ body: (PostgresTestDatabase) throws -> T) throws -> T {
-        let server = try PostgresTestDatabase(serverURL: try serverURL())
+    /// - Parameter icuCollation: an ICU locale (`en-US`) for the database's default collation instead of the server's;
+    ///   a test that must hold whatever locale a database was created with runs on one whose order is not bytewise.
+    public static func run<T>(icuCollation: String? = nil, _ body: (PostgresTestDatabase) throws -> T) throws -> T {
+        let server = try PostgresTestDatabase(serverURL: try serverURL(), icuCollation: icuCollation)
         defer { server.drop() }
         return try body(server)
     }
 
-    private init(serverURL: String) throws {
+    private init(serverURL: String, icuCollation: String?) throws {
         self.serverURL = serverURL
         name = "vouch_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        try PostgresConnection(url: serverURL).execute("CREATE DATABASE \(name)")
+        // template0, since a database whose collation differs from its template's must be copied from that one.
+        let collation = icuCollation.map { " TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '\($0)'" } ?? ""
+        try PostgresConnection(url: serverURL).execute("CREATE DATABASE \(name)\(collation)")
         url = Self.url(serverURL, database: name)
     }
 

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import VouchDomain
+import VouchIdentity
+@testable import VouchStore
+
+/// API tokens: only their secret's hash is kept, revocation is audited and remembered, on each database.
+struct StoreTokenTests {
+    let time = StoreFixtures.time
+
+    func principal(_ name: String) throws -> (name: PrincipalName, field: String) {
+        (try PrincipalName(name, field: "name"), "name")
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func tokensKeepOnlyTheHashAndRevocationIsAudited(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            let token = StoreFixtures.token("tok_1", hash: Array(repeating: UInt8(7), count: 32))
+            try store.createToken(token, principal: try principal("ios-app"))
+            #expect(try store.activeTokens() == [token])
+            let revoked = try store.revokeToken("tok_1", by: "admin", at: time)
+            #expect(revoked.revokedAt == time)
+            #expect(try store.activeTokens().isEmpty)
+            #expect(try store.tokens(after: nil, limit: 10).count == 1)
+            #expect(try store.auditEvents(fix: nil, after: nil, limit: 10).map(\.action) == [.tokenCreate, .tokenRevoke])
+            #expect(try !store.auditEvents(fix: nil, after: nil, limit: 10).contains { ($0.after ?? "").contains("secret") })
+            #expect(throws: StoreError.notFound(kind: "token", id: "tok_2")) { try store.revokeToken("tok_2", by: "admin", at: self.time) }
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func revokedHashesActiveTokensAndCountFollowRevocation(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            // Hashes with zero bytes at the start, in the middle and at the end: blobs, never C strings.
+            let kept = StoreFixtures.token("tok_kept", hash: [0, 0] + Array(repeating: 0xAB, count: 30))
+            let gone = StoreFixtures.token("tok_gone", hash: Array(repeating: 0xCD, count: 15) + [0] + Array(repeating: 0, count: 16))
+            try store.createToken(kept, principal: nil)
+            try store.createToken(gone, principal: nil)
+            #expect(try store.revokedTokenHashes().isEmpty)
+            _ = try store.revokeToken("tok_gone", by: "admin", at: time)
+            #expect(try store.revokedTokenHashes() == [gone.secretSHA256])
+            #expect(try store.activeTokens() == [kept])
+            #expect(try store.tokenCount() == 2)
+            // Revoking again changes nothing and is not audited twice.
+            #expect(try store.revokeToken("tok_gone", by: "admin", at: time.addingTimeInterval(60)).revokedAt == time)
+            #expect(try store.auditEvents(fix: nil, after: nil, limit: 10).filter { $0.action == .tokenRevoke }.count == 1)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aSecondTokenWithTheSameHashIsRefusedAndLeavesNothing(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            let hash = Array(repeating: UInt8(9), count: 32)
+            try store.createToken(StoreFixtures.token("tok_first", hash: hash), principal: try principal("ios-app"))
+            let revision = try store.configurationRevision()
+            let failure = #expect(throws: (any Error).self) {
+                try store.createToken(StoreFixtures.token("tok_copy", hash: hash), principal: try self.principal("android-app"))
+            }
+            #expect(failure.map { StoreFixtures.isViolation($0, of: .unique) } == true)
+            #expect(try store.tokenCount() == 1)
+            #expect(try store.configurationRevision() == revision)
+            #expect(try store.auditEvents(fix: nil, after: nil, limit: 10).map(\.action) == [.tokenCreate])
+            // The principal registered inside the failed transaction went with it: the name is free.
+            try store.createToken(StoreFixtures.token("tok_android"), principal: try principal("android-app"))
+            #expect(try store.tokenCount() == 2)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func tokensPageByIdInByteOrder(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            for id in ["a-fix", "_z", "B", "a_z"] { try store.createToken(StoreFixtures.token(id), principal: nil) }
+            #expect(try store.tokens(after: nil, limit: 2).map(\.id) == ["B", "_z"])
+            #expect(try store.tokens(after: "_z", limit: 2).map(\.id) == ["a-fix", "a_z"])
+            #expect(try store.tokens(after: "a_z", limit: 2).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aTesterTokenNeedsAnActiveTesterAndTheLastAdminTokenStays(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            #expect(throws: ValidationFailure([FieldError(field: "tester", message: "no tester 't_nobody'")])) {
+                try store.createToken(StoreFixtures.token("tok_t", role: .tester, testerID: "t_nobody"), principal: nil)
+            }
+            _ = try store.createTester(StoreFixtures.tester("t_aiko", keys: []), by: "maria")
+            try store.createToken(StoreFixtures.token("tok_t", role: .tester, testerID: "t_aiko"), principal: nil)
+            #expect(try store.activeTokens().map(\.testerID) == ["t_aiko"])
+
+            try store.createToken(StoreFixtures.token("tok_admin", role: .admin), principal: try principal("admin"))
+            #expect(throws: StoreConflict.self) { try store.revokeToken("tok_admin", by: "admin", at: self.time) }
+            #expect(try store.activeTokens().count == 2)
+        }
+    }
+}
