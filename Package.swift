@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CEpoll"),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(name: "VouchDomain"),
         .target(name: "VouchJSON"),
@@ -23,7 +24,7 @@ let package = Package(
         .target(name: "VouchCodec", dependencies: ["VouchDomain", "VouchJSON"]),
         // Principal names' Unicode normalisation and confusable skeletons, through the ICU that ships inside the toolchain's Foundation.
         .target(name: "VouchIdentity", dependencies: ["VouchDomain"], linkerSettings: [.linkedLibrary("_FoundationICU")]),
-        .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite"], plugins: ["EmbedMigrations"]),
+        .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite", "CPostgres"], plugins: ["EmbedMigrations"]),
         .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD"]),
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
@@ -48,8 +49,11 @@ let package = Package(
         .testTarget(name: "VouchIdentityTests", dependencies: ["VouchIdentity", "VouchDomain"]),
         .testTarget(name: "VouchCryptoTests", dependencies: ["VouchCrypto"], exclude: ["standard-webhooks-vectors.json"]),
         .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore"], exclude: ["standard-webhooks-vectors.json"]),
-        .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity"]),
-        .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks"]),
+        // What several test targets share: a fresh PostgreSQL database per test (from VOUCH_TEST_POSTGRES_URL).
+        .target(name: "VouchTestSupport", dependencies: ["VouchStore"], path: "Tests/VouchTestSupport"),
+        .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
+        .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
+                                                     "VouchTestSupport"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),

@@ -3,9 +3,6 @@ import VouchDomain
 
 /// What several `vouchd` sharing one database need from the store (docs/storage.md, "Several vouchd").
 extension RelationalStore {
-    /// The channel a committed configuration revision is announced on (PostgreSQL NOTIFY; the payload is the revision).
-    static let announcementChannel = "vouch_configuration"
-
     public var isShared: Bool { database.isShared }
 
     public func waitForAnnouncement(timeout: Duration) throws {
@@ -55,6 +52,6 @@ extension RelationalStore {
     /// delivered only then). SQLite has nobody to wake.
     static func announce(_ revision: Int64, on connection: any SQLConnection) throws {
         guard connection.dialect == .postgres else { return }
-        try connection.query("SELECT pg_notify(?, ?)", [.text(announcementChannel), .text(String(revision))])
+        try PostgresNotificationListener.notify(channel: ConfigurationAnnouncement.channel, payload: String(revision), on: connection)
     }
 }

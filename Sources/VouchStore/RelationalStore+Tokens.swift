@@ -11,7 +11,18 @@ extension RelationalStore {
     /// - Parameter principal: the normalised principal of a staff token (nil for a tester token, whose principal is the
     ///   tester's pseudonym) and the request field it came from, for the error.
     public func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws {
+        _ = try createToken(token, principal: principal, onlyIfFirst: false)
+    }
+
+    public func createFirstToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws -> Bool {
+        try createToken(token, principal: principal, onlyIfFirst: true)
+    }
+
+    /// - Parameter onlyIfFirst: create it only when the database has no token at all, checked in the same transaction.
+    /// - Returns: whether it was created.
+    private func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?, onlyIfFirst: Bool) throws -> Bool {
         try write { connection, changes in
+            if onlyIfFirst, try connection.scalar("SELECT COUNT(*) FROM tokens") != 0 { return false }
             if let testerID = token.testerID {
                 let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(testerID)]).first?.string(0)
                 guard status == "active" else {
@@ -28,6 +39,7 @@ extension RelationalStore {
             try audit(connection, AuditEvent(at: token.createdAt, principal: token.createdBy, action: .tokenCreate, subject: token.id,
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: token))))
             changes.record(.tokenAdded(token))
+            return true
         }
     }
 

@@ -39,6 +39,9 @@ public protocol Store: Sendable {
     func flagRules() throws -> [FlagRule]
 
     func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws
+    /// Creates the token only when the database has no token at all (the first admin token, which several vouchd
+    /// starting together on one database may each try to make); returns whether it did.
+    func createFirstToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws -> Bool
     func tokens(after id: String?, limit: Int) throws -> [TokenRecord]
     func activeTokens() throws -> [TokenRecord]
     /// The SHA-256 of every revoked token's secret, so a revoked token is told apart from a guess.

@@ -63,3 +63,28 @@ final class PublicationLog: Sendable {
         }
     }
 }
+
+/// An error a test's body throws on purpose, to see its transaction rolled back.
+struct RefusedOnPurpose: Error {}
+
+extension StoreFixtures {
+    /// Runs `writers` callers at once through `groupWrite`; each inserts its index into `items (n)`, then runs
+    /// `andThen`, which may throw to fail that caller alone. Returns how many callers failed.
+    static func concurrentGroupWrites(on database: any SQLDatabase, writers: Int,
+                                      andThen: @escaping @Sendable (Int, any SQLConnection) throws -> Void) -> Int {
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: writers) { index in
+            do {
+                let value: Int = try database.groupWrite { connection in
+                    try connection.query("INSERT INTO items (n) VALUES (?)", [.int(index)])
+                    try andThen(index, connection)
+                    return index
+                }
+                if value != index { failures.withLock { $0 += 1 } }
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        return failures.withLock { $0 }
+    }
+}

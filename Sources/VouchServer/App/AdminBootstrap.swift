@@ -18,7 +18,12 @@ enum AdminBootstrap {
         try writePrivately(secret + "\n", to: path)
         let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: "admin", principalName: "admin", role: .admin,
                                  secretSHA256: Digest.sha256(secret), createdBy: "vouchd", createdAt: Date())
-        try application.store.createToken(record, principal: (try PrincipalName("admin", field: "name"), "name"))
+        // Another vouchd starting on the same database may have made the first token meanwhile: then this file holds a
+        // secret that was never issued, and goes.
+        guard try application.store.createFirstToken(record, principal: (try PrincipalName("admin", field: "name"), "name")) else {
+            unlink(path)
+            return nil
+        }
         return path
     }
 

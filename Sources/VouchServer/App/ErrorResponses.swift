@@ -34,6 +34,15 @@ enum ErrorResponses {
             // The transaction was rolled back, so the client may simply retry.
             return Problem(status: 503, detail: "the database is busy: another connection holds its write lock, so the change was not stored; "
                                + "retry in \(busyRetryAfterSeconds) s", headers: [(name: "Retry-After", value: String(busyRetryAfterSeconds))])
+        case let postgres as PostgresError where postgres.isLockTimeout || postgres.isSerializationFailure:
+            // Another vouchd held the shared write lock past the lock timeout; this transaction was rolled back.
+            return Problem(status: 503, detail: "the database is busy: another vouchd holds its write lock, so the change was not stored; "
+                               + "retry in \(busyRetryAfterSeconds) s", headers: [(name: "Retry-After", value: String(busyRetryAfterSeconds))])
+        case let postgres as PostgresError where postgres.isConnectionFailure:
+            // The connection went away; if it went during COMMIT, the change may have been stored after all, which a
+            // retry with the same Idempotency-Key (where the route takes one) settles.
+            return Problem(status: 503, detail: "the database does not answer, so the change may not have been stored; "
+                               + "send it again in \(busyRetryAfterSeconds) s", headers: [(name: "Retry-After", value: String(busyRetryAfterSeconds))])
         case let sqlite as SQLiteError where sqlite.isDiskFull:
             return Problem(status: 507, detail: "the disk holding the database is full, so the change was not stored; "
                                + "free space in the state directory, then retry")

@@ -180,19 +180,28 @@ public struct DaemonConfiguration: Sendable {
     /// live in the database, never in the configuration; a future key that holds one must be listed here.
     static let secretKeys: Set<String> = []
 
+    /// A value as logs and `check-config` show it: secrets redacted, and the database URL without its password.
+    static func shown(_ key: String, _ value: String) -> String {
+        if secretKeys.contains(key) { return "[redacted]" }
+        return key == "database.url" ? PostgresDatabase.redacted(value) : value
+    }
+
+    /// The PostgreSQL connection from `database.url`, or nil for SQLite in the state directory.
+    public var databaseURL: String? { self["database.url"].isEmpty ? nil : self["database.url"] }
+
     /// The settings whose value is not the built-in default, in the keys' order, secrets redacted: what the start log
     /// says, so a trial with loopback webhooks allowed or a shortened soak is never mistaken for a production setup.
     public var nonDefaultSettings: [(key: String, value: String)] {
         DaemonConfiguration.keys.compactMap { entry in
             guard let value = values[entry.key], value != entry.defaultValue else { return nil }
-            return (entry.key, DaemonConfiguration.secretKeys.contains(entry.key) ? "[redacted]" : value)
+            return (entry.key, DaemonConfiguration.shown(entry.key, value))
         }
     }
 
     /// Every key and its effective value, one per line, for `vouchd check-config`.
     public var report: String {
         DaemonConfiguration.keys.map { entry in
-            let value = DaemonConfiguration.secretKeys.contains(entry.key) ? "[redacted]" : (values[entry.key] ?? "")
+            let value = DaemonConfiguration.shown(entry.key, values[entry.key] ?? "")
             return "\(entry.key) = \(value)    # from \(sources[entry.key] ?? "default")"
         }.joined(separator: "\n")
     }

@@ -59,12 +59,15 @@ public enum VouchdCommand {
                 return try serve(configuration: options.configuration(environment: environment))
             case "check-config":
                 let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--listen", "--config", "--log-level"])
-                print(try options.configuration(environment: environment).report)
+                let configuration = try options.configuration(environment: environment)
+                print(configuration.report)
+                print(try databaseReport(configuration: configuration))
                 return 0
             case "restore":
                 let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--from", "--config"])
                 guard let source = options.values["--from"] else { throw UsageError("restore needs --from FILE, a file written by 'vouchd backup'") }
                 let configuration = try options.configuration(environment: environment)
+                try refuseOnPostgreSQL("restore", configuration: configuration)
                 let result = try StateRestore(stateDirectory: configuration.stateDirectory, backupPath: source).run()
                 print("Restored: \(result.restoredPath)")
                 print("From backup: \(source) (schema version \(result.schemaVersion))")
@@ -74,6 +77,7 @@ public enum VouchdCommand {
                 let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--to", "--config"])
                 guard let destination = options.values["--to"] else { throw UsageError("backup needs --to FILE") }
                 let configuration = try options.configuration(environment: environment)
+                try refuseOnPostgreSQL("backup", configuration: configuration)
                 let version = try backup(configuration: configuration, to: destination)
                 print("Backup written: \(destination)")
                 print("Backup checked: SQLite integrity ok, schema version \(version)")
@@ -117,8 +121,8 @@ public enum VouchdCommand {
         try prepareStateDirectory(stateDirectory)
         let lock = try StateDirectoryLock(stateDirectory: stateDirectory)
         notifier.notify("STATUS=opening and migrating the database")
-        let store = try RelationalStore(path: databasePath(in: stateDirectory), synchronous: configuration.synchronous,
-                                    busyTimeoutMilliseconds: configuration.seconds("sqlite.busy_timeout") * 1_000)
+        let store = try openStore(configuration: configuration)
+        logger.info("database open", [("database", store.database.location)])
         let application = try VouchApplication(store: store, logger: logger, settings: configuration.applicationSettings)
         if let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: stateDirectory) {
             logger.info("admin token created", [("path", tokenPath)])
@@ -183,6 +187,36 @@ public enum VouchdCommand {
     }
 
     /// Copies the live database to `destination`, then checks the copy; returns its schema version.
+    /// SQLite in the state directory, or the PostgreSQL database of `database.url`; migrated either way.
+    static func openStore(configuration: DaemonConfiguration) throws -> RelationalStore {
+        if let url = configuration.databaseURL {
+            return try RelationalStore(database: try PostgresDatabase(url: url))
+        }
+        return try RelationalStore(path: databasePath(in: configuration.stateDirectory), synchronous: configuration.synchronous,
+                                   busyTimeoutMilliseconds: configuration.seconds("sqlite.busy_timeout") * 1_000)
+    }
+
+    /// `backup` and `restore` copy the SQLite file; a PostgreSQL database is PostgreSQL's own tools' to copy.
+    static func refuseOnPostgreSQL(_ command: String, configuration: DaemonConfiguration) throws {
+        guard configuration.databaseURL != nil else { return }
+        let tool = command == "backup" ? "pg_dump --format=custom --file=vouch.dump" : "pg_restore --clean --if-exists --dbname"
+        throw DaemonError("vouchd \(command) copies the SQLite database in the state directory, but database.url puts this vouchd on "
+            + "PostgreSQL (\(PostgresDatabase.redacted(configuration.databaseURL ?? ""))). Use PostgreSQL's own tools instead, for example: "
+            + "\(tool) 'postgres://…' (README, \"Running several vouchd\").")
+    }
+
+    /// What `check-config` says of the database after the settings: where it is, and for PostgreSQL that it answers.
+    static func databaseReport(configuration: DaemonConfiguration) throws -> String {
+        guard let url = configuration.databaseURL else {
+            return "Database: SQLite at \(databasePath(in: configuration.stateDirectory))"
+        }
+        let database = try PostgresDatabase(url: url)
+        let known = Migrator(dialect: .postgres).migrations.last?.version ?? 0
+        let current = (try? database.read { try $0.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") ?? 0 }) ?? 0
+        return "Database: \(database.location): connected; schema version \(current) (this vouchd knows up to \(known)"
+            + (current < known ? "; it migrates at start)" : ")")
+    }
+
     static func backup(configuration: DaemonConfiguration, to destination: String) throws -> Int {
         let path = databasePath(in: configuration.stateDirectory)
         guard FileManager.default.fileExists(atPath: path) else { throw DaemonError("no database at \(path)") }

@@ -44,7 +44,12 @@ extension SQLConnection {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws (the first error wins).
     /// `immediate` takes the write lock at the start, so the body's reads see what it then writes over.
     public func transaction<T>(immediate: Bool, _ body: (any SQLConnection) throws -> T) throws -> T {
-        if immediate { try beginWrite() } else { try execute("BEGIN") }
+        try transaction(begin: { if immediate { try beginWrite() } else { try execute("BEGIN") } }, body)
+    }
+
+    /// Runs `body` in the transaction `begin` opened: committed when it returns, rolled back when it throws.
+    public func transaction<T>(begin: () throws -> Void, _ body: (any SQLConnection) throws -> T) throws -> T {
+        try begin()
         do {
             let result = try body(self)
             try execute("COMMIT")
