@@ -43,8 +43,13 @@ NODE_ENVIRONMENT = {
     "VOUCHD_WEBHOOKS_DNS_TIMEOUT": "1s",
     "VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true",
     "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "1s,1s,1s,1s,1s",
+    # The load balancer's address, as README says ("Running several vouchd"): every node then writes the same
+    # event-stream address into bulk answers, which so get the same ETag on every node.
+    "VOUCHD_OFREP_PUBLIC_URL": "https://flags.example.org",
 }
 REQUEST_TIMEOUT = 10.0
+# How soon a token made through one node must work on every other (README: nodes are a fraction of a second apart).
+TOKEN_SPREAD_LIMIT = 1.0
 
 
 # --- waiting -------------------------------------------------------------------------------------------------------
@@ -150,8 +155,15 @@ class Cluster:
         self.killed.add(name)
 
     def create_token(self, name: str, role: str) -> str:
+        """A new token, made through node A and known to every node (each hears of it within about a second)."""
         token = self.connect("A").expect(201, "POST", "/v1/tokens", {"name": name, "role": role})["token"]
         self.secrets.append(token)
+        for node in NODE_NAMES[1:]:
+            # Any answer but 401 (a 403 for a role that may not list fixes) means the node knows the token. Every
+            # 50 ms, so the few 401s stay far below auth.max_failures.
+            connection = self.connect(node, token)
+            wait_until(lambda: connection.request("GET", "/v1/fixes?limit=1").status != 401, TOKEN_SPREAD_LIMIT,
+                       lambda: f"node {node} still answers 401 to the token {name!r} made through node A")
         return token
 
     def logged(self, name: str, pattern: str) -> list[str]:
