@@ -30,8 +30,9 @@ from typing import Any
 
 import pytest
 
-# The console's story, its crawls and their fixtures, shared by the test_console_* modules.
-pytest_plugins = ("console_fixtures",)
+# The console's story, its crawls and their fixtures, shared by the test_console_* modules; three vouchd on one
+# PostgreSQL database and the figures they print, for test_cluster.py.
+pytest_plugins = ("console_fixtures", "cluster_fixtures")
 
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 15.0
@@ -122,10 +123,13 @@ def vouchd_environment() -> dict[str, str]:
     return {}
 
 
-def launch_vouchd(state_dir: pathlib.Path, extra_environment: dict[str, str]) -> Vouchd:
+def launch_vouchd(state_dir: pathlib.Path, extra_environment: dict[str, str], *,
+                  admin_token_from: pathlib.Path | None = None) -> Vouchd:
     """Starts vouchd in `state_dir` on 127.0.0.1 port 0 and waits until it listens; `extra_environment` adds settings.
 
     Also for scripts that run a daemon where the fixture cannot, such as inside another network namespace.
+    `admin_token_from` names the admin.token of another vouchd on the same database: only the first to start on an
+    empty database writes one, so this one must not.
     """
     environment = {key: value for key, value in os.environ.items()
                    if not key.startswith("VOUCHD_") and key.lower() not in ("no_proxy", "http_proxy", "https_proxy", "all_proxy")}
@@ -158,9 +162,15 @@ def launch_vouchd(state_dir: pathlib.Path, extra_environment: dict[str, str]) ->
                 match = re.search(r"\bhttp\.port=(\d+)", line)
                 assert match, f"no http.port in {line!r}"
                 port = int(match.group(1))
-        admin_token = (state_dir / "admin.token").read_text().strip()
-        assert re.fullmatch(r"vch_[a-z0-9]{40}", admin_token), "admin.token does not hold a vch_ token"
-        assert (state_dir / "admin.token").stat().st_mode & 0o077 == 0, "admin.token must be readable by its owner only"
+        if admin_token_from is None:
+            token_file = state_dir / "admin.token"
+        else:
+            token_file = admin_token_from
+            assert not (state_dir / "admin.token").exists(), \
+                f"vouchd wrote {state_dir / 'admin.token'} though the database it shares already had an admin token"
+        admin_token = token_file.read_text().strip()
+        assert re.fullmatch(r"vch_[a-z0-9]{40}", admin_token), f"{token_file} does not hold a vch_ token"
+        assert token_file.stat().st_mode & 0o077 == 0, f"{token_file} must be readable by its owner only"
         daemon = Vouchd(process, f"http://127.0.0.1:{port}", admin_token, state_dir, log)
         daemon.log_reader = reader
         return daemon
@@ -184,20 +194,29 @@ def stop_vouchd(daemon: Vouchd) -> int | None:
     return status
 
 
+def assert_stopped_cleanly(daemon: Vouchd, status: int | None, *, secrets: list[str] | tuple[str, ...] = (),
+                           expected_errors: re.Pattern[str] | None = None, name: str = "vouchd") -> None:
+    """`status` (from stop_vouchd) is 0, and the log holds no error (but those `expected_errors` matches), no admin
+    token and none of `secrets`."""
+    log = daemon.log
+    if status is None:
+        pytest.fail(f"{name} did not stop within {STOP_TIMEOUT:.0f} s of SIGTERM:\n" + "\n".join(log), pytrace=False)
+    assert status == 0, f"{name} exited with {status} after SIGTERM:\n" + "\n".join(log)
+    errors = [line for line in log if "level=error" in line and not (expected_errors and expected_errors.search(line))]
+    assert not errors, f"{name} logged errors:\n" + "\n".join(errors)
+    text = "\n".join(log)
+    assert daemon.admin_token not in text, f"{name} logged the admin token"
+    leaked = [secret[:8] + "…" for secret in secrets if secret in text]
+    assert not leaked, f"{name} logged secrets or tokens: {leaked}"
+
+
 @pytest.fixture
 def vouchd(tmp_path: pathlib.Path, vouchd_environment: dict[str, str]):
     daemon = launch_vouchd(tmp_path / "state", vouchd_environment)
 
     yield daemon
 
-    status = stop_vouchd(daemon)
-    log = daemon.log
-    if status is None:
-        pytest.fail("vouchd did not stop within 15 s of SIGTERM:\n" + "\n".join(log), pytrace=False)
-    assert status == 0, f"vouchd exited with {status} after SIGTERM:\n" + "\n".join(log)
-    errors = [line for line in log if "level=error" in line]
-    assert not errors, "vouchd logged errors:\n" + "\n".join(errors)
-    assert daemon.admin_token not in "\n".join(log), "vouchd logged the admin token"
+    assert_stopped_cleanly(daemon, stop_vouchd(daemon))
 
 
 @pytest.fixture

@@ -9,18 +9,14 @@ side is skipped, unless VOUCH_REQUIRE_POSTGRES=1, when it fails.
 
 from __future__ import annotations
 
-import os
 import pathlib
-import secrets
-import shutil
 import sqlite3
-import subprocess
-import urllib.parse
 
 import pytest
 
+from postgres_cluster import fresh_database, postgres_url, psql, rows
+
 SCHEMA = pathlib.Path(__file__).resolve().parents[2] / "Schema"
-PSQL_TIMEOUT = 60
 # The migrator's own bookkeeping, created by the binary rather than by a migration.
 INTERNAL_TABLES = {"schema_migrations"}
 # Indexes only PostgreSQL has, for several vouchd on one database (each explained in Schema/postgres).
@@ -31,39 +27,6 @@ def migrations(dialect: str) -> list[pathlib.Path]:
     files = sorted((SCHEMA / dialect).glob("*.sql"))
     assert files, f"no migrations in {SCHEMA / dialect}"
     return files
-
-
-def postgres_url() -> str:
-    """The cluster's URL, or a skip (a failure when PostgreSQL is required)."""
-    url = os.environ.get("VOUCH_TEST_POSTGRES_URL", "")
-    required = os.environ.get("VOUCH_REQUIRE_POSTGRES") == "1"
-    if not url:
-        message = "VOUCH_TEST_POSTGRES_URL is not set (scripts/test starts a cluster with scripts/postgres-cluster)"
-        if required:
-            pytest.fail(message + ", and VOUCH_REQUIRE_POSTGRES=1 requires PostgreSQL", pytrace=False)
-        pytest.skip(message)
-    if shutil.which("psql") is None:
-        pytest.fail("psql is not installed (scripts/setup-system --test installs postgresql)", pytrace=False)
-    return url
-
-
-def with_database(url: str, name: str) -> str:
-    # Built by hand: urlunsplit drops the empty host of "postgresql:///postgres", which libpq then refuses.
-    parts = urllib.parse.urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}/{name}" + (f"?{parts.query}" if parts.query else "")
-
-
-def psql(url: str, *arguments: str) -> str:
-    result = subprocess.run(["psql", "--no-psqlrc", "--quiet", "--set", "ON_ERROR_STOP=1", "--dbname", url, *arguments],
-                            capture_output=True, text=True, timeout=PSQL_TIMEOUT)
-    if result.returncode != 0:
-        pytest.fail(f"psql {' '.join(arguments)} failed with status {result.returncode}:\n{result.stderr}", pytrace=False)
-    return result.stdout
-
-
-def rows(url: str, sql: str) -> list[list[str]]:
-    output = psql(url, "--no-align", "--tuples-only", "--field-separator", "\t", "--command", sql)
-    return [line.split("\t") for line in output.splitlines() if line]
 
 
 class Column:
@@ -96,11 +59,7 @@ def sqlite_schema(tmp_path_factory) -> tuple[dict[str, dict[str, Column]], set[s
 
 @pytest.fixture(scope="module")
 def postgres_schema() -> tuple[dict[str, dict[str, Column]], set[str]]:
-    url = postgres_url()
-    name = "vouch_schema_" + secrets.token_hex(6)
-    psql(url, "--command", f"CREATE DATABASE {name}")
-    try:
-        database = with_database(url, name)
+    with fresh_database(postgres_url(), "vouch_schema") as (_, database):
         for migration in migrations("postgres"):
             psql(database, "--single-transaction", "--file", str(migration))
         schema: dict[str, dict[str, Column]] = {}
@@ -110,8 +69,6 @@ def postgres_schema() -> tuple[dict[str, dict[str, Column]], set[str]]:
             schema.setdefault(table, {})[column] = Column(type_name, nullable == "NO", collation or None)
         indexes = {index for (index,) in rows(database, "SELECT indexname FROM pg_indexes WHERE schemaname = 'public'")}
         return schema, indexes
-    finally:
-        psql(url, "--command", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def test_both_dialects_have_the_same_tables(sqlite_schema, postgres_schema):

@@ -18,7 +18,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable
 
 import pytest
@@ -27,6 +27,8 @@ from openfeature.contrib.provider.ofrep import OFREPProvider
 from openfeature.evaluation_context import EvaluationContext
 from openfeature.flag_evaluation import Reason
 from standardwebhooks import Webhook
+
+from loopback_server import LoopbackServer
 
 FIX = "tv-channel-selector-labels"
 # The longest any step waits for the daemon (a delivery, a state change).
@@ -65,29 +67,8 @@ class Receiver:
         self.requests = 0
         self._answer = answer
         self._changed = threading.Condition()
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            # HTTP/1.1 so the daemon's curl handles may keep connections alive, as they would with a real receiver.
-            protocol_version = "HTTP/1.1"
-            timeout = 30
-
-            def do_POST(self) -> None:
-                receiver._handle(self)
-
-            def do_GET(self) -> None:
-                receiver._handle(self)
-
-            do_PUT = do_PATCH = do_DELETE = do_GET
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}{self.PATH}"
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name=f"webhook-receiver-{self._server.server_address[1]}", daemon=True)
-        self._thread.start()
+        self._server = LoopbackServer(self._handle, "webhook-receiver")
+        self.url = f"http://127.0.0.1:{self._server.port}{self.PATH}"
 
     def _handle(self, request: BaseHTTPRequestHandler) -> None:
         arrived = time.monotonic()
@@ -154,9 +135,6 @@ class Receiver:
 
     def shutdown(self) -> None:
         self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
-        assert not self._thread.is_alive(), "the webhook receiver did not stop"
 
 
 @pytest.fixture
