@@ -1,8 +1,39 @@
 import Foundation
+import Synchronization
 import Testing
+import VouchTestSupport
 @testable import VouchStore
 
 struct MigratorTests {
+    /// Several vouchd starting together on one empty PostgreSQL database: one migrates, the others wait for its
+    /// lock and then find nothing left to do.
+    @Test func daemonsStartingTogetherOnPostgreSQLMigrateOnce() throws {
+        try PostgresTestDatabase.run { server in
+            let databases = try (0..<4).map { _ in try server.makeDatabase() }
+            let applied = Mutex<[[Int]]>([])
+            let failures = Mutex<[String]>([])
+            let group = DispatchGroup()
+            for database in databases {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    do {
+                        let versions = try Migrator(dialect: .postgres).migrate(database)
+                        applied.withLock { $0.append(versions) }
+                    } catch {
+                        failures.withLock { $0.append(String(describing: error)) }
+                    }
+                }.start()
+            }
+            group.wait()
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+            let all = EmbeddedMigrations.postgres.map(\.version)
+            #expect(applied.withLock { $0 }.sorted { $0.count > $1.count } == [all] + Array(repeating: [], count: 3))
+            let recorded = try databases[0].read { try $0.query("SELECT version FROM schema_migrations ORDER BY version").map { $0.int(0) } }
+            #expect(recorded == all)
+        }
+    }
+
     @Test func appliesEveryMigrationOnceWithItsRecord() throws {
         let directory = try TemporaryDirectory()
         let database = try SQLiteDatabase(path: directory.file("db.sqlite3"))
