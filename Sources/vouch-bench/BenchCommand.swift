@@ -12,6 +12,10 @@ import VouchStore
 ///     vouch-bench free-port                    prints a free loopback TCP port
 ///     vouch-bench commit-rate --state-dir DIR [--seconds 5]
 ///                                             SQLite's durable single-row commit rate (the feedback intake reference)
+///     vouch-bench commit-rate --database-url URL [--seconds 5]
+///                                             the same on an empty PostgreSQL database
+///     vouch-bench convergence --urls A,B,C --admin-token T [--changes 200] [--timeout-seconds 10]
+///                                             several vouchd on one database: a change through A until B, C… answer it
 ///     vouch-bench postgres-store --url URL [--seconds 5] [--writers 16]
 ///                                             PostgreSQL store: durable writes alone and grouped, one-row reads
 ///     vouch-bench populate-feedback --state-dir DIR [--records 100000] [--testers 20]
@@ -42,6 +46,8 @@ enum BenchCommand {
           vouch-bench evaluate  [--state-dir DIR] [--fixes 10000] [--targets 100000] [--calls 10000000]   (evaluation only)
           vouch-bench free-port
           vouch-bench commit-rate --state-dir DIR [--seconds 5] [--synchronous full|normal]
+          vouch-bench commit-rate --database-url URL [--seconds 5]
+          vouch-bench convergence --urls A,B,C --admin-token T [--changes 200] [--timeout-seconds 10]
           vouch-bench postgres-store --url URL [--seconds 5] [--writers 16]
           vouch-bench populate-feedback --state-dir DIR [--records 100000] [--testers 20]
           vouch-bench http-timing --url URL --token TOKEN [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
@@ -76,9 +82,21 @@ enum BenchCommand {
                 let loaded = try options.values["--state-dir"].map(StorePopulator.load)
                 EvaluationBench.run(workload, calls: try options.int("--calls", 10_000_000), loaded: loaded)
             case "commit-rate":
-                let synchronous = options.values["--synchronous"] ?? "full"
-                guard let mode = SQLiteDatabase.Synchronous(rawValue: synchronous.uppercased()) else { throw BenchError("--synchronous must be full or normal") }
-                try CommitRateBench.run(stateDirectory: try options.required("--state-dir"), seconds: try options.double("--seconds", 5), synchronous: mode)
+                let seconds = try options.double("--seconds", 5)
+                if let url = options.values["--database-url"] {
+                    guard options.values["--state-dir"] == nil, options.values["--synchronous"] == nil else {
+                        throw BenchError("--database-url measures PostgreSQL; --state-dir and --synchronous are for SQLite: give one or the other")
+                    }
+                    try CommitRateBench.runOnPostgres(url: url, seconds: seconds)
+                } else {
+                    let synchronous = options.values["--synchronous"] ?? "full"
+                    guard let mode = SQLiteDatabase.Synchronous(rawValue: synchronous.uppercased()) else { throw BenchError("--synchronous must be full or normal") }
+                    try CommitRateBench.runOnSQLite(stateDirectory: try options.required("--state-dir"), seconds: seconds, synchronous: mode)
+                }
+            case "convergence":
+                try ConvergenceBench.run(.init(
+                    urls: try options.required("--urls").split(separator: ",").map(String.init), adminToken: try options.required("--admin-token"),
+                    changes: try options.int("--changes", 200), timeoutSeconds: try options.double("--timeout-seconds", 10)))
             case "postgres-store":
                 try PostgresStoreBench.run(url: try options.required("--url"), seconds: try options.double("--seconds", 5), writers: try options.int("--writers", 16))
             case "populate-feedback":
