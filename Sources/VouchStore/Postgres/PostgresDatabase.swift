@@ -51,8 +51,12 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Runs `body` in one write transaction holding the write lock; commits before returning.
     public func write<T: Sendable>(_ body: (any SQLConnection) throws -> T, committed: (T) -> T) throws -> T {
-        try withWriterConnection { connection in
-            committed(try connection.transaction(immediate: true, body))
+        do {
+            return try withWriterConnection { connection in committed(try connection.transaction(immediate: true, body)) }
+        } catch let error as PostgresError where error.isConnectionFailure && error.sql?.hasPrefix("BEGIN") == true {
+            // The session was lost before the transaction began (the server ended it while it sat idle, and the news
+            // had not reached this side yet): nothing of `body` ran, so a new session may run it once.
+            return try withWriterConnection { connection in committed(try connection.transaction(immediate: true, body)) }
         }
     }
 
@@ -85,6 +89,16 @@ public final class PostgresDatabase: SQLDatabase {
     public func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         readerSlots.wait()
         defer { readerSlots.signal() }
+        do {
+            return try readOnce(body)
+        } catch let error as PostgresError where error.isConnectionFailure {
+            // A read changes nothing, so one lost with its session (a restart, a terminated backend) runs again on a
+            // new one; a second failure means the server is away, and is the caller's.
+            return try readOnce(body)
+        }
+    }
+
+    private func readOnce<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         let connection = try checkOutReader()
         defer { checkIn(connection) }
         return try connection.readTransaction(body)
