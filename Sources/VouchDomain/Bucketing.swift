@@ -2,10 +2,16 @@
 public enum Bucketing {
     /// `murmur3_x86_32(group + ":" + targetingKey, seed 0) % 100 + 1`, in 1...100.
     public static func bucket(group: String, targetingKey: String) -> Int {
-        var bytes = Array(group.utf8)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(contentsOf: targetingKey.utf8)
-        return Int(Murmur3.hash32(bytes) % 100) + 1
+        group.withUTF8Bytes { group in targetingKey.withUTF8Bytes { key in bucket(group: group, targetingKey: key) } }
+    }
+
+    /// The same from the bytes of both parts, hashed in place: nothing is joined or allocated.
+    static func bucket(group: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer) -> Int {
+        var hash = Murmur3.Accumulator()
+        hash.add(group)
+        hash.add(UInt8(ascii: ":"))
+        hash.add(targetingKey)
+        return Int(hash.finish() % 100) + 1
     }
 
     /// A key is in when its bucket is at most the percentage; so a key once in stays in as the percentage grows.

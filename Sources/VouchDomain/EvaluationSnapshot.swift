@@ -1,7 +1,10 @@
 /// An immutable picture of every flag, read by OFREP without touching the database.
 ///
-/// A change builds a new snapshot and swaps it in whole, so readers never see half an update.
+/// A change builds a new snapshot and swaps it in whole, so readers never see half an update. Evaluation reads the
+/// flat `FlagIndex`, not `rules`: the dictionary of `FlagRule`s is kept for writers (which compare versions and
+/// compute what a changed rule adds and removes) and is never touched by a request.
 public final class EvaluationSnapshot: Sendable {
+    /// The rules by flag key; each is stored under its own `key`.
     public let rules: [String: FlagRule]
     /// Keys in order, so bulk answers are stable and their ETags repeatable.
     public let orderedKeys: [String]
@@ -10,47 +13,102 @@ public final class EvaluationSnapshot: Sendable {
     /// The configuration revision the rules are at: the one they were loaded at, or the newest version swapped in
     /// since. It only grows, so a client that reads it from answers sees a node never go backwards.
     public let revision: Int64
+    private let index: FlagIndex
+    /// The index slot of each of `orderedKeys`, for bulk evaluation.
+    private let orderedSlots: [Int]
 
     /// - Parameter revision: the configuration revision the rules were read at; at least their newest version.
     public convenience init(rules: [String: FlagRule], generation: UInt64 = 0, revision: Int64 = 0) {
-        self.init(rules: rules, orderedKeys: rules.keys.sorted(), generation: generation,
+        let keys = rules.keys.sorted()
+        let (index, slots) = FlagIndex.build(rules: rules, orderedKeys: keys)
+        self.init(rules: rules, orderedKeys: keys, orderedSlots: slots, index: index, generation: generation,
                   revision: max(revision, rules.values.map(\.version).max() ?? 0))
     }
 
-    private init(rules: [String: FlagRule], orderedKeys: [String], generation: UInt64, revision: Int64) {
+    private init(rules: [String: FlagRule], orderedKeys: [String], orderedSlots: [Int], index: FlagIndex, generation: UInt64, revision: Int64) {
         self.rules = rules
         self.orderedKeys = orderedKeys
+        self.orderedSlots = orderedSlots
+        self.index = index
         self.generation = generation
         self.revision = revision
     }
 
     public static let empty = EvaluationSnapshot(rules: [:])
 
+    /// The outcome carries the caller's `key`, equal to the rule's: no String of the snapshot is retained per call.
     public func evaluate(flag key: String, targetingKey: String?) -> FlagOutcome? {
-        rules[key]?.evaluate(targetingKey: targetingKey)
+        guard let slot = index.slot(of: key) else { return nil }
+        guard let targetingKey else { return outcome(key: key, slot: slot, targetingKey: nil, keyHash: nil) }
+        return targetingKey.withUTF8Bytes { outcome(key: key, slot: slot, targetingKey: $0, keyHash: nil) }
     }
 
+    /// Every flag in key order; the targeting key is hashed once for all of them.
     public func evaluateAll(targetingKey: String?) -> [FlagOutcome] {
-        orderedKeys.map { rules[$0]!.evaluate(targetingKey: targetingKey) }
+        guard let targetingKey else {
+            return zip(orderedKeys, orderedSlots).map { outcome(key: $0, slot: $1, targetingKey: nil, keyHash: nil) }
+        }
+        return targetingKey.withUTF8Bytes { bytes in
+            let keyHash = KeyHash.hash(bytes)
+            return zip(orderedKeys, orderedSlots).map { outcome(key: $0, slot: $1, targetingKey: bytes, keyHash: keyHash) }
+        }
     }
 
-    /// A new snapshot with one rule replaced, added, or removed (nil).
+    /// - Parameter keyHash: `KeyHash.hash(targetingKey)` when already known; otherwise computed if the state needs it.
+    @inline(__always)
+    private func outcome(key: String, slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?) -> FlagOutcome {
+        let record = index.records[slot]
+        let decision = FlagDecision.make(
+            state: record.state, rolloutPercentage: Int(record.rolloutPercentage), hasTargetingKey: targetingKey != nil,
+            isTargeted: {
+                guard let targetingKey else { return false }
+                return index.isTargeted(flagSlot: slot, key: targetingKey, keyHash: keyHash ?? KeyHash.hash(targetingKey))
+            },
+            bucket: {
+                guard let targetingKey else { return 0 }
+                return index.flagKey(of: record) { Bucketing.bucket(group: $0, targetingKey: targetingKey) }
+            })
+        return FlagOutcome(key: key, revision: record.revision, state: record.state, decision: decision)
+    }
+
+    /// A new snapshot with one rule replaced, added, or removed (nil). A changed rule keeps its slot and copies only
+    /// the targets shards its changed keys fall in; an added one takes a free slot, and its key one place in the
+    /// order found by binary search; a removal, or an addition to a full table, builds the index anew.
     public func replacing(_ key: String, with rule: FlagRule?) -> EvaluationSnapshot {
+        let old = rules[key]
         var next = rules
-        let existed = next[key] != nil
         next[key] = rule
-        // Re-sorting every key took most of a swap; a changed rule keeps the order, an added or removed one moves
-        // one place found by binary search.
-        var keys = orderedKeys
-        if existed != (rule != nil) {
-            var low = 0
-            var high = keys.count
-            while low < high {
-                let middle = (low + high) / 2
-                if keys[middle] < key { low = middle + 1 } else { high = middle }
-            }
-            if rule != nil { keys.insert(key, at: low) } else { keys.remove(at: low) }
+        let nextRevision = max(revision, rule?.version ?? 0)
+        var index = self.index
+        switch (old, rule) {
+        case (let old?, let rule?):
+            index.update(slot: index.slot(of: key)!, from: old, to: rule)
+            return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, orderedSlots: orderedSlots, index: index,
+                                      generation: generation + 1, revision: nextRevision)
+        case (nil, let rule?) where index.hasRoomForAnotherFlag:
+            let slot = index.add(key: key, rule: rule)
+            let position = insertionPosition(of: key)
+            var keys = orderedKeys
+            var slots = orderedSlots
+            keys.insert(key, at: position)
+            slots.insert(slot, at: position)
+            return EvaluationSnapshot(rules: next, orderedKeys: keys, orderedSlots: slots, index: index,
+                                      generation: generation + 1, revision: nextRevision)
+        case (nil, nil):
+            return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, orderedSlots: orderedSlots, index: index,
+                                      generation: generation + 1, revision: nextRevision)
+        default:
+            return EvaluationSnapshot(rules: next, generation: generation + 1, revision: nextRevision)
         }
-        return EvaluationSnapshot(rules: next, orderedKeys: keys, generation: generation + 1, revision: max(revision, rule?.version ?? 0))
+    }
+
+    private func insertionPosition(of key: String) -> Int {
+        var low = 0
+        var high = orderedKeys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if orderedKeys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

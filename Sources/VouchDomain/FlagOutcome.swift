@@ -18,21 +18,27 @@ public struct FlagOutcome: Sendable, Equatable {
     public var state: FixState
 
     public init(rule: FlagRule, value: Bool, reason: EvaluationReason) {
-        key = rule.key
-        self.value = value
-        self.reason = reason
-        failure = nil
-        revision = rule.revision
-        state = rule.state
+        self.init(key: rule.key, revision: rule.revision, state: rule.state, decision: .value(value, reason))
     }
 
     public init(rule: FlagRule, failure: Failure) {
-        key = rule.key
-        value = false
-        reason = nil
-        self.failure = failure
-        revision = rule.revision
-        state = rule.state
+        self.init(key: rule.key, revision: rule.revision, state: rule.state, decision: .failure(failure))
+    }
+
+    init(key: String, revision: Int, state: FixState, decision: FlagDecision) {
+        self.key = key
+        switch decision {
+        case .value(let value, let reason):
+            self.value = value
+            self.reason = reason
+            failure = nil
+        case .failure(let failure):
+            value = false
+            reason = nil
+            self.failure = failure
+        }
+        self.revision = revision
+        self.state = state
     }
 
     public var variant: String { value ? "on" : "off" }

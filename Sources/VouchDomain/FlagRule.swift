@@ -21,21 +21,9 @@ public struct FlagRule: Sendable, Equatable {
 
     /// Decides the flag for one targeting key; nil key means the context carried none.
     public func evaluate(targetingKey: String?) -> FlagOutcome {
-        switch state {
-        case .draft, .paused, .rolledBack, .abandoned:
-            return FlagOutcome(rule: self, value: false, reason: .disabled)
-        case .released:
-            return FlagOutcome(rule: self, value: true, reason: .static)
-        case .testing, .promoting, .promotionFailed:
-            guard let targetingKey else { return FlagOutcome(rule: self, failure: .targetingKeyMissing) }
-            return targetedKeys.contains(targetingKey)
-                ? FlagOutcome(rule: self, value: true, reason: .targetingMatch)
-                : FlagOutcome(rule: self, value: false, reason: .default)
-        case .releasing:
-            guard let targetingKey else { return FlagOutcome(rule: self, failure: .targetingKeyMissing) }
-            if targetedKeys.contains(targetingKey) { return FlagOutcome(rule: self, value: true, reason: .targetingMatch) }
-            let included = Bucketing.isIncluded(group: key, targetingKey: targetingKey, percentage: rolloutPercentage)
-            return FlagOutcome(rule: self, value: included, reason: .split)
-        }
+        let decision = FlagDecision.make(state: state, rolloutPercentage: rolloutPercentage, hasTargetingKey: targetingKey != nil,
+                                         isTargeted: { targetedKeys.contains(targetingKey ?? "") },
+                                         bucket: { Bucketing.bucket(group: key, targetingKey: targetingKey ?? "") })
+        return FlagOutcome(key: key, revision: revision, state: state, decision: decision)
     }
 }

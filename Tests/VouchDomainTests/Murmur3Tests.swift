@@ -16,6 +16,14 @@ import VouchDomain
     ])
     func knownVectors(text: String, seed: UInt32, expected: UInt32) {
         #expect(Murmur3.hash32(Array(text.utf8), seed: seed) == expected)
+        // Fed in two pieces split anywhere, as bucketing feeds the flag key and the targeting key: the same hash.
+        let bytes = Array(text.utf8)
+        for split in 0...bytes.count {
+            var accumulator = Murmur3.Accumulator(seed: seed)
+            bytes[..<split].withUnsafeBytes { accumulator.add($0) }
+            bytes[split...].withUnsafeBytes { accumulator.add($0) }
+            #expect(accumulator.finish() == expected, "split at \(split)")
+        }
     }
 
     @Test func zeroBytesAreHashed() {

@@ -1,0 +1,71 @@
+/// The 64-bit hash of the snapshot's tables: eight bytes at a time (murmur3 x64's block mixing), finished with its
+/// `fmix64`. Only compared in memory, never stored, so it may differ between hosts of different byte order.
+///
+/// Not seeded: the tables hold keys that admins and testers wrote, and a lookup's cost depends on those only, so a
+/// request cannot make probing longer by choosing its key.
+enum KeyHash {
+    private static let c1: UInt64 = 0x87c3_7b91_1142_53d5
+    private static let c2: UInt64 = 0x4cf5_ad43_2745_937f
+
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let count = bytes.count
+        var h = UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15
+        var offset = 0
+        while offset + 8 <= count {
+            h ^= scramble(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            h = ((h << 27) | (h >> 37)) &* 5 &+ 0x52dc_e729
+            offset += 8
+        }
+        if offset < count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < count {
+                tail |= UInt64(bytes[offset]) << shift
+                shift += 8
+                offset += 1
+            }
+            h ^= scramble(tail)
+        }
+        return finalize(h)
+    }
+
+    /// The hash of a (flag, targeting key) pair: the key's hash mixed with the flag's slot, so one hash of the key
+    /// serves every flag of a bulk evaluation.
+    static func pair(keyHash: UInt64, flagSlot: Int) -> UInt64 {
+        finalize(keyHash ^ (UInt64(truncatingIfNeeded: flagSlot) &+ 1) &* 0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// Whether two byte ranges hold the same bytes, eight at a time.
+    static func equal(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+        let count = left.count
+        guard count == right.count else { return false }
+        var offset = 0
+        while offset + 8 <= count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            if left[offset] != right[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    private static func scramble(_ word: UInt64) -> UInt64 {
+        var k = word &* c1
+        k = (k << 31) | (k >> 33)
+        return k &* c2
+    }
+
+    private static func finalize(_ value: UInt64) -> UInt64 {
+        var h = value
+        h ^= h >> 33
+        h = h &* 0xff51_afd7_ed55_8ccd
+        h ^= h >> 33
+        h = h &* 0xc4ce_b9fe_1a85_ec53
+        h ^= h >> 33
+        return h
+    }
+}
