@@ -136,6 +136,7 @@ struct OFREPController {
             // OFREP has no 415: a body that is not JSON is a parse error to its providers.
             return .failure(OFREPFailure(status: 400, code: "PARSE_ERROR", details: "the body's Content-Type is '\(mediaType)'; send application/json"))
         }
+        if let key = TargetingKeyScanner.targetingKey(in: request.body) { return .success(key) }
         let body: JSONValue
         do {
             body = try JSONParser.parse(request.body)
