@@ -7,14 +7,14 @@ public struct HTTPRequest: Sendable {
     public var path: String
     public var query: [String: String]
     /// Header values by lowercased name; only the headers Vouch reads are collected.
-    public var headers: [String: String]
+    public var headers: HTTPHeaders
     public var body: [UInt8]
     /// Where the request came from, for limits per address.
     public var clientAddress: ClientAddress
     /// The id logs and the `X-Request-Id` answer header carry; set by the HTTP server before the handler runs.
     public var requestID = ""
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [],
+    public init(method: String, path: String, query: [String: String] = [:], headers: HTTPHeaders = [:], body: [UInt8] = [],
                 clientAddress: ClientAddress = .unknown) {
         self.clientAddress = clientAddress
         self.method = method
@@ -24,7 +24,10 @@ public struct HTTPRequest: Sendable {
         self.body = body
     }
 
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    public func header(_ name: String) -> String? {
+        // Callers nearly always pass the lowercased name: lowercasing it anyway cost an allocation per call.
+        headers[name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? name.lowercased() : name]
+    }
 
     /// The media type of the body without parameters, lowercased (`application/json`).
     public var mediaType: String? {

@@ -199,9 +199,17 @@ public final class HTTPServer: Sendable {
 
     private static let accessHandler: vouch_mhd_access_handler = { context, connection, url, method, version, uploadData, uploadDataSize, requestState in
         guard let context, let connection, let url, let method, let version, let uploadDataSize, let requestState else { return .NO }
-        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-        return server.handle(connection: connection, url: url, method: method, version: version, uploadData: uploadData,
-                             uploadDataSize: uploadDataSize, requestState: requestState)
+        return HTTPServer.borrowed(context) { server in
+            server.handle(connection: connection, url: url, method: method, version: version, uploadData: uploadData,
+                          uploadDataSize: uploadDataSize, requestState: requestState)
+        }
+    }
+
+    /// The server behind a callback's context, without retaining it: the server outlives its daemon (see `start`).
+    /// A retain and release per callback went through the slow path of reference counting, since the metrics
+    /// hold the server weakly: 2-3 % of vouchd's CPU samples under wrk.
+    private static func borrowed<Result>(_ context: UnsafeMutableRawPointer, _ body: (HTTPServer) -> Result) -> Result {
+        Unmanaged<HTTPServer>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs once per request, on its request line, before libmicrohttpd parses the query or decodes the path.
@@ -211,11 +219,11 @@ public final class HTTPServer: Sendable {
     /// is sound: it points into libmicrohttpd's own read buffer, which it is itself about to cut at the `?`.
     private static let targetHandler: vouch_mhd_target_handler = { context, target, connection in
         guard let context, let target else { return nil }
-        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-        let state = RequestState(slot: connection.map(server.slot(of:)) ?? -1)
+        let (slot, limits) = HTTPServer.borrowed(context) { server in (connection.map(server.slot(of:)) ?? -1, server.configuration.limits) }
+        let state = RequestState(slot: slot)
         let inspected = RequestTarget(cString: target)
         state.targetLength = inspected.length
-        state.targetProblem = inspected.problem(server.configuration.limits)
+        state.targetProblem = inspected.problem(limits)
         if state.targetProblem != nil, let queryStart = inspected.queryStart {
             UnsafeMutablePointer(mutating: target)[queryStart + 1] = 0
         }
@@ -228,11 +236,12 @@ public final class HTTPServer: Sendable {
         let state = Unmanaged<RequestState>.fromOpaque(rawState).takeRetainedValue()
         requestState.pointee = nil
         guard let context else { return }
-        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-        if state.answersAfterHandler { server.replies.requestsInFlight.subtract(1, ordering: .releasing) }
-        if state.headersComplete { server.requestsInFlight.subtract(1, ordering: .releasing) }
-        // Kept alive, the connection now waits for its next request, and the header deadline counts from here.
-        if state.slot >= 0 { server.tracker.enter(.waitingForRequest, slot: state.slot) }
+        HTTPServer.borrowed(context) { server in
+            if state.answersAfterHandler { server.replies.requestsInFlight.subtract(1, ordering: .releasing) }
+            if state.headersComplete { server.requestsInFlight.subtract(1, ordering: .releasing) }
+            // Kept alive, the connection now waits for its next request, and the header deadline counts from here.
+            if state.slot >= 0 { server.tracker.enter(.waitingForRequest, slot: state.slot) }
+        }
     }
 
     /// A socket accepted or about to be closed: the tracker's slot lives in libmicrohttpd's socket context.

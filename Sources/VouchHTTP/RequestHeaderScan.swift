@@ -7,7 +7,7 @@ import Foundation
 /// it does not know it reads the body until the connection closes. Any of these lets a request hide another.
 struct RequestHeaderScan {
     /// Values by lowercased name, first occurrence only; only the names the server was configured to collect.
-    var headers: [String: String] = [:]
+    var headers: HTTPHeaders = [:]
     var contentLengthLines = 0
     /// The first `Content-Length`, which libmicrohttpd checked was a number before calling the handler.
     var contentLength: Int?
@@ -34,7 +34,7 @@ struct RequestHeaderScan {
     private static let transferEncodingName = Array("transfer-encoding".utf8)
     private static let hostName = Array("host".utf8)
 
-    init(headers: [String: String] = [:], contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
+    init(headers: HTTPHeaders = [:], contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
          transferEncodings: [String] = [], names: Names = Names([])) {
         self.headers = headers
         self.contentLengthLines = contentLengthLines

@@ -35,6 +35,8 @@ import VouchStore
         #expect(sample(after, #"vouch_ofrep_evaluations_total{reason="DEFAULT"}"#) == 1)
         #expect(sample(after, #"vouch_http_requests_total{method="POST",route="/v1/fixes/{key}/feedback",code="201"}"#) == 2)
         #expect(sample(after, #"vouch_http_requests_total{method="GET",route="/v1/fixes/{key}",code="404"}"#) == 1)
+        // Evaluations skip the router (OFREPController.directRoute) but are counted under their route all the same.
+        #expect(sample(after, #"vouch_http_requests_total{method="POST",route="/ofrep/v1/evaluate/flags/{key}",code="200"}"#) == 2)
         #expect(sample(after, #"vouch_http_requests_total{method="",route="unmatched",code="404"}"#) == 1)
         #expect(sample(after, #"vouch_http_request_duration_seconds_count{method="POST",route="/v1/fixes/{key}/feedback"}"#) == 2)
         #expect(sample(after, #"vouch_http_request_duration_seconds_bucket{method="POST",route="/v1/fixes/{key}/feedback",le="+Inf"}"#) == 2)

@@ -33,6 +33,8 @@ public final class VouchApplication: Sendable {
     /// Each route's path pattern by index, for the request log.
     private let routePatternPaths: [String]
     private let ofrep: OFREPController
+    /// The indexes of OFREP's two evaluation routes in the router, for the metrics of requests answered without it.
+    private let ofrepRouteIndexes: (one: Int, all: Int)
     private let cors: CORSPolicy
     /// The web console's sessions, or nil when `console.enabled` is false.
     let consoleSessions: ConsoleSessions?
@@ -117,6 +119,8 @@ public final class VouchApplication: Sendable {
         self.router = router.router
         let patterns = router.router.patterns
         routePatternPaths = patterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        ofrepRouteIndexes = (one: patterns.firstIndex(of: "POST " + OFREPController.singlePattern) ?? -1,
+                             all: patterns.firstIndex(of: "POST " + OFREPController.bulkPath) ?? -1)
         metrics.setRoutes(patterns)
     }
 
@@ -264,6 +268,10 @@ public final class VouchApplication: Sendable {
     }
 
     private func answer(_ request: HTTPRequest, matchedRoute route: inout Int) -> HTTPResponse {
+        if let direct = OFREPController.directRoute(of: request) {
+            route = direct == .all ? ofrepRouteIndexes.all : ofrepRouteIndexes.one
+            return ofrep.answer(direct, to: request)
+        }
         do {
             return try router.route(request, matchedRoute: &route)
         } catch {

@@ -40,7 +40,7 @@ final class ConsoleAPI: Sendable {
     /// - Parameter host: the browser's `Host`, for answers that carry this server's address (a personal link's URL).
     func call(_ method: String, _ path: String, body: JSONValue? = nil, as principal: Principal, idempotencyKey: String? = nil,
               host: String? = nil, requestID: String = "") -> Answer {
-        var headers: [String: String] = [:]
+        var headers: HTTPHeaders = [:]
         if let host { headers["host"] = host }
         if body != nil { headers["content-type"] = "application/json" }
         if let idempotencyKey { headers["idempotency-key"] = idempotencyKey }

@@ -1,0 +1,72 @@
+/// Reads the targeting key from the one body shape nearly every OFREP request has, `{"context":{"targetingKey":"…"}}`,
+/// without building a JSON tree: the tree was the largest part of the OFREP request's own work after routing.
+///
+/// It understands only that shape, JSON whitespace between tokens, and a key of printable ASCII without escapes.
+/// Anything else (another member, an escape, a number, non-ASCII text, a truncated body) is `nil`, and the caller
+/// parses the body in full, so every answer, and every error's words, stay those of `JSONParser`.
+enum TargetingKeyScanner {
+    /// The key, or nil when the body is not exactly the shape above.
+    static func targetingKey(in body: [UInt8]) -> String? {
+        body.withUnsafeBufferPointer { bytes in
+            var scanner = Cursor(bytes: bytes)
+            guard scanner.expect(UInt8(ascii: "{")), scanner.expectName(contextName), scanner.expect(UInt8(ascii: ":")),
+                  scanner.expect(UInt8(ascii: "{")), scanner.expectName(targetingKeyName), scanner.expect(UInt8(ascii: ":")),
+                  let key = scanner.plainString(), scanner.expect(UInt8(ascii: "}")), scanner.expect(UInt8(ascii: "}")),
+                  scanner.atEnd else { return nil }
+            return key
+        }
+    }
+
+    private static let contextName = Array(#""context""#.utf8)
+    private static let targetingKeyName = Array(#""targetingKey""#.utf8)
+
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        /// Skips JSON's four whitespace bytes (RFC 8259 §2).
+        mutating func skipWhitespace() {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+                index += 1
+            }
+        }
+
+        mutating func expect(_ byte: UInt8) -> Bool {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        /// A member name, quotes included, exactly as given (no escapes).
+        mutating func expectName(_ name: [UInt8]) -> Bool {
+            skipWhitespace()
+            guard bytes.count - index >= name.count else { return false }
+            for offset in name.indices where bytes[index + offset] != name[offset] { return false }
+            index += name.count
+            return true
+        }
+
+        /// A string of printable ASCII without `\`; nil for anything else, left to the full parser.
+        mutating func plainString() -> String? {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                guard bytes[end] >= 0x20, bytes[end] < 0x7F, bytes[end] != UInt8(ascii: "\\") else { return nil }
+                end += 1
+            }
+            guard end < bytes.count else { return nil }
+            index = end + 1
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+
+        var atEnd: Bool {
+            mutating get {
+                skipWhitespace()
+                return index == bytes.count
+            }
+        }
+    }
+}
