@@ -10,11 +10,6 @@ struct SharedDatabaseTests {
     let time = StoreFixtures.time
     let key = "tv-channel-selector-labels"
 
-    func token(_ id: String, role: Role = .sdk) -> TokenRecord {
-        TokenRecord(id: id, name: id, principalName: "ios-app", role: role, secretSHA256: Array(repeating: UInt8(id.count), count: 32),
-                    createdBy: "admin", createdAt: time)
-    }
-
     @Test(arguments: StoreBackend.allCases)
     func anotherProcessPublishesWhatThisOneCommitted(backend: StoreBackend) throws {
         try backend.withDatabase { open in
@@ -23,8 +18,8 @@ struct SharedDatabaseTests {
             let log = PublicationLog(second.changes)
             _ = try first.createFix(try StoreFixtures.fix(), by: "maria")
             _ = try first.changeTargets(of: key, adding: ["qa-device"], removing: [], by: "maria", at: time)
-            try first.createToken(token("tok_a"), principal: (try PrincipalName("ios-app", field: "name"), "name"))
-            try first.createToken(token("tok_bb"), principal: nil)
+            try first.createToken(StoreFixtures.token("tok_a"), principal: (try PrincipalName("ios-app", field: "name"), "name"))
+            try first.createToken(StoreFixtures.token("tok_bb"), principal: nil)
             _ = try first.revokeToken("tok_bb", by: "admin", at: time)
             _ = try first.updateFix(key, action: .fixCriteria, by: "rita", note: nil) { fix in
                 var next = fix
@@ -75,11 +70,8 @@ struct SharedDatabaseTests {
         try backend.withDatabase { open in
             let first = try open()
             let second = try open()
-            try first.createEndpoint(WebhookEndpoint(id: "we_a", url: "https://hooks.example.com/a", events: [], required: true, secret: "whsec_test",
-                                                     createdBy: "test", createdAt: time, updatedAt: time))
-            let body = Array(#"{"type":"fix.created"}"#.utf8)
-            let ids = try first.enqueue([WebhookEvent(id: "evt_a", type: .fixCreated, fixKey: nil, revision: nil, body: body, createdAt: time)],
-                                        onlyTo: nil)
+            try first.createEndpoint(StoreFixtures.endpoint("we_a"))
+            let ids = try first.enqueue([StoreFixtures.event("evt_a")], onlyTo: nil)
             #expect(ids.count == 1)
             let now = time.addingTimeInterval(1)
             let lease = now.addingTimeInterval(30)
@@ -114,8 +106,8 @@ struct SharedDatabaseTests {
             let first = try open()
             let second = try open()
             let admin = { (id: String) in try PrincipalName("admin", field: "name") }
-            #expect(try first.createFirstToken(token("tok_first", role: .admin), principal: (try admin("a"), "name")))
-            #expect(try !second.createFirstToken(token("tok_second", role: .admin), principal: (try admin("b"), "name")))
+            #expect(try first.createFirstToken(StoreFixtures.token("tok_first", role: .admin), principal: (try admin("a"), "name")))
+            #expect(try !second.createFirstToken(StoreFixtures.token("tok_second", role: .admin), principal: (try admin("b"), "name")))
             #expect(try second.tokenCount() == 1)
         }
     }

@@ -212,7 +212,8 @@ public enum VouchdCommand {
         }
         let database = try PostgresDatabase(url: url)
         let known = Migrator(dialect: .postgres).migrations.last?.version ?? 0
-        let current = (try? database.read { try $0.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") ?? 0 }) ?? 0
+        // A database no vouchd has started on yet has no schema_migrations table: version 0.
+        let current = (try? Migrator.currentVersion(of: database)) ?? 0
         return "Database: \(database.location): connected; schema version \(current) (this vouchd knows up to \(known)"
             + (current < known ? "; it migrates at start)" : ")")
     }
