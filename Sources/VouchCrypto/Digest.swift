@@ -36,7 +36,14 @@ public enum Digest {
     public static func constantTimeEquals(_ first: [UInt8], _ second: [UInt8]) -> Bool {
         guard first.count == second.count else { return false }
         if first.isEmpty { return true }
-        return first.withUnsafeBytes { a in second.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 } }
+        return first.withUnsafeBytes { constantTimeEquals($0, second) }
+    }
+
+    /// The same, for bytes the caller holds in place (a secret still in the request's buffer).
+    public static func constantTimeEquals(_ first: UnsafeRawBufferPointer, _ second: [UInt8]) -> Bool {
+        guard first.count == second.count else { return false }
+        if first.isEmpty { return true }
+        return second.withUnsafeBytes { CRYPTO_memcmp(first.baseAddress, $0.baseAddress, first.count) == 0 }
     }
 
     public static func hex(_ bytes: [UInt8]) -> String {

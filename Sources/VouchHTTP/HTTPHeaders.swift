@@ -29,6 +29,12 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         }
     }
 
+    /// Adds a header the caller knows is not there yet, without looking for it first.
+    mutating func append(name: String, value: String) {
+        if fields.isEmpty { fields.reserveCapacity(4) }
+        fields.append((name, value))
+    }
+
     public var isEmpty: Bool { fields.isEmpty }
 
     /// The same names with the same values, in any order.

@@ -25,8 +25,10 @@ public struct HTTPRequest: Sendable {
     }
 
     public func header(_ name: String) -> String? {
-        // Callers nearly always pass the lowercased name: lowercasing it anyway cost an allocation per call.
-        headers[name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? name.lowercased() : name]
+        // Callers nearly always pass the lowercased name: looked up as given first, and lowercased only when that
+        // finds nothing and there is something to lowercase (lowercasing every time cost an allocation per call).
+        if let value = headers[name] { return value }
+        return name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? headers[name.lowercased()] : nil
     }
 
     /// The media type of the body without parameters, lowercased (`application/json`).

@@ -116,10 +116,12 @@ extension HTTPServer {
                on connection: OpaquePointer) -> MHD_Result {
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
+        // `withCString`, not a String passed as `const char *`: Swift copies a small String (most names and
+        // values here) to the heap for that, an allocation per header; `withCString` copies it to the stack.
         for (name, value) in headers {
-            _ = MHD_add_response_header(mhdResponse, name, value)
+            _ = name.withCString { name in value.withCString { MHD_add_response_header(mhdResponse, name, $0) } }
         }
-        _ = MHD_add_response_header(mhdResponse, "X-Request-Id", requestID)
+        _ = requestID.withCString { MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
         return MHD_queue_response(connection, UInt32(status), mhdResponse)
     }
 }

@@ -21,14 +21,24 @@ struct RequestHeaderScan {
     struct Names {
         let keys: [String]
         let bytes: [[UInt8]]
-        let lengths: [Int]
+        /// The indexes of the names of each length, so a header line is compared with only the names as long as
+        /// it (nearly always one or none).
+        let byLength: [[Int]]
 
         init(_ names: [String]) {
-            keys = names.map { $0.lowercased() }
+            var unique: [String] = []
+            for name in names.map({ $0.lowercased() }) where !unique.contains(name) { unique.append(name) }
+            precondition(unique.count <= 64, "at most 64 request headers can be collected, \(unique.count) were asked for")
+            keys = unique
             bytes = keys.map { Array($0.utf8) }
-            lengths = bytes.map(\.count)
+            var byLength = [[Int]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
+            for (index, name) in bytes.enumerated() { byLength[name.count].append(index) }
+            self.byLength = byLength
         }
     }
+
+    /// Which of `names` were seen (bit i for `names.keys[i]`): only the first line of a name is kept.
+    private var collected: UInt64 = 0
 
     private static let contentLengthName = Array("content-length".utf8)
     private static let transferEncodingName = Array("transfer-encoding".utf8)
@@ -75,9 +85,11 @@ struct RequestHeaderScan {
         default:
             break
         }
-        for index in names.lengths.indices where names.lengths[index] == name.count
-            && RequestHeaderScan.equalsIgnoringCase(name, names.bytes[index]) && headers[names.keys[index]] == nil {
-            headers[names.keys[index]] = value()
+        guard name.count < names.byLength.count else { return }
+        for index in names.byLength[name.count] where collected & (1 << UInt64(index)) == 0
+            && RequestHeaderScan.equalsIgnoringCase(name, names.bytes[index]) {
+            collected |= 1 << UInt64(index)
+            headers.append(name: names.keys[index], value: value())
         }
     }
 

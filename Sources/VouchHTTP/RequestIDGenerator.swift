@@ -8,17 +8,37 @@ import Synchronization
 public final class RequestIDGenerator: Sendable {
     /// Tells this process's ids from another's; not a secret, so the system generator is enough.
     private let prefix: String
+    /// `prefix` and the `-`, as bytes to copy into each new id.
+    private let prefixBytes: [UInt8]
     private let counter = Atomic<Int>(0)
 
     public init() {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
         var generator = SystemRandomNumberGenerator()
         prefix = String(decoding: (0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }, as: UTF8.self)
+        prefixBytes = Array((prefix + "-").utf8)
     }
 
+    /// The prefix, `-`, and the counter in base 36, written into the String's own storage: concatenating and
+    /// formatting with `String(_:radix:)` made several Strings per request.
     public func next() -> String {
-        prefix + "-" + String(counter.add(1, ordering: .relaxed).newValue, radix: 36)
+        var number = UInt64(counter.add(1, ordering: .relaxed).newValue)
+        var digits = 1
+        var rest = number / 36
+        while rest > 0 { digits += 1; rest /= 36 }
+        return String(unsafeUninitializedCapacity: prefixBytes.count + digits) { buffer in
+            for (index, byte) in prefixBytes.enumerated() { buffer[index] = byte }
+            var position = prefixBytes.count + digits
+            repeat {
+                position -= 1
+                buffer[position] = RequestIDGenerator.base36[Int(number % 36)]
+                number /= 36
+            } while number > 0
+            return prefixBytes.count + digits
+        }
     }
+
+    private static let base36: [UInt8] = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
     /// The caller's id, when it is 1 to 128 letters, digits or `.` `_` `:` `-` (so it cannot forge a log field).
     public func id(for presented: String?) -> String {

@@ -18,6 +18,21 @@ import Testing
         #expect(try server.call("GET", "/v1/fixes", token: .some(nil), headers: [("X-API-Key", server.adminToken)]).status == 200)
     }
 
+    /// The scheme in any case, one space or more, blanks around the token: accepted; anything else is no token.
+    @Test func bearerIsReadLikeRFC6750() throws {
+        let server = try LiveServer()
+        let token = server.adminToken
+        for accepted in ["Bearer \(token)", "bearer \(token)", "BEARER \(token)", "Bearer  \t\(token)", "Bearer \(token) \t "] {
+            #expect(try server.call("GET", "/v1/fixes", token: .some(nil), headers: [("Authorization", accepted)]).status == 200, "\(accepted.prefix(9))")
+        }
+        for refused in ["Bearer\t\(token)", "Bearer" + token, "Bearer \(token)x", "Bearer x\(token)", "Token \(token)", "Bearer  ", "Bearer \(token.dropLast())"] {
+            #expect(try server.call("GET", "/v1/fixes", token: .some(nil), headers: [("Authorization", refused)]).status == 401, "\(refused.prefix(9))")
+        }
+        // The same token through OFREP, whose evaluation route is matched before the router.
+        let ofrep = try server.call("POST", "/ofrep/v1/evaluate/flags", token: .some(nil), json: "{}", headers: [("Authorization", "bearer  \(token) ")])
+        #expect(ofrep.status == 200)
+    }
+
     /// (role, method, path, body, expected status) for each role against each permission.
     static let matrix: [(String, String, String, String?, Int)] = [
         ("sdk", "GET", "/v1/fixes", nil, 403),

@@ -8,6 +8,8 @@ struct OFREPDirectRouteTests {
         ("POST", "/ofrep/v1/evaluate/flags", OFREPController.DirectRoute.all),
         ("POST", "/ofrep/v1/evaluate/flags/ios.labels", .one(key: "ios.labels")),
         ("POST", "/ofrep/v1/evaluate/flags/a b", .one(key: "a b")),
+        ("POST", "/ofrep/v1/evaluate/flags/ключ.é", .one(key: "ключ.é")),
+        ("POST", "/ofrep/v1/evaluate/flags/" + String(repeating: "k", count: 300), .one(key: String(repeating: "k", count: 300))),
     ])
     func takesTheExactPaths(method: String, path: String, route: OFREPController.DirectRoute) {
         #expect(OFREPController.directRoute(of: HTTPRequest(method: method, path: path)) == route)
@@ -23,8 +25,22 @@ struct OFREPDirectRouteTests {
         ("POST", "/ofrep/v1/evaluate/flagsX"),
         ("POST", "//ofrep/v1/evaluate/flags"),
         ("POST", "/ofrep/v1/evaluate"),
+        ("POST", "/ofrep/v1/evaluate/flag"),
+        ("POST", "/ofrep/v1/evaluate/Flags"),
+        ("POST", ""),
+        ("POST", "/"),
     ])
     func leavesOtherFormsToTheRouter(method: String, path: String) {
         #expect(OFREPController.directRoute(of: HTTPRequest(method: method, path: path)) == nil)
+    }
+}
+
+/// Numbers in OFREP answers are written as digits straight into the body.
+struct OFREPEncoderDecimalTests {
+    @Test(arguments: [0, 7, 9, 10, 99, 100, 1_234_567, Int.max, -1, -10, Int.min])
+    func writesTheSameDigitsAsString(number: Int) {
+        var bytes: [UInt8] = Array("x".utf8)
+        OFREPEncoder.appendDecimal(number, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x" + String(number))
     }
 }

@@ -52,4 +52,15 @@ import Testing
         #expect(scan.transferEncodings == ["chunked"])
         #expect(scan.expectsBody)
     }
+
+    @Test func namesOfTheSameLengthAreToldApartAndLongerOnesIgnored() {
+        let names = RequestHeaderScan.Names(["content-type", "X-Request-Id", "origin", "Origin", "if-none-match"])
+        #expect(names.keys == ["content-type", "x-request-id", "origin", "if-none-match"], "lowercased, each once")
+        var scan = RequestHeaderScan(names: names)
+        for (name, value) in [("X-REQUEST-ID", "r1"), ("Content-Type", "application/json"), ("x-request-id", "r2"), ("Origins", "o0"),
+                              ("A-Header-Name-Longer-Than-Any-Collected", "z"), ("", "empty"), ("ORIGIN", "o1"), ("If-None-Match", "\"e\"")] {
+            Array(name.utf8).withUnsafeBytes { scan.add(name: $0, value: { value }) }
+        }
+        #expect(scan.headers == ["x-request-id": "r1", "content-type": "application/json", "origin": "o1", "if-none-match": "\"e\""])
+    }
 }

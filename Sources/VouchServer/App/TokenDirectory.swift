@@ -63,11 +63,20 @@ public final class TokenDirectory: Sendable {
     /// Secrets are only ever compared in constant time: the cache is keyed by a hash value and the secret it holds
     /// is then compared with `Digest.constantTimeEquals`; the directory itself is keyed by SHA-256 of the secret.
     public func principal(forSecret secret: String) -> Principal? {
-        let presented = Array(secret.utf8)
-        let slot = secret.hashValue
-        if let cached = state.withLock({ $0.recent[slot] }), Digest.constantTimeEquals(cached.secret, presented) {
-            return cached.principal
+        secret.withUTF8Bytes(principal(forSecretBytes:))
+    }
+
+    /// The same for the secret's bytes where they are (in the request), so the hot path copies nothing.
+    public func principal(forSecretBytes presented: UnsafeRawBufferPointer) -> Principal? {
+        var hasher = Hasher()
+        hasher.combine(bytes: presented)
+        let slot = hasher.finalize()
+        // Compared under the lock, so only the principal is copied out, not the cached secret with it.
+        let cached = state.withLock { state -> Principal? in
+            guard let entry = state.recent[slot], Digest.constantTimeEquals(presented, entry.secret) else { return nil }
+            return entry.principal
         }
+        if let cached { return cached }
         let hash = Digest.sha256(presented)
         return state.withLock { state in
             // The dictionary finds the entry by SHA-256; the bytes are then confirmed in constant time.
@@ -75,7 +84,7 @@ public final class TokenDirectory: Sendable {
             let (storedHash, principal) = state.principals[index]
             guard Digest.constantTimeEquals(storedHash, hash) else { return nil }
             if state.recent.count >= TokenDirectory.maxRecent { state.recent = [:] }
-            state.recent[slot] = (presented, principal)
+            state.recent[slot] = (Array(presented), principal)
             return principal
         }
     }
