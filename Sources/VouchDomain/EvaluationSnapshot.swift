@@ -37,10 +37,23 @@ public final class EvaluationSnapshot: Sendable {
     public static let empty = EvaluationSnapshot(rules: [:])
 
     /// The outcome carries the caller's `key`, equal to the rule's: no String of the snapshot is retained per call.
+    /// With a targeting key, the targets table's filter is asked first, and when it cannot rule the pair out, the
+    /// pair's first slot is read before the flag is found (see `FlagIndex.firstTargetSlot`): a flag whose state
+    /// does not read targets then wastes that read, which is cheap next to the wait it saves a targeted-only one.
     public func evaluate(flag key: String, targetingKey: String?) -> FlagOutcome? {
-        guard let slot = index.slot(of: key) else { return nil }
-        guard let targetingKey else { return outcome(key: key, slot: slot, targetingKey: nil, keyHash: nil) }
-        return targetingKey.withUTF8Bytes { outcome(key: key, slot: slot, targetingKey: $0, keyHash: nil) }
+        key.withUTF8Bytes { flagBytes in
+            let flagHash = KeyHash.hash(flagBytes)
+            guard let targetingKey else {
+                guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
+                return outcome(key: key, slot: slot, targetingKey: nil, keyHash: nil)
+            }
+            return targetingKey.withUTF8Bytes { keyBytes in
+                let pairHash = KeyHash.pair(keyHash: KeyHash.hash(keyBytes), flagHash: flagHash)
+                let first = index.mayBeTargeted(pairHash: pairHash) ? index.firstTargetSlot(pairHash: pairHash) : nil
+                guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
+                return outcome(key: key, slot: slot, targetingKey: keyBytes, keyHash: nil, pair: (pairHash, first))
+            }
+        }
     }
 
     /// Every flag in key order; the targeting key is hashed once for all of them.
@@ -54,15 +67,24 @@ public final class EvaluationSnapshot: Sendable {
         }
     }
 
-    /// - Parameter keyHash: `KeyHash.hash(targetingKey)` when already known; otherwise computed if the state needs it.
+    /// - Parameters:
+    ///   - keyHash: `KeyHash.hash(targetingKey)` when already known; otherwise computed if the state needs it.
+    ///   - pair: the pair's hash and its first target slot, when the caller looked already: a nil slot means the
+    ///     filter ruled the pair out.
     @inline(__always)
-    private func outcome(key: String, slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?) -> FlagOutcome {
+    private func outcome(key: String, slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?,
+                         pair: (hash: UInt64, first: TargetShard.Slot?)? = nil) -> FlagOutcome {
         let record = index.records[slot]
         let decision = FlagDecision.make(
             state: record.state, rolloutPercentage: Int(record.rolloutPercentage), hasTargetingKey: targetingKey != nil,
             isTargeted: {
                 guard let targetingKey else { return false }
-                return index.isTargeted(flagSlot: slot, key: targetingKey, keyHash: keyHash ?? KeyHash.hash(targetingKey))
+                if let pair {
+                    guard let first = pair.first else { return false }
+                    return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pair.hash, first: first)
+                }
+                let pairHash = index.pairHash(flagSlot: slot, keyHash: keyHash ?? KeyHash.hash(targetingKey))
+                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pairHash)
             },
             bucket: {
                 guard let targetingKey else { return 0 }

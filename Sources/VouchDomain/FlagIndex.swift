@@ -41,7 +41,7 @@ struct FlagIndex: Sendable {
             guard rule.state.readsTargets else { return slot }
             for target in rule.targetedKeys {
                 target.withUTF8Bytes { target in
-                    let hash = KeyHash.pair(keyHash: KeyHash.hash(target), flagSlot: slot)
+                    let hash = KeyHash.pair(keyHash: KeyHash.hash(target), flagHash: index.records[slot].hash)
                     let shard = index.shard(of: hash)
                     let keyStart = TargetShard.appendKey(target, to: &keyBytes[shard])
                     pairs[shard].append(TargetShard.Slot(hash: hash, flag: UInt32(slot), keyStart: keyStart))
@@ -55,9 +55,12 @@ struct FlagIndex: Sendable {
 
     /// The slot of the flag with this key, if any.
     @inline(__always)
-    func slot(of key: UnsafeRawBufferPointer) -> Int? {
-        let hash = KeyHash.hash(key)
-        return records.withUnsafeBufferPointer { records in
+    func slot(of key: UnsafeRawBufferPointer) -> Int? { slot(of: key, hash: KeyHash.hash(key)) }
+
+    /// The same, with the key's `KeyHash` already computed.
+    @inline(__always)
+    func slot(of key: UnsafeRawBufferPointer, hash: UInt64) -> Int? {
+        records.withUnsafeBufferPointer { records in
             let mask = records.count - 1
             var index = Int(truncatingIfNeeded: hash) & mask
             while true {
@@ -80,10 +83,33 @@ struct FlagIndex: Sendable {
         }
     }
 
+    /// The hash under which the (flag, key) pair is stored, for a flag found at `flagSlot`.
     @inline(__always)
-    func isTargeted(flagSlot: Int, key: UnsafeRawBufferPointer, keyHash: UInt64) -> Bool {
-        let hash = KeyHash.pair(keyHash: keyHash, flagSlot: flagSlot)
-        return shards[shard(of: hash)].contains(hash: hash, flag: flagSlot, key: key)
+    func pairHash(flagSlot: Int, keyHash: UInt64) -> UInt64 {
+        KeyHash.pair(keyHash: keyHash, flagHash: records[flagSlot].hash)
+    }
+
+    /// Whether the pair is in the targets table; `first`, when given, is `firstTargetSlot(pairHash:)` read earlier
+    /// (and `mayBeTargeted` was true).
+    @inline(__always)
+    func isTargeted(flagSlot: Int, key: UnsafeRawBufferPointer, pairHash: UInt64, first: TargetShard.Slot? = nil) -> Bool {
+        let shard = shards[shard(of: pairHash)]
+        guard first != nil || shard.mayContain(hash: pairHash) else { return false }
+        return shard.contains(hash: pairHash, flag: flagSlot, key: key, first: first)
+    }
+
+    /// False when no flag targets a pair of this hash (the shard's filter); true when one may.
+    @inline(__always)
+    func mayBeTargeted(pairHash: UInt64) -> Bool {
+        shards[shard(of: pairHash)].mayContain(hash: pairHash)
+    }
+
+    /// The first slot a pair's probe reads. Read before the flag is looked up, so that the two reads, each likely a
+    /// cache miss at 10,000 flags and 100,000 targets, wait for memory together rather than one after the other.
+    /// Not inlined, so the read stays where it is called instead of being moved next to its use.
+    @inline(never)
+    func firstTargetSlot(pairHash: UInt64) -> TargetShard.Slot {
+        shards[shard(of: pairHash)].firstSlot(hash: pairHash)
     }
 
     private func shard(of pairHash: UInt64) -> Int { shardBits == 0 ? 0 : Int(truncatingIfNeeded: pairHash >> UInt64(64 - shardBits)) }
@@ -127,15 +153,16 @@ struct FlagIndex: Sendable {
     }
 
     private mutating func changeTargets(ofFlagAt slot: Int, adding added: Set<String>, removing removed: Set<String>) {
+        let flagHash = records[slot].hash
         for key in removed {
             key.withUTF8Bytes { key in
-                let hash = KeyHash.pair(keyHash: KeyHash.hash(key), flagSlot: slot)
+                let hash = KeyHash.pair(keyHash: KeyHash.hash(key), flagHash: flagHash)
                 shards[shard(of: hash)].remove(hash: hash, flag: slot, key: key)
             }
         }
         for key in added {
             key.withUTF8Bytes { key in
-                let hash = KeyHash.pair(keyHash: KeyHash.hash(key), flagSlot: slot)
+                let hash = KeyHash.pair(keyHash: KeyHash.hash(key), flagHash: flagHash)
                 shards[shard(of: hash)].insert(hash: hash, flag: slot, key: key)
             }
         }

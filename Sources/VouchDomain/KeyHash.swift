@@ -29,10 +29,11 @@ enum KeyHash {
         return finalize(h)
     }
 
-    /// The hash of a (flag, targeting key) pair: the key's hash mixed with the flag's slot, so one hash of the key
-    /// serves every flag of a bulk evaluation.
-    static func pair(keyHash: UInt64, flagSlot: Int) -> UInt64 {
-        finalize(keyHash ^ (UInt64(truncatingIfNeeded: flagSlot) &+ 1) &* 0x9e37_79b9_7f4a_7c15)
+    /// The hash of a (flag, targeting key) pair: the key's hash mixed with the flag key's, so one hash of the key
+    /// serves every flag of a bulk evaluation, and a single evaluation knows where the pair is before it has found
+    /// the flag (both lookups then wait for memory at the same time; see `FlagIndex.firstTargetSlot`).
+    static func pair(keyHash: UInt64, flagHash: UInt64) -> UInt64 {
+        finalize(keyHash ^ ((flagHash << 32) | (flagHash >> 32)) &* 0x9e37_79b9_7f4a_7c15)
     }
 
     /// Whether two byte ranges hold the same bytes, eight at a time.

@@ -16,13 +16,20 @@ struct TargetShard: Sendable {
     }
 
     private(set) var slots: [Slot]
+    /// A Bloom filter of the pairs' hashes, 16 bits per pair at most half a slot table full: two bits of one word
+    /// per pair. Most evaluations are for keys a flag does not target; the filter (a few hundred KiB for 100,000
+    /// pairs, so usually in cache) answers those without reading the slot table. Removing a pair leaves its bits
+    /// set, which only costs a later lookup of the table; a rebuild clears them.
+    private(set) var filter: [UInt64]
     private(set) var keyBytes: [UInt8] = []
     private(set) var count = 0
     /// Bytes of removed keys still in `keyBytes`; the shard compacts itself when they outweigh the live ones.
     private var deadBytes = 0
 
     init(expectedCount: Int) {
-        slots = Array(repeating: .empty, count: TargetShard.capacity(for: expectedCount))
+        let capacity = TargetShard.capacity(for: expectedCount)
+        slots = Array(repeating: .empty, count: capacity)
+        filter = Array(repeating: 0, count: capacity / 8)
     }
 
     /// A shard of pairs staged elsewhere: `pairs` point into `keyBytes`, written by `appendKey`.
@@ -41,25 +48,50 @@ struct TargetShard: Sendable {
         return keyStart
     }
 
-    /// At most half full, so a miss probes about two slots.
+    /// At most half full, so a miss probes about two slots; at least 8, so the filter has a word.
     private static func capacity(for count: Int) -> Int {
         var capacity = 8
         while capacity < 2 * count { capacity *= 2 }
         return capacity
     }
 
+    /// - Parameter first: the slot at the hash's home position, when the caller already read it (`firstSlot`).
     @inline(__always)
-    func contains(hash: UInt64, flag: Int, key: UnsafeRawBufferPointer) -> Bool {
-        position(hash: hash, flag: UInt32(truncatingIfNeeded: flag), key: key) != nil
+    func contains(hash: UInt64, flag: Int, key: UnsafeRawBufferPointer, first: Slot? = nil) -> Bool {
+        position(hash: hash, flag: UInt32(truncatingIfNeeded: flag), key: key, first: first) != nil
+    }
+
+    /// False when the pair is certainly not in the shard; true when it may be (look it up).
+    @inline(__always)
+    func mayContain(hash: UInt64) -> Bool {
+        let (word, bits) = TargetShard.filterPosition(hash, words: filter.count)
+        return filter.withUnsafeBufferPointer { $0[word] & bits == bits }
+    }
+
+    /// The filter word of a pair's hash and its two bits there, from a remix of the hash (its low bits pick the
+    /// slot and its top bits the shard, so they would tell the pairs of one word apart poorly).
+    @inline(__always)
+    private static func filterPosition(_ hash: UInt64, words: Int) -> (word: Int, bits: UInt64) {
+        let mixed = hash &* 0x9e37_79b9_7f4a_7c15
+        let word = Int(truncatingIfNeeded: mixed >> 32) & (words - 1)
+        return (word, (1 << (mixed & 63)) | (1 << ((mixed >> 6) & 63)))
+    }
+
+    /// The slot at the hash's home position, where a probe for it starts.
+    @inline(__always)
+    func firstSlot(hash: UInt64) -> Slot {
+        slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash) & ($0.count - 1)] }
     }
 
     @inline(__always)
-    private func position(hash: UInt64, flag: UInt32, key: UnsafeRawBufferPointer) -> Int? {
+    private func position(hash: UInt64, flag: UInt32, key: UnsafeRawBufferPointer, first: Slot? = nil) -> Int? {
         slots.withUnsafeBufferPointer { slots in
             let mask = slots.count - 1
             var index = Int(truncatingIfNeeded: hash) & mask
+            var next = first
             while true {
-                let slot = slots[index]
+                let slot = next ?? slots[index]
+                next = nil
                 if slot.flag == Slot.free { return nil }
                 if slot.hash == hash && slot.flag == flag && storedKey(at: slot.keyStart, equals: key) { return index }
                 index = (index + 1) & mask
@@ -85,6 +117,8 @@ struct TargetShard: Sendable {
     }
 
     private mutating func place(_ slot: Slot) {
+        let (word, bits) = TargetShard.filterPosition(slot.hash, words: filter.count)
+        filter[word] |= bits
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: slot.hash) & mask
         while slots[index].flag != Slot.free { index = (index + 1) & mask }

@@ -48,4 +48,35 @@ import Testing
         let liveBytes = keys.enumerated().filter { $0.offset % 3 == 0 }.map { $0.element.utf8.count + 4 }.reduce(0, +)
         #expect(shard.keyBytes.count <= 2 * liveBytes)
     }
+
+    /// The filter never rules out a pair the shard holds, rules out most it does not, and a removed pair is still
+    /// not found even though its bits stay set.
+    @Test func filterHasNoFalseNegativesAndFewFalsePositives() {
+        var shard = TargetShard(expectedCount: 256)
+        let hashes = (0..<256).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678 }
+        for (number, hash) in hashes.enumerated() { "key-\(number)".withUTF8Bytes { shard.insert(hash: hash, flag: 1, key: $0) } }
+        #expect(hashes.allSatisfy { shard.mayContain(hash: $0) })
+        let others = (0..<10_000).map { UInt64($0) &* 0xC2B2_AE3D_27D4_EB4F &+ 99 }
+        let falsePositives = others.filter { shard.mayContain(hash: $0) }.count
+        #expect(falsePositives < others.count / 10, "\(falsePositives) of \(others.count) not ruled out")
+        "key-7".withUTF8Bytes { shard.remove(hash: hashes[7], flag: 1, key: $0) }
+        #expect(shard.mayContain(hash: hashes[7]), "bits stay until a rebuild")
+        #expect(!"key-7".withUTF8Bytes { shard.contains(hash: hashes[7], flag: 1, key: $0) })
+        #expect("key-8".withUTF8Bytes { shard.contains(hash: hashes[8], flag: 1, key: $0) })
+    }
+
+    /// A probe that starts from a first slot read earlier answers as one that reads it itself.
+    @Test func aFirstSlotReadEarlierGivesTheSameAnswers() {
+        var shard = TargetShard(expectedCount: 64)
+        let hashes = (0..<64).map { UInt64($0 % 16) &* 0x9E37_79B9_7F4A_7C15 }
+        for (number, hash) in hashes.enumerated() where number % 2 == 0 { "key-\(number)".withUTF8Bytes { shard.insert(hash: hash, flag: 2, key: $0) } }
+        for (number, hash) in hashes.enumerated() {
+            for flag in [1, 2] {
+                let plain = "key-\(number)".withUTF8Bytes { shard.contains(hash: hash, flag: flag, key: $0) }
+                let early = "key-\(number)".withUTF8Bytes { shard.contains(hash: hash, flag: flag, key: $0, first: shard.firstSlot(hash: hash)) }
+                #expect(plain == early)
+                #expect(plain == (number % 2 == 0 && flag == 2))
+            }
+        }
+    }
 }
