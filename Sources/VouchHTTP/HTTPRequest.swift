@@ -31,6 +31,19 @@ public struct HTTPRequest: Sendable {
         return name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? headers[name.lowercased()] : nil
     }
 
+    /// Whether the path starts with `prefix`, compared on bytes: `String.hasPrefix` compares by Unicode rules,
+    /// which cost more on every request than the rest of the routing, and paths are compared byte for byte anyway.
+    public func pathStarts(with prefix: StaticString) -> Bool {
+        var path = self.path
+        return path.withUTF8 { path in
+            let count = prefix.utf8CodeUnitCount
+            guard path.count >= count else { return false }
+            let start = prefix.utf8Start
+            for offset in 0..<count where path[offset] != start[offset] { return false }
+            return true
+        }
+    }
+
     /// The media type of the body without parameters, lowercased (`application/json`).
     public var mediaType: String? {
         guard let contentType = header("content-type") else { return nil }

@@ -20,7 +20,7 @@ public struct CORSPolicy: Sendable {
         self.origins = origins
     }
 
-    static let prefix = "/ofrep/"
+    static let prefix: StaticString = "/ofrep/"
     static let allowedMethods = "GET, POST, OPTIONS"
     /// `Last-Event-ID` for an event stream a browser resumes; the rest are what OFREP providers send.
     static let allowedHeaders = "Authorization, Content-Type, If-None-Match, X-API-Key, Last-Event-ID"
@@ -37,7 +37,7 @@ public struct CORSPolicy: Sendable {
     /// refused token. No token is needed: a browser never sends one with a preflight.
     /// - Parameter methods: the methods a path answers (`Router.methods(forPath:)`), for a plain `OPTIONS`'s `Allow`.
     func answerOptions(_ request: HTTPRequest, methods: (String) -> [String]) -> HTTPResponse? {
-        guard request.method == "OPTIONS", request.path.hasPrefix(CORSPolicy.prefix) else { return nil }
+        guard request.method == "OPTIONS", request.pathStarts(with: CORSPolicy.prefix) else { return nil }
         if request.header("origin") != nil, request.header("access-control-request-method") != nil {
             guard allowedOrigin(for: request) != nil else { return .empty(204) }
             return .empty(204, headers: [(name: "Access-Control-Allow-Methods", value: CORSPolicy.allowedMethods),
@@ -53,7 +53,7 @@ public struct CORSPolicy: Sendable {
     /// Adds the `Access-Control-*` headers to any answer under `/ofrep/`, errors included, so that a page reads
     /// a 304, 401 or 429 rather than an opaque network error.
     func addHeaders(to response: inout HTTPResponse, for request: HTTPRequest) {
-        guard request.path.hasPrefix(CORSPolicy.prefix) else { return }
+        guard request.pathStarts(with: CORSPolicy.prefix) else { return }
         // With a list the answer depends on `Origin`, also when the request sent none or an unlisted one:
         // a cache must not hand one origin's answer to another.
         if case .listed = origins { response.headers.append((name: "Vary", value: "Origin")) }

@@ -192,7 +192,7 @@ public final class VouchApplication: Sendable {
     /// Writes under `/v1` and the console's forms wait for a commit (and webhook routes for a DNS lookup); reads and
     /// OFREP are answered at once.
     static func mayWait(_ request: HTTPRequest) -> Bool {
-        request.method != "GET" && request.method != "HEAD" && (request.path.hasPrefix("/v1/") || request.path.hasPrefix("/console/"))
+        request.method != "GET" && request.method != "HEAD" && (request.pathStarts(with: "/v1/") || request.pathStarts(with: "/console/"))
     }
 
     /// Opens an event stream, counted and logged like any request (never with its credential, which is in the query).
@@ -236,7 +236,7 @@ public final class VouchApplication: Sendable {
         } else if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
             let retryAfter = [(name: "Retry-After", value: String(wait))]
             // OFREP's 429 has no body, like its 401 and 403; the rest of the API answers with a problem.
-            response = request.path.hasPrefix("/ofrep/") ? .empty(429, headers: retryAfter)
+            response = request.pathStarts(with: "/ofrep/") ? .empty(429, headers: retryAfter)
                 : Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
                           headers: retryAfter).response
         } else {
@@ -298,7 +298,7 @@ public final class VouchApplication: Sendable {
         }
     }
 
-    static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.path.hasPrefix("/console/") }
+    static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.pathStarts(with: "/console/") }
 
     /// The token from `Authorization: Bearer …` or `X-API-Key`.
     static func presentedSecret(in request: HTTPRequest) -> String? {
