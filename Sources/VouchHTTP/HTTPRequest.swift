@@ -31,6 +31,13 @@ public struct HTTPRequest: Sendable {
         return name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? headers[name.lowercased()] : nil
     }
 
+    private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        let start = literal.utf8Start
+        for offset in 0..<bytes.count where bytes[offset] != start[offset] { return false }
+        return true
+    }
+
     /// Whether the path starts with `prefix`, compared on bytes: `String.hasPrefix` compares by Unicode rules,
     /// which cost more on every request than the rest of the routing, and paths are compared byte for byte anyway.
     public func pathStarts(with prefix: StaticString) -> Bool {
@@ -46,8 +53,11 @@ public struct HTTPRequest: Sendable {
 
     /// The media type of the body without parameters, lowercased (`application/json`).
     public var mediaType: String? {
+        // The usual value, compared on its bytes, answered with a literal: no String made of it per request.
+        let isPlainJSON = headers.withValueBytes("content-type") { bytes in bytes.map { HTTPRequest.equal($0, "application/json") } }
+        guard let isPlainJSON else { return nil }
+        if isPlainJSON { return "application/json" }
         guard let contentType = header("content-type") else { return nil }
-        if contentType == "application/json" { return contentType }
         // Bytes, not Foundation (this runs on every OFREP request): up to ';', blanks trimmed, ASCII lowercased.
         var utf8 = Substring(contentType).utf8
         if let semicolon = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<semicolon] }

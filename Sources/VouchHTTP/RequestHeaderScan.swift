@@ -7,7 +7,7 @@ import Foundation
 /// it does not know it reads the body until the connection closes. Any of these lets a request hide another.
 struct RequestHeaderScan {
     /// Values by lowercased name, first occurrence only; only the names the server was configured to collect.
-    var headers: HTTPHeaders = [:]
+    var headers = HTTPHeaders()
     var contentLengthLines = 0
     /// The first `Content-Length`, which libmicrohttpd checked was a number before calling the handler.
     var contentLength: Int?
@@ -21,19 +21,21 @@ struct RequestHeaderScan {
     struct Names {
         let keys: [String]
         let bytes: [[UInt8]]
-        /// The indexes of the names of each length, so a header line is compared with only the names as long as
-        /// it (nearly always one or none).
-        let byLength: [[Int]]
+        /// The indexes of the names ordered by length, and where each length starts in that order (one past the
+        /// longest name: the end): a header line is compared with only the names as long as it, nearly always one
+        /// or none. Flat arrays, as an array per length cost a retain and a release per header line.
+        let byLength: [Int]
+        let lengthStarts: [Int]
 
         init(_ names: [String]) {
             var unique: [String] = []
             for name in names.map({ $0.lowercased() }) where !unique.contains(name) { unique.append(name) }
             precondition(unique.count <= 64, "at most 64 request headers can be collected, \(unique.count) were asked for")
+            let lengths = unique.map(\.utf8.count)
             keys = unique
-            bytes = keys.map { Array($0.utf8) }
-            var byLength = [[Int]](repeating: [], count: (bytes.map(\.count).max() ?? 0) + 1)
-            for (index, name) in bytes.enumerated() { byLength[name.count].append(index) }
-            self.byLength = byLength
+            bytes = unique.map { Array($0.utf8) }
+            byLength = lengths.indices.sorted { (lengths[$0], $0) < (lengths[$1], $1) }
+            lengthStarts = (0...((lengths.max() ?? 0) + 1)).map { length in lengths.filter { $0 < length }.count }
         }
     }
 
@@ -66,30 +68,30 @@ struct RequestHeaderScan {
     private static let iterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         guard let context, let key else { return .YES }
         let scan = context.assumingMemoryBound(to: RequestHeaderScan.self)
-        scan.pointee.add(name: UnsafeRawBufferPointer(start: key, count: keySize)) {
-            String(decoding: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize), as: UTF8.self)
-        }
+        scan.pointee.add(name: UnsafeRawBufferPointer(start: key, count: keySize),
+                         value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
         return .YES
     }
 
-    /// One header line; `value` makes its text, only for the lines that are kept.
-    mutating func add(name: UnsafeRawBufferPointer, value: () -> String) {
+    /// One header line.
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         switch name.count {
         case 14 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.contentLengthName):
             contentLengthLines += 1
-            if contentLengthLines == 1 { contentLength = Int(value()) }
+            if contentLengthLines == 1 { contentLength = Int(String(decoding: value, as: UTF8.self)) }
         case 17 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.transferEncodingName):
-            transferEncodings.append(value())
+            transferEncodings.append(String(decoding: value, as: UTF8.self))
         case 4 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.hostName):
             hostLines += 1
         default:
             break
         }
-        guard name.count < names.byLength.count else { return }
-        for index in names.byLength[name.count] where collected & (1 << UInt64(index)) == 0
-            && RequestHeaderScan.equalsIgnoringCase(name, names.bytes[index]) {
+        guard name.count + 1 < names.lengthStarts.count else { return }
+        for position in names.lengthStarts[name.count]..<names.lengthStarts[name.count + 1] {
+            let index = names.byLength[position]
+            guard collected & (1 << UInt64(index)) == 0, RequestHeaderScan.equalsIgnoringCase(name, names.bytes[index]) else { continue }
             collected |= 1 << UInt64(index)
-            headers.append(name: names.keys[index], value: value())
+            headers.append(name: names.keys[index], bytes: value)
         }
     }
 

@@ -12,7 +12,7 @@ final class RequestState {
     /// True from the first access call to the last when the request has a body, which has its own deadline.
     var readingBody = false
     /// The headers the handler reads, collected on the first access call.
-    var headers: HTTPHeaders = [:]
+    var headers = HTTPHeaders()
     var body: [UInt8] = []
     var bodyTooLarge = false
     /// Set when the handler answered `.later`: the id its answer will carry, and where the answer waits.

@@ -228,7 +228,7 @@ public final class VouchApplication: Sendable {
         // A field of its own, not a header: changing the headers would copy the dictionary on every request.
         if request.requestID.isEmpty { request.requestID = requestIDs.id(for: request.header("x-request-id")) }
         let requestID = request.requestID
-        let presentsToken = request.headers["authorization"] != nil || request.headers["x-api-key"] != nil
+        let presentsToken = request.headers.contains("authorization") || request.headers.contains("x-api-key")
         var route = -1
         var response: HTTPResponse
         if let options = cors.answerOptions(request, methods: router.methods(forPath:)) {
@@ -309,11 +309,9 @@ public final class VouchApplication: Sendable {
     /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` were a third of the OFREP request's user time,
     /// and the String made of the secret an allocation per request.
     static func withPresentedSecret<Result>(in request: HTTPRequest, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
-        guard let authorization = request.headers["authorization"] else {
-            guard let key = request.headers["x-api-key"] else { return body(nil) }
-            return key.withUTF8Bytes { body($0) }
-        }
-        return authorization.withUTF8Bytes { bytes in
+        guard request.headers.contains("authorization") else { return request.headers.withValueBytes("x-api-key", body) }
+        return request.headers.withValueBytes("authorization") { bytes in
+            guard let bytes else { return body(nil) }
             // "Bearer" in any case, then a space.
             guard bytes.count > 7, bytes[0] | 0x20 == UInt8(ascii: "b"), bytes[1] | 0x20 == UInt8(ascii: "e"), bytes[2] | 0x20 == UInt8(ascii: "a"),
                   bytes[3] | 0x20 == UInt8(ascii: "r"), bytes[4] | 0x20 == UInt8(ascii: "e"), bytes[5] | 0x20 == UInt8(ascii: "r"),
