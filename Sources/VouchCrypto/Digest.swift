@@ -41,9 +41,13 @@ public enum Digest {
 
     /// The same, for bytes the caller holds in place (a secret still in the request's buffer).
     public static func constantTimeEquals(_ first: UnsafeRawBufferPointer, _ second: [UInt8]) -> Bool {
+        second.withUnsafeBytes { constantTimeEquals(first, $0) }
+    }
+
+    public static func constantTimeEquals(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
         guard first.count == second.count else { return false }
         if first.isEmpty { return true }
-        return second.withUnsafeBytes { CRYPTO_memcmp(first.baseAddress, $0.baseAddress, first.count) == 0 }
+        return CRYPTO_memcmp(first.baseAddress, second.baseAddress, first.count) == 0
     }
 
     public static func hex(_ bytes: [UInt8]) -> String {

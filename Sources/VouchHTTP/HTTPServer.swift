@@ -219,7 +219,10 @@ public final class HTTPServer: Sendable {
     /// is sound: it points into libmicrohttpd's own read buffer, which it is itself about to cut at the `?`.
     private static let targetHandler: vouch_mhd_target_handler = { context, target, connection in
         guard let context, let target else { return nil }
-        let (slot, limits) = HTTPServer.borrowed(context) { server in (connection.map(server.slot(of:)) ?? -1, server.configuration.limits) }
+        // No closure over the server (`connection.map(server.slot(of:))` made one): retaining it takes the slow path.
+        let (slot, limits) = HTTPServer.borrowed(context) { server in
+            (connection == nil ? -1 : server.slot(of: connection!), server.configuration.limits)
+        }
         let state = RequestState(slot: slot)
         let inspected = RequestTarget(cString: target)
         state.targetLength = inspected.length

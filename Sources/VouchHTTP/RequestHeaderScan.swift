@@ -18,7 +18,8 @@ struct RequestHeaderScan {
 
     /// The names to collect, lowercased, as bytes to compare without making a String per header line; apart,
     /// so that the loop over them on every header line compares lengths without touching a reference.
-    struct Names {
+    /// A class, made once per server: the scan of each request holds it with one reference count, not four arrays'.
+    final class Names: Sendable {
         let keys: [String]
         let bytes: [[UInt8]]
         /// The indexes of the names ordered by length, and where each length starts in that order (one past the

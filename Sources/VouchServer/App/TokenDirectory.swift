@@ -7,17 +7,25 @@ import VouchStore
 public final class TokenDirectory: Sendable {
     private struct State {
         var principals: [[UInt8]: Principal] = [:]
-        /// Secrets already seen, by their (randomly seeded) hash value, so the hot path skips SHA-256; bounded, and
-        /// emptied whenever a token is revoked. The secrets are in this process's memory anyway, in every request
-        /// that carries them; never logged or stored.
-        var recent: [Int: (secret: [UInt8], principal: Principal)] = [:]
+        /// Secrets already seen, each at the place its (randomly seeded) hash value picks, so the hot path skips
+        /// SHA-256; a secret that lands on a taken place replaces it. Emptied whenever a token is revoked. The
+        /// secrets are in this process's memory anyway, in every request that carries them; never logged or stored.
+        /// A fixed array rather than a dictionary: a lookup compares the secret where it is, copying nothing.
+        var recent = TokenDirectory.emptyRecent
         /// Hashes of revoked secrets: a client still using one is out of date, not guessing.
         var revoked: Set<[UInt8]> = []
         /// Active tokens by id, for credentials that name a token rather than carry its secret (event streams).
         var byID: [String: Principal] = [:]
     }
 
-    private static let maxRecent = 4_096
+    private struct RecentSecret {
+        var secret: [UInt8] = []
+        var principal: Principal?
+    }
+
+    /// Places in the cache of recent secrets; a power of two.
+    private static let recentPlaces = 4_096
+    private static let emptyRecent = [RecentSecret](repeating: RecentSecret(), count: recentPlaces)
     private let state = Mutex(State())
 
     public init() {}
@@ -54,7 +62,7 @@ public final class TokenDirectory: Sendable {
             state.revoked.insert(token.secretSHA256)
             state.principals[token.secretSHA256] = nil
             state.byID[token.id] = nil
-            state.recent = [:]
+            state.recent = TokenDirectory.emptyRecent
         }
     }
 
@@ -70,11 +78,12 @@ public final class TokenDirectory: Sendable {
     public func principal(forSecretBytes presented: UnsafeRawBufferPointer) -> Principal? {
         var hasher = Hasher()
         hasher.combine(bytes: presented)
-        let slot = hasher.finalize()
-        // Compared under the lock, so only the principal is copied out, not the cached secret with it.
+        let place = hasher.finalize() & (TokenDirectory.recentPlaces - 1)
+        // Compared in place under the lock, so only the principal is copied out, not the cached secret with it.
         let cached = state.withLock { state -> Principal? in
-            guard let entry = state.recent[slot], Digest.constantTimeEquals(presented, entry.secret) else { return nil }
-            return entry.principal
+            guard state.recent[place].principal != nil,
+                  state.recent[place].secret.withUnsafeBytes({ Digest.constantTimeEquals(presented, $0) }) else { return nil }
+            return state.recent[place].principal
         }
         if let cached { return cached }
         let hash = Digest.sha256(presented)
@@ -83,8 +92,7 @@ public final class TokenDirectory: Sendable {
             guard let index = state.principals.index(forKey: hash) else { return nil }
             let (storedHash, principal) = state.principals[index]
             guard Digest.constantTimeEquals(storedHash, hash) else { return nil }
-            if state.recent.count >= TokenDirectory.maxRecent { state.recent = [:] }
-            state.recent[slot] = (Array(presented), principal)
+            state.recent[place] = RecentSecret(secret: Array(presented), principal: principal)
             return principal
         }
     }

@@ -82,7 +82,10 @@ public final class VouchApplication: Sendable {
         // The console's own calls to the API carry their principal in a task-local value (`InProcessCall`); every
         // other request presents a token.
         var router = APIRouter(authenticate: { request in
-            InProcessCall.current?.principal ?? VouchApplication.withPresentedSecret(in: request) { $0.flatMap(directory.principal(forSecretBytes:)) }
+            // A closure over `directory`, not `directory.principal(forSecretBytes:)`, which would retain it per call.
+            InProcessCall.current?.principal ?? VouchApplication.withPresentedSecret(in: request) { secret in
+                secret.flatMap { directory.principal(forSecretBytes: $0) }
+            }
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, eventStreams: eventStreams)

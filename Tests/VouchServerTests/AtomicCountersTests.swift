@@ -1,0 +1,27 @@
+import Dispatch
+import Synchronization
+import Testing
+@testable import VouchServer
+
+/// Counters striped by thread still count every addition exactly once.
+@Suite struct AtomicCountersTests {
+    @Test func threadsAddingAtOnceLoseNothing() {
+        let counters = AtomicCounters(count: 37)
+        DispatchQueue.concurrentPerform(iterations: 16) { thread in
+            for round in 0..<10_000 { counters.add(1 + thread % 3, at: round % counters.count) }
+        }
+        // Each thread adds 1, 2 or 3 to every counter in turn: 10,000 additions spread over 37 counters.
+        let perThread = (0..<16).map { 1 + $0 % 3 }.reduce(0, +)
+        let total = (0..<counters.count).map { counters[$0] }.reduce(0, +)
+        #expect(total == perThread * 10_000)
+        #expect(counters[0] == perThread * ((10_000 + 36) / 37))
+    }
+
+    @Test func stripesStayInRange() {
+        let outOfRange = AtomicCounters(count: 1)
+        DispatchQueue.concurrentPerform(iterations: 32) { _ in
+            if !(0..<AtomicCounters.stripes).contains(AtomicCounters.currentStripe()) { outOfRange.add(1, at: 0) }
+        }
+        #expect(outOfRange[0] == 0)
+    }
+}
