@@ -28,7 +28,8 @@ public struct HTTPRequest: Sendable {
         // Callers nearly always pass the lowercased name: looked up as given first, and lowercased only when that
         // finds nothing and there is something to lowercase (lowercasing every time cost an allocation per call).
         if let value = headers[name] { return value }
-        return name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? headers[name.lowercased()] : nil
+        var name = name
+        return name.withUTF8 { $0.contains { $0 >= 0x41 && $0 <= 0x5A } } ? headers[name.lowercased()] : nil
     }
 
     private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {

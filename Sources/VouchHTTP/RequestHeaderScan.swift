@@ -43,9 +43,9 @@ struct RequestHeaderScan {
     /// Which of `names` were seen (bit i for `names.keys[i]`): only the first line of a name is kept.
     private var collected: UInt64 = 0
 
-    private static let contentLengthName = Array("content-length".utf8)
-    private static let transferEncodingName = Array("transfer-encoding".utf8)
-    private static let hostName = Array("host".utf8)
+    private static let contentLengthName: StaticString = "content-length"
+    private static let transferEncodingName: StaticString = "transfer-encoding"
+    private static let hostName: StaticString = "host"
 
     init(headers: HTTPHeaders = [:], contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
          transferEncodings: [String] = [], names: Names = Names([])) {
@@ -79,7 +79,7 @@ struct RequestHeaderScan {
         switch name.count {
         case 14 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.contentLengthName):
             contentLengthLines += 1
-            if contentLengthLines == 1 { contentLength = Int(String(decoding: value, as: UTF8.self)) }
+            if contentLengthLines == 1 { contentLength = RequestHeaderScan.decimal(value) }
         case 17 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.transferEncodingName):
             transferEncodings.append(String(decoding: value, as: UTF8.self))
         case 4 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.hostName):
@@ -124,6 +124,35 @@ struct RequestHeaderScan {
     }
 
     static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: [UInt8]) -> Bool {
-        name.count == lowercased.count && zip(name, lowercased).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+        lowercased.withUnsafeBytes { equalsIgnoringCase(name, $0) }
+    }
+
+    /// A literal's bytes stay where they are for the life of the process: compared without retaining an array.
+    static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
+        equalsIgnoringCase(name, UnsafeRawBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount))
+    }
+
+    static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: UnsafeRawBufferPointer) -> Bool {
+        guard name.count == lowercased.count else { return false }
+        for offset in 0..<name.count {
+            let byte = name[offset]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != lowercased[offset] { return false }
+        }
+        return true
+    }
+
+    /// A run of ASCII digits as a number; nil for anything else (empty, a sign, a blank) or past `Int.max`.
+    /// libmicrohttpd answered a `Content-Length` that is not a decimal number before the server saw it.
+    static func decimal(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte - 0x30))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+        }
+        return value
     }
 }

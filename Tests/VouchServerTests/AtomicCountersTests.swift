@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 @testable import VouchServer
@@ -7,7 +8,7 @@ import Testing
 @Suite struct AtomicCountersTests {
     @Test func threadsAddingAtOnceLoseNothing() {
         let counters = AtomicCounters(count: 37)
-        DispatchQueue.concurrentPerform(iterations: 16) { thread in
+        StripedCachesTests.onThreads(16) { thread in
             for round in 0..<10_000 { counters.add(1 + thread % 3, at: round % counters.count) }
         }
         // Each thread adds 1, 2 or 3 to every counter in turn: 10,000 additions spread over 37 counters.
@@ -19,8 +20,8 @@ import Testing
 
     @Test func stripesStayInRange() {
         let outOfRange = AtomicCounters(count: 1)
-        DispatchQueue.concurrentPerform(iterations: 32) { _ in
-            if !(0..<AtomicCounters.stripes).contains(AtomicCounters.currentStripe()) { outOfRange.add(1, at: 0) }
+        StripedCachesTests.onThreads(32) { _ in
+            if !(0..<AtomicCounters.stripes).contains(ThreadStripe.current()) { outOfRange.add(1, at: 0) }
         }
         #expect(outOfRange[0] == 0)
     }

@@ -63,4 +63,14 @@ import Testing
         }
         #expect(scan.headers == ["x-request-id": "r1", "content-type": "application/json", "origin": "o1", "if-none-match": "\"e\""])
     }
+
+    @Test(arguments: [("0", 0), ("12", 12), ("00042", 42), ("9223372036854775807", Int.max)] as [(String, Int)])
+    func contentLengthDigitsAreANumber(text: String, number: Int) {
+        #expect(Array(text.utf8).withUnsafeBytes { RequestHeaderScan.decimal($0) } == number)
+    }
+
+    @Test(arguments: ["", "+5", "-5", " 5", "5 ", "1e3", "0x10", "9223372036854775808", "99999999999999999999"])
+    func anythingElseIsNoNumber(text: String) {
+        #expect(Array(text.utf8).withUnsafeBytes { RequestHeaderScan.decimal($0) } == nil)
+    }
 }

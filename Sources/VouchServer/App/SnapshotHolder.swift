@@ -3,21 +3,39 @@ import VouchDomain
 import VouchStore
 
 /// The current OFREP snapshot; readers take a reference, writers swap a new one in whole.
+///
+/// Evaluations read it through `withSnapshot`, from a copy of the reference kept per stripe of threads: taking
+/// `current`'s lock and a reference count on the snapshot, both shared by every HTTP thread, passed their cache lines
+/// between the cores on every request. A copy is refreshed when `generation` shows a newer swap, so no thread reads
+/// an older snapshot than one any thread has already answered from.
 public final class SnapshotHolder: Sendable {
     private let current: Mutex<EvaluationSnapshot>
     /// Serializes writers. The next snapshot is built under this lock only, so OFREP readers, who take `current`
     /// for a pointer copy, never wait for a rebuild (milliseconds at 10,000 fixes).
     private let writer = Mutex(())
+    /// Counts swaps; raised after `current` changes and before the copies do.
+    private let generation = Atomic<UInt64>(0)
+    private let copies: Striped<(generation: UInt64, snapshot: EvaluationSnapshot)>
 
     public init(_ snapshot: EvaluationSnapshot = .empty) {
         current = Mutex(snapshot)
+        copies = Striped { (0, snapshot) }
     }
 
     public var snapshot: EvaluationSnapshot { current.withLock { $0 } }
 
+    /// Runs `body` with the current snapshot, from the calling thread's copy.
+    public func withSnapshot<Result: Sendable>(_ body: (EvaluationSnapshot) -> Result) -> Result {
+        let newest = generation.load(ordering: .acquiring)
+        return copies.withCurrent { copy in
+            if copy.generation < newest { copy = (newest, snapshot) }
+            return body(copy.snapshot)
+        }
+    }
+
     /// Replaces the whole snapshot, as at start.
     public func replace(with snapshot: EvaluationSnapshot) {
-        writer.withLock { _ in current.withLock { $0 = snapshot } }
+        writer.withLock { _ in publish(snapshot) }
     }
 
     /// The change feed's subscriber: swaps in every rule a commit changed.
@@ -31,8 +49,17 @@ public final class SnapshotHolder: Sendable {
         writer.withLock { _ in
             let snapshot = self.snapshot
             if let existing = snapshot.rules[rule.key], existing.version > rule.version { return }
-            let next = snapshot.replacing(rule.key, with: rule)
-            current.withLock { $0 = next }
+            publish(snapshot.replacing(rule.key, with: rule))
+        }
+    }
+
+    /// Under `writer`: the new snapshot in `current`, then the generation, then every copy (which readers would
+    /// refresh by themselves; done here so that no copy keeps an old snapshot's memory alive).
+    private func publish(_ next: EvaluationSnapshot) {
+        current.withLock { $0 = next }
+        let newest = generation.add(1, ordering: .releasing).newValue
+        copies.forEach { copy in
+            if copy.generation < newest { copy = (newest, next) }
         }
     }
 }

@@ -7,11 +7,6 @@ import VouchStore
 public final class TokenDirectory: Sendable {
     private struct State {
         var principals: [[UInt8]: Principal] = [:]
-        /// Secrets already seen, each at the place its (randomly seeded) hash value picks, so the hot path skips
-        /// SHA-256; a secret that lands on a taken place replaces it. Emptied whenever a token is revoked. The
-        /// secrets are in this process's memory anyway, in every request that carries them; never logged or stored.
-        /// A fixed array rather than a dictionary: a lookup compares the secret where it is, copying nothing.
-        var recent = TokenDirectory.emptyRecent
         /// Hashes of revoked secrets: a client still using one is out of date, not guessing.
         var revoked: Set<[UInt8]> = []
         /// Active tokens by id, for credentials that name a token rather than carry its secret (event streams).
@@ -23,10 +18,19 @@ public final class TokenDirectory: Sendable {
         var principal: Principal?
     }
 
-    /// Places in the cache of recent secrets; a power of two.
-    private static let recentPlaces = 4_096
-    private static let emptyRecent = [RecentSecret](repeating: RecentSecret(), count: recentPlaces)
     private let state = Mutex(State())
+    /// Secrets already seen, each at the place its (randomly seeded) hash value picks, so the hot path skips
+    /// SHA-256 and this directory's lock; a secret that lands on a taken place replaces it. One cache per stripe of
+    /// threads, each with its own copy of the principals' text, so the HTTP threads share no lock and no reference
+    /// count per request. Emptied whenever a token is revoked or the tokens are loaded again. The secrets are in
+    /// this process's memory anyway, in every request that carries them; never logged or stored.
+    private let recent = Striped { TokenDirectory.emptyRecent }
+    /// Places in each stripe's cache; a power of two.
+    private static let recentPlaces = 512
+    private static let emptyRecent = [RecentSecret](repeating: RecentSecret(), count: recentPlaces)
+    /// Raised (under `state`'s lock) by every revocation and load, before the caches are emptied: a lookup that
+    /// found its principal before one may not cache it after (see `principal(forSecretBytes:)`).
+    private let removals = Atomic<UInt64>(0)
 
     public init() {}
 
@@ -34,7 +38,11 @@ public final class TokenDirectory: Sendable {
         let map = Dictionary(tokens.filter { $0.revokedAt == nil }.map { ($0.secretSHA256, $0.principal) }, uniquingKeysWith: { first, _ in first })
         let revoked = Set(revokedHashes + tokens.filter { $0.revokedAt != nil }.map(\.secretSHA256))
         let byID = Dictionary(map.values.map { ($0.tokenID, $0) }, uniquingKeysWith: { first, _ in first })
-        state.withLock { $0 = State(principals: map, revoked: revoked, byID: byID) }
+        state.withLock {
+            $0 = State(principals: map, revoked: revoked, byID: byID)
+            removals.add(1, ordering: .releasing)
+        }
+        recent.forEach { $0 = TokenDirectory.emptyRecent }
     }
 
     /// The change feed's subscriber: new tokens work and revoked ones stop working as soon as their commit returns.
@@ -62,8 +70,9 @@ public final class TokenDirectory: Sendable {
             state.revoked.insert(token.secretSHA256)
             state.principals[token.secretSHA256] = nil
             state.byID[token.id] = nil
-            state.recent = TokenDirectory.emptyRecent
+            removals.add(1, ordering: .releasing)
         }
+        recent.forEach { $0 = TokenDirectory.emptyRecent }
     }
 
     /// The principal for a presented secret, or nil when it is unknown or revoked.
@@ -75,26 +84,42 @@ public final class TokenDirectory: Sendable {
     }
 
     /// The same for the secret's bytes where they are (in the request), so the hot path copies nothing.
+    ///
+    /// A principal found in the directory is cached in the calling thread's stripe only if no revocation or load
+    /// happened since it was found: one that did has emptied (or is emptying) every stripe, and a cached entry made
+    /// after that would outlive it.
     public func principal(forSecretBytes presented: UnsafeRawBufferPointer) -> Principal? {
         var hasher = Hasher()
         hasher.combine(bytes: presented)
         let place = hasher.finalize() & (TokenDirectory.recentPlaces - 1)
-        // Compared in place under the lock, so only the principal is copied out, not the cached secret with it.
-        let cached = state.withLock { state -> Principal? in
-            guard state.recent[place].principal != nil,
-                  state.recent[place].secret.withUnsafeBytes({ Digest.constantTimeEquals(presented, $0) }) else { return nil }
-            return state.recent[place].principal
+        // Compared in place under the stripe's lock, so only the principal is copied out, not the cached secret.
+        let cached = recent.withCurrent { places -> Principal? in
+            guard places[place].principal != nil,
+                  places[place].secret.withUnsafeBytes({ Digest.constantTimeEquals(presented, $0) }) else { return nil }
+            return places[place].principal
         }
         if let cached { return cached }
         let hash = Digest.sha256(presented)
-        return state.withLock { state in
+        let found = state.withLock { state -> (principal: Principal, removals: UInt64)? in
             // The dictionary finds the entry by SHA-256; the bytes are then confirmed in constant time.
             guard let index = state.principals.index(forKey: hash) else { return nil }
             let (storedHash, principal) = state.principals[index]
             guard Digest.constantTimeEquals(storedHash, hash) else { return nil }
-            state.recent[place] = RecentSecret(secret: Array(presented), principal: principal)
-            return principal
+            return (principal, removals.load(ordering: .relaxed))
         }
+        guard let found else { return nil }
+        let entry = RecentSecret(secret: Array(presented), principal: TokenDirectory.ownCopy(of: found.principal))
+        recent.withCurrent { places in
+            if removals.load(ordering: .acquiring) == found.removals { places[place] = entry }
+        }
+        return found.principal
+    }
+
+    /// The principal with text of its own, so that copies of it in one stripe share no reference count with
+    /// another's (a String over 15 bytes is an object whose count every copy changes).
+    private static func ownCopy(of principal: Principal) -> Principal {
+        func own(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
+        return Principal(name: own(principal.name), role: principal.role, testerID: principal.testerID.map(own), tokenID: own(principal.tokenID))
     }
 
     /// The active token with this id, or nil when there is none or it was revoked.

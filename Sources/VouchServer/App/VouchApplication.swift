@@ -226,10 +226,14 @@ public final class VouchApplication: Sendable {
     /// Also the one place each request is counted and logged, under the id the HTTP server gave it (and put in
     /// the answer's `X-Request-Id`); a request that did not come through the server gets one here, for the log.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        // A field of its own, not a header: changing the headers would copy them. Copied only when it is missing,
+        // as copying the request retained and released each of its strings and arrays.
+        guard !request.requestID.isEmpty else {
+            var identified = request
+            identified.requestID = requestIDs.id(for: request.header("x-request-id"))
+            return handle(identified)
+        }
         let started = DispatchTime.now().uptimeNanoseconds
-        var request = request
-        // A field of its own, not a header: changing the headers would copy the dictionary on every request.
-        if request.requestID.isEmpty { request.requestID = requestIDs.id(for: request.header("x-request-id")) }
         let requestID = request.requestID
         let presentsToken = request.headers.contains("authorization") || request.headers.contains("x-api-key")
         var route = -1

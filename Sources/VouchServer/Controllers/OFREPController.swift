@@ -64,16 +64,15 @@ struct OFREPController {
         case .success(let key): targetingKey = key
         case .failure(let failure): return failure.response(key: key)
         }
-        let snapshot = snapshots.snapshot
-        guard let outcome = snapshot.evaluate(flag: key, targetingKey: targetingKey) else {
+        let (outcome, revision) = snapshots.withSnapshot { ($0.evaluate(flag: key, targetingKey: targetingKey), OFREPController.revisionHeader($0)) }
+        guard let outcome else {
             return OFREPFailure(status: 404, code: "FLAG_NOT_FOUND", details: "no fix has the flag key '\(key)'").response(key: key)
         }
         metrics.recordEvaluation(outcome.reason)
         if let failure = outcome.failure {
             return OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: key)
         }
-        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), OFREPController.revisionHeader(snapshot)],
-                            body: OFREPEncoder.success(outcome))
+        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), revision], body: OFREPEncoder.success(outcome))
     }
 
     /// A flag key no route matched (one holding a `/`): OFREP's FLAG_NOT_FOUND rather than a problem document.
@@ -96,8 +95,10 @@ struct OFREPController {
         case .success(let key): targetingKey = key
         case .failure(let failure): return failure.response(key: nil)
         }
-        let snapshot = snapshots.snapshot
+        // Taken out of the stripe's lock: a bulk evaluation of thousands of flags must not hold it.
+        let snapshot = snapshots.withSnapshot { $0 }
         let outcomes = snapshot.evaluateAll(targetingKey: targetingKey)
+        let revision = OFREPController.revisionHeader(snapshot)
         for outcome in outcomes { metrics.recordEvaluation(outcome.reason) }
         let body = OFREPEncoder.bulk(outcomes, extraMembers: eventStreams.bulkMember(for: principal, host: request.header("host")))
         let etag = "\"" + ETag.fingerprint(body) + "\""
@@ -106,10 +107,10 @@ struct OFREPController {
         let triggeredByOtherConfiguration = eventStreams.differsFromCurrent(flagConfigETag: request.query["flagConfigEtag"],
                                                                             flagConfigLastModified: request.query["flagConfigLastModified"])
         if !triggeredByOtherConfiguration, let match = request.header("if-none-match"), ETag.matches(match, etag) {
-            return .empty(304, headers: [(name: "ETag", value: etag), OFREPController.revisionHeader(snapshot)])
+            return .empty(304, headers: [(name: "ETag", value: etag), revision])
         }
-        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), (name: "ETag", value: etag),
-                                                   OFREPController.revisionHeader(snapshot)], body: body)
+        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), (name: "ETag", value: etag), revision],
+                            body: body)
     }
 
     /// Which configuration revision an answer was evaluated at. A node's snapshot never goes back, so a client that

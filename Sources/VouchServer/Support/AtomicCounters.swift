@@ -5,15 +5,14 @@ import Synchronization
 
 /// A fixed number of counters that threads add to without a lock, for metrics on the request path.
 ///
-/// Every counter has a copy per stripe, and a thread adds to the stripe its id picks: two threads counting the same
+/// Every counter has a copy per stripe, and a thread adds to its own stripe (`ThreadStripe`): two threads counting the same
 /// answers would otherwise pass the counter's cache line back and forth on every request. Reading sums the stripes.
 /// Stripes start on their own cache lines; the memory is zeroed by `calloc`, so pages of stripes no thread uses are
 /// never backed. `@unchecked Sendable` because the pointer never changes and every access goes through an atomic
 /// operation.
 final class AtomicCounters: @unchecked Sendable {
     let count: Int
-    /// Copies of each counter; a power of two.
-    static let stripes = 8
+    static let stripes = ThreadStripe.count
     /// Counters from one stripe to the next: `count` rounded up to whole 128-byte blocks.
     private let stripeStride: Int
     private let allocation: UnsafeMutableRawPointer
@@ -35,21 +34,12 @@ final class AtomicCounters: @unchecked Sendable {
     }
 
     func add(_ value: Int, at index: Int) {
-        counters[AtomicCounters.currentStripe() * stripeStride + index].add(value, ordering: .relaxed)
+        counters[ThreadStripe.current() * stripeStride + index].add(value, ordering: .relaxed)
     }
 
     subscript(index: Int) -> Int {
         var sum = 0
         for stripe in 0..<AtomicCounters.stripes { sum &+= counters[stripe * stripeStride + index].load(ordering: .relaxed) }
         return sum
-    }
-
-    /// The stripe of the calling thread, from its id (the address of its descriptor, a few pages below the top of
-    /// its stack): shifted past the page and mixed, so threads whose stacks are a fixed distance apart spread out.
-    /// Two threads may share a stripe; they then count correctly, only without the benefit.
-    @inline(__always)
-    static func currentStripe() -> Int {
-        let mixed = (UInt64(UInt(pthread_self())) >> 12) &* 0x9e37_79b9_7f4a_7c15
-        return Int(truncatingIfNeeded: mixed >> 61) & (stripes - 1)
     }
 }
