@@ -24,8 +24,9 @@ public final class TokenDirectory: Sendable {
     /// threads, each with its own copy of the principals' text, so the HTTP threads share no lock and no reference
     /// count per request. Emptied whenever a token is revoked or the tokens are loaded again. The secrets are in
     /// this process's memory anyway, in every request that carries them; never logged or stored.
-    private let recent = Striped { TokenDirectory.emptyRecent }
-    /// Places in each stripe's cache; a power of two.
+    private let recent = Striped { [RecentSecret]() }
+    /// Places in each stripe's cache, made when the stripe first caches a secret (a stripe no thread uses takes no
+    /// memory); a power of two.
     private static let recentPlaces = 512
     private static let emptyRecent = [RecentSecret](repeating: RecentSecret(), count: recentPlaces)
     /// Raised (under `state`'s lock) by every revocation and load, before the caches are emptied: a lookup that
@@ -42,7 +43,7 @@ public final class TokenDirectory: Sendable {
             $0 = State(principals: map, revoked: revoked, byID: byID)
             removals.add(1, ordering: .releasing)
         }
-        recent.forEach { $0 = TokenDirectory.emptyRecent }
+        recent.forEach { $0 = [] }
     }
 
     /// The change feed's subscriber: new tokens work and revoked ones stop working as soon as their commit returns.
@@ -72,7 +73,7 @@ public final class TokenDirectory: Sendable {
             state.byID[token.id] = nil
             removals.add(1, ordering: .releasing)
         }
-        recent.forEach { $0 = TokenDirectory.emptyRecent }
+        recent.forEach { $0 = [] }
     }
 
     /// The principal for a presented secret, or nil when it is unknown or revoked.
@@ -94,7 +95,7 @@ public final class TokenDirectory: Sendable {
         let place = hasher.finalize() & (TokenDirectory.recentPlaces - 1)
         // Compared in place under the stripe's lock, so only the principal is copied out, not the cached secret.
         let cached = recent.withCurrent { places -> Principal? in
-            guard places[place].principal != nil,
+            guard !places.isEmpty, places[place].principal != nil,
                   places[place].secret.withUnsafeBytes({ Digest.constantTimeEquals(presented, $0) }) else { return nil }
             return places[place].principal
         }
@@ -110,7 +111,9 @@ public final class TokenDirectory: Sendable {
         guard let found else { return nil }
         let entry = RecentSecret(secret: Array(presented), principal: TokenDirectory.ownCopy(of: found.principal))
         recent.withCurrent { places in
-            if removals.load(ordering: .acquiring) == found.removals { places[place] = entry }
+            guard removals.load(ordering: .acquiring) == found.removals else { return }
+            if places.isEmpty { places = TokenDirectory.emptyRecent }
+            places[place] = entry
         }
         return found.principal
     }
