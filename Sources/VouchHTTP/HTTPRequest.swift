@@ -32,24 +32,22 @@ public struct HTTPRequest: Sendable {
         return name.withUTF8 { $0.contains { $0 >= 0x41 && $0 <= 0x5A } } ? headers[name.lowercased()] : nil
     }
 
-    private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-        guard bytes.count == literal.utf8CodeUnitCount else { return false }
-        let start = literal.utf8Start
-        for offset in 0..<bytes.count where bytes[offset] != start[offset] { return false }
-        return true
-    }
-
     /// Whether the path starts with `prefix`, compared on bytes: `String.hasPrefix` compares by Unicode rules,
     /// which cost more on every request than the rest of the routing, and paths are compared byte for byte anyway.
     public func pathStarts(with prefix: StaticString) -> Bool {
         var path = self.path
-        return path.withUTF8 { path in
-            let count = prefix.utf8CodeUnitCount
-            guard path.count >= count else { return false }
-            let start = prefix.utf8Start
-            for offset in 0..<count where path[offset] != start[offset] { return false }
-            return true
-        }
+        return path.withUTF8 { HTTPRequest.bytes(UnsafeRawBufferPointer($0), startWith: prefix) }
+    }
+
+    private static func bytes(_ bytes: UnsafeRawBufferPointer, startWith literal: StaticString) -> Bool {
+        guard bytes.count >= literal.utf8CodeUnitCount else { return false }
+        let start = literal.utf8Start
+        for offset in 0..<literal.utf8CodeUnitCount where bytes[offset] != start[offset] { return false }
+        return true
+    }
+
+    private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        bytes.count == literal.utf8CodeUnitCount && HTTPRequest.bytes(bytes, startWith: literal)
     }
 
     /// The media type of the body without parameters, lowercased (`application/json`).

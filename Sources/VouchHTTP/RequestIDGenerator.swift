@@ -6,17 +6,15 @@ import Synchronization
 /// The HTTP server gives every request its id before any handler runs, so the answers the server makes
 /// itself (a malformed request, a target too long) carry one as well.
 public final class RequestIDGenerator: Sendable {
-    /// Tells this process's ids from another's; not a secret, so the system generator is enough.
-    private let prefix: String
-    /// `prefix` and the `-`, as bytes to copy into each new id.
+    /// A random prefix that tells this process's ids from another's (not a secret, so the system generator is
+    /// enough) and the `-`, as bytes to copy into each new id.
     private let prefixBytes: [UInt8]
     private let counter = Atomic<Int>(0)
 
     public init() {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
         var generator = SystemRandomNumberGenerator()
-        prefix = String(decoding: (0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }, as: UTF8.self)
-        prefixBytes = Array((prefix + "-").utf8)
+        prefixBytes = (0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] } + [UInt8(ascii: "-")]
     }
 
     /// The prefix, `-`, and the counter in base 36, written into the String's own storage: concatenating and

@@ -21,7 +21,7 @@ import Testing
     @Test func stripesStayInRange() {
         let outOfRange = AtomicCounters(count: 1)
         StripedCachesTests.onThreads(32) { _ in
-            if !(0..<AtomicCounters.stripes).contains(ThreadStripe.current()) { outOfRange.add(1, at: 0) }
+            if !(0..<ThreadStripe.count).contains(ThreadStripe.current()) { outOfRange.add(1, at: 0) }
         }
         #expect(outOfRange[0] == 0)
     }

@@ -12,7 +12,6 @@ import Synchronization
 /// operation.
 final class AtomicCounters: @unchecked Sendable {
     let count: Int
-    static let stripes = ThreadStripe.count
     /// Counters from one stripe to the next: `count` rounded up to whole 128-byte blocks.
     private let stripeStride: Int
     private let allocation: UnsafeMutableRawPointer
@@ -23,10 +22,10 @@ final class AtomicCounters: @unchecked Sendable {
         let perBlock = 128 / MemoryLayout<Atomic<Int>>.stride
         stripeStride = (count + perBlock - 1) / perBlock * perBlock
         // 128 bytes more than needed, to start the first stripe on a 128-byte boundary.
-        allocation = calloc(AtomicCounters.stripes * stripeStride * MemoryLayout<Atomic<Int>>.stride + 128, 1)!
+        allocation = calloc(ThreadStripe.count * stripeStride * MemoryLayout<Atomic<Int>>.stride + 128, 1)!
         let aligned = UnsafeMutableRawPointer(bitPattern: (Int(bitPattern: allocation) + 127) & ~127)!
         // Zero bytes are a zero `Atomic<Int>`.
-        counters = aligned.bindMemory(to: Atomic<Int>.self, capacity: AtomicCounters.stripes * stripeStride)
+        counters = aligned.bindMemory(to: Atomic<Int>.self, capacity: ThreadStripe.count * stripeStride)
     }
 
     deinit {
@@ -39,7 +38,7 @@ final class AtomicCounters: @unchecked Sendable {
 
     subscript(index: Int) -> Int {
         var sum = 0
-        for stripe in 0..<AtomicCounters.stripes { sum &+= counters[stripe * stripeStride + index].load(ordering: .relaxed) }
+        for stripe in 0..<ThreadStripe.count { sum &+= counters[stripe * stripeStride + index].load(ordering: .relaxed) }
         return sum
     }
 }
