@@ -31,7 +31,7 @@ public enum Digest {
         return Array(output.prefix(Int(length)))
     }
 
-    /// Equal bytes, compared in a time that depends only on the length (OpenSSL's CRYPTO_memcmp),
+    /// Equal bytes, compared in a time that depends only on the length,
     /// so a secret cannot be guessed byte by byte from how fast a wrong one is refused.
     public static func constantTimeEquals(_ first: [UInt8], _ second: [UInt8]) -> Bool {
         guard first.count == second.count else { return false }
@@ -44,10 +44,22 @@ public enum Digest {
         second.withUnsafeBytes { constantTimeEquals(first, $0) }
     }
 
+    /// Eight bytes at a time, every difference ORed into one word that is looked at only at the end: no branch
+    /// depends on the bytes. OpenSSL's CRYPTO_memcmp, byte by byte, was a fifth of an OFREP request's token check.
     public static func constantTimeEquals(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
-        guard first.count == second.count else { return false }
-        if first.isEmpty { return true }
-        return CRYPTO_memcmp(first.baseAddress, second.baseAddress, first.count) == 0
+        let count = first.count
+        guard count == second.count else { return false }
+        var difference: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= count {
+            difference |= first.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ second.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < count {
+            difference |= UInt64(first[offset] ^ second[offset])
+            offset += 1
+        }
+        return difference == 0
     }
 
     public static func hex(_ bytes: [UInt8]) -> String {

@@ -11,3 +11,16 @@ public enum EvaluationReason: String, Sendable {
     /// Released to everyone.
     case `static` = "STATIC"
 }
+
+extension EvaluationReason {
+    /// Its place in the order above (0 to 4), for compact keys such as `FlagVerdict.decisionCode`.
+    var ordinal: Int {
+        switch self {
+        case .disabled: 0
+        case .targetingMatch: 1
+        case .default: 2
+        case .split: 3
+        case .static: 4
+        }
+    }
+}

@@ -37,23 +37,40 @@ public final class EvaluationSnapshot: Sendable {
     public static let empty = EvaluationSnapshot(rules: [:])
 
     /// The outcome carries the caller's `key`, equal to the rule's: no String of the snapshot is retained per call.
+    public func evaluate(flag key: String, targetingKey: String?) -> FlagOutcome? {
+        key.withUTF8Bytes { flagBytes in
+            let found: FlagVerdict?
+            if let targetingKey {
+                found = targetingKey.withUTF8Bytes { verdict(flag: flagBytes, targetingKey: $0) }
+            } else {
+                found = verdict(flag: flagBytes, targetingKey: nil)
+            }
+            return found.map { outcome(of: $0, key: key) }
+        }
+    }
+
+    /// What the flag whose key has these bytes says for the targeting key, without making the outcome's strings;
+    /// nil when no flag has that key. A caller that keeps answers already encoded finds them by the verdict.
+    ///
     /// With a targeting key, the targets table's filter is asked first, and when it cannot rule the pair out, the
     /// pair's first slot is read before the flag is found (see `FlagIndex.firstTargetSlot`): a flag whose state
     /// does not read targets then wastes that read, which is cheap next to the wait it saves a targeted-only one.
-    public func evaluate(flag key: String, targetingKey: String?) -> FlagOutcome? {
-        key.withUTF8Bytes { flagBytes in
-            let flagHash = KeyHash.hash(flagBytes)
-            guard let targetingKey else {
-                guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-                return outcome(key: key, slot: slot, targetingKey: nil, keyHash: nil)
-            }
-            return targetingKey.withUTF8Bytes { keyBytes in
-                let pairHash = KeyHash.pair(keyHash: KeyHash.hash(keyBytes), flagHash: flagHash)
-                let first = index.mayBeTargeted(pairHash: pairHash) ? index.firstTargetSlot(pairHash: pairHash) : nil
-                guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-                return outcome(key: key, slot: slot, targetingKey: keyBytes, keyHash: nil, pair: (pairHash, first))
-            }
+    public func verdict(flag flagBytes: UnsafeRawBufferPointer, targetingKey keyBytes: UnsafeRawBufferPointer?) -> FlagVerdict? {
+        let flagHash = KeyHash.hash(flagBytes)
+        guard let keyBytes else {
+            guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
+            return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: nil, keyHash: nil))
         }
+        let pairHash = KeyHash.pair(keyHash: KeyHash.hash(keyBytes), flagHash: flagHash)
+        let first = index.mayBeTargeted(pairHash: pairHash) ? index.firstTargetSlot(pairHash: pairHash) : nil
+        guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
+        return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: keyBytes, keyHash: nil, pair: (pairHash, first)))
+    }
+
+    /// The outcome a verdict of this snapshot stands for; `key` is the flag's key, as the verdict was asked for it.
+    public func outcome(of verdict: FlagVerdict, key: String) -> FlagOutcome {
+        let record = index.records[verdict.slot]
+        return FlagOutcome(key: key, revision: record.revision, state: record.state, decision: verdict.decision)
     }
 
     /// Every flag in key order; the targeting key is hashed once for all of them.
@@ -67,15 +84,22 @@ public final class EvaluationSnapshot: Sendable {
         }
     }
 
+    @inline(__always)
+    private func outcome(key: String, slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?) -> FlagOutcome {
+        let record = index.records[slot]
+        return FlagOutcome(key: key, revision: record.revision, state: record.state,
+                           decision: decision(slot: slot, targetingKey: targetingKey, keyHash: keyHash))
+    }
+
     /// - Parameters:
     ///   - keyHash: `KeyHash.hash(targetingKey)` when already known; otherwise computed if the state needs it.
     ///   - pair: the pair's hash and its first target slot, when the caller looked already: a nil slot means the
     ///     filter ruled the pair out.
     @inline(__always)
-    private func outcome(key: String, slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?,
-                         pair: (hash: UInt64, first: TargetShard.Slot?)? = nil) -> FlagOutcome {
+    private func decision(slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?,
+                          pair: (hash: UInt64, first: TargetShard.Slot?)? = nil) -> FlagDecision {
         let record = index.records[slot]
-        let decision = FlagDecision.make(
+        return FlagDecision.make(
             state: record.state, rolloutPercentage: Int(record.rolloutPercentage), hasTargetingKey: targetingKey != nil,
             isTargeted: {
                 guard let targetingKey else { return false }
@@ -90,7 +114,6 @@ public final class EvaluationSnapshot: Sendable {
                 guard let targetingKey else { return 0 }
                 return index.flagKey(of: record) { Bucketing.bucket(group: $0, targetingKey: targetingKey) }
             })
-        return FlagOutcome(key: key, revision: record.revision, state: record.state, decision: decision)
     }
 
     /// A new snapshot with one rule replaced, added, or removed (nil). A changed rule keeps its slot and copies only

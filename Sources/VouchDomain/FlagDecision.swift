@@ -1,6 +1,6 @@
 /// What a flag says for one key, by the state table of docs/lifecycle.md ("States and flag values"): shared by
 /// `FlagRule.evaluate` and the snapshot's index, which differ only in how they find targets and the bucket.
-enum FlagDecision {
+enum FlagDecision: Sendable, Equatable {
     case value(Bool, EvaluationReason)
     case failure(FlagOutcome.Failure)
 

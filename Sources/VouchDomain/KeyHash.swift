@@ -1,15 +1,17 @@
 /// The 64-bit hash of the snapshot's tables: eight bytes at a time (murmur3 x64's block mixing), finished with its
 /// `fmix64`. Only compared in memory, never stored, so it may differ between hosts of different byte order.
 ///
-/// Not seeded: the tables hold keys that admins and testers wrote, and a lookup's cost depends on those only, so a
+/// Not seeded for the tables: they hold keys that admins and testers wrote, and a lookup's cost depends on those only, so a
 /// request cannot make probing longer by choosing its key.
-enum KeyHash {
+public enum KeyHash {
     private static let c1: UInt64 = 0x87c3_7b91_1142_53d5
     private static let c2: UInt64 = 0x4cf5_ad43_2745_937f
 
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    /// - Parameter seed: 0 for the snapshot's tables; a cache outside the domain that must keep its places unknown
+    ///   outside the process (`PlaceHash`) passes a seed of its own.
+    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let count = bytes.count
-        var h = UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15
+        var h = seed ^ (UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15)
         var offset = 0
         while offset + 8 <= count {
             h ^= scramble(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))

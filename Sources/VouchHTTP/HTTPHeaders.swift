@@ -31,7 +31,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// nil removes it.
     public subscript(name: String) -> String? {
         get {
-            guard let field = fields.first(where: { $0.name == name }) else { return nil }
+            guard let field = fields.first(where: { HTTPHeaders.same($0.name, name) }) else { return nil }
             if let text = field.text { return text }
             return received.withUnsafeBytes { String(decoding: $0[field.start..<(field.start + field.count)], as: UTF8.self) }
         }
@@ -48,13 +48,13 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// Whether a header named `name` (lowercased) is there, without reading its value.
     @inlinable
     public func contains(_ name: String) -> Bool {
-        fields.contains { $0.name == name }
+        fields.contains { HTTPHeaders.same($0.name, name) }
     }
 
     /// Calls `body` with the value's bytes as received (or as set), nil when there is no such header.
     @inlinable
     public func withValueBytes<Result>(_ name: String, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
-        for field in fields where field.name == name {
+        for field in fields where HTTPHeaders.same(field.name, name) {
             if var text = field.text { return text.withUTF8 { body(UnsafeRawBufferPointer($0)) } }
             return received.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[field.start..<(field.start + field.count)])) }
         }
@@ -62,6 +62,13 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     }
 
     /// Adds a header the caller knows is not there yet, keeping its value as bytes.
+    /// Names compared by length first: `utf8.count` is read from the string's header, while `==` on two different
+    /// names calls into the standard library, and a request's headers are looked up several times each.
+    @inlinable
+    static func same(_ left: String, _ right: String) -> Bool {
+        left.utf8.count == right.utf8.count && left == right
+    }
+
     mutating func append(name: String, bytes: UnsafeRawBufferPointer) {
         if fields.isEmpty {
             fields.reserveCapacity(4)

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 
 extension HTTPServer {
     /// libmicrohttpd's access handler, called several times per request (see docs/architecture.md, "libmicrohttpd"):
@@ -15,7 +16,7 @@ extension HTTPServer {
         }
         guard state.headersComplete else {
             state.headersComplete = true
-            requestsInFlight.add(1, ordering: .relaxed)
+            requestTally.add(1, at: 0)
             return begin(state, connection: connection, url: url, version: version)
         }
         // Called again once a `.later` completion resumed the connection: its answer is waiting.
@@ -42,8 +43,13 @@ extension HTTPServer {
         if state.readingBody, state.slot >= 0 { tracker.enter(.handling, slot: state.slot) }
         let requestID = requestIDs.id(for: state.headers["x-request-id"])
         if state.bodyTooLarge { return queue(tooLargeProblem.response, requestID: requestID, on: connection) }
-        var request = HTTPRequest(method: String(cString: method), path: String(cString: url), query: queryArguments(connection),
-                                  headers: state.headers, body: state.body, clientAddress: ClientAddress(vouch_mhd_client_address(connection)))
+        // The headers and body move into the request, which is their last reader: copies retained and released them.
+        var headers = HTTPHeaders()
+        var body: [UInt8] = []
+        swap(&headers, &state.headers)
+        swap(&body, &state.body)
+        var request = HTTPRequest(method: HTTPServer.text(method), path: String(cString: url), query: queryArguments(connection),
+                                  headers: headers, body: body, clientAddress: ClientAddress(vouch_mhd_client_address(connection)))
         request.requestID = requestID
         switch handler(request) {
         case .now(let response):
@@ -61,14 +67,15 @@ extension HTTPServer {
     /// or framing the server refuses is answered here, and its connection closed: whatever follows it on the
     /// connection (a body of uncertain length, a request smuggled behind it) is never read.
     private func begin(_ state: RequestState, connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>) -> MHD_Result {
-        let scan = RequestHeaderScan(connection, names: headerNames)
-        state.headers = scan.headers
+        var scan = RequestHeaderScan(connection, names: headerNames)
+        // Moved, not copied: a copy retained the headers' storage, and the scan's end released it again.
+        swap(&state.headers, &scan.headers)
         var problem = state.targetProblem
         if problem == nil, state.targetLength >= 0, RequestTarget.heldRawNUL(url: url, version: version, targetLength: state.targetLength) {
             problem = RequestTarget.nulProblem
         }
         if problem == nil {
-            problem = scan.problem(version: String(cString: version), headerBytes: vouch_mhd_request_header_size(connection), limits: configuration.limits)
+            problem = scan.problem(version: HTTPServer.text(version), headerBytes: vouch_mhd_request_header_size(connection), limits: configuration.limits)
         }
         // Only a body that announces itself as too large is refused before any of it is read.
         if problem == nil, let length = scan.contentLength, length > configuration.maxBodyBytes { problem = tooLargeProblem }
@@ -80,6 +87,23 @@ extension HTTPServer {
         // keeps that true whatever the version does by default.
         response.headers.append((name: "Connection", value: "close"))
         return queue(response, requestID: requestIDs.id(for: state.headers["x-request-id"]), on: connection)
+    }
+
+    /// A method or version as a String: the usual ones are literals, which need neither an allocation nor a check
+    /// of their bytes; anything else is read from the C string.
+    static func text(_ cString: UnsafePointer<CChar>) -> String {
+        switch strlen(cString) {
+        case 3 where memcmp(cString, "GET", 3) == 0: "GET"
+        case 4 where memcmp(cString, "POST", 4) == 0: "POST"
+        case 4 where memcmp(cString, "HEAD", 4) == 0: "HEAD"
+        case 3 where memcmp(cString, "PUT", 3) == 0: "PUT"
+        case 5 where memcmp(cString, "PATCH", 5) == 0: "PATCH"
+        case 6 where memcmp(cString, "DELETE", 6) == 0: "DELETE"
+        case 7 where memcmp(cString, "OPTIONS", 7) == 0: "OPTIONS"
+        case 8 where memcmp(cString, "HTTP/1.1", 8) == 0: "HTTP/1.1"
+        case 8 where memcmp(cString, "HTTP/1.0", 8) == 0: "HTTP/1.0"
+        default: String(cString: cString)
+        }
     }
 
     private var tooLargeProblem: Problem {

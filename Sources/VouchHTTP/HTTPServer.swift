@@ -85,8 +85,17 @@ public final class HTTPServer: Sendable {
     private let reaper: ConnectionReaper
     /// The running daemon; set once in `start`, read by `stop`.
     private let daemon = DaemonHandle()
-    /// Requests begun and not yet completed (or aborted), so shutdown can wait for them.
-    let requestsInFlight = Atomic<Int>(0)
+    /// Requests begun (index 0) and completed or aborted (index 1), so shutdown can wait for those in flight.
+    /// Counted per stripe of threads: one count shared by the HTTP threads passed its cache line between the cores
+    /// twice per request.
+    let requestTally = AtomicCounters(count: 2)
+
+    /// Whether no request was in flight at some moment during the call: completions are summed before beginnings,
+    /// and both only grow, so equal sums mean every request begun by then had completed.
+    var noRequestInFlight: Bool {
+        let completed = requestTally[1]
+        return requestTally[0] == completed
+    }
     /// Open streams and pending `.later` completions.
     let replies = ReplyRegistry()
 
@@ -149,7 +158,7 @@ public final class HTTPServer: Sendable {
     /// pending `.later` requests are in flight. Call after `quiesce`, so no new connection adds to them (an open
     /// keep-alive connection still may).
     public func drain(timeoutSeconds: Double) -> Bool {
-        HTTPServer.wait(upToSeconds: timeoutSeconds) { requestsInFlight.load(ordering: .acquiring) == 0 }
+        HTTPServer.wait(upToSeconds: timeoutSeconds) { noRequestInFlight }
     }
 
     /// Stops the server and waits for libmicrohttpd's threads and the deadline reaper; no handler, `.later` closure
@@ -241,7 +250,7 @@ public final class HTTPServer: Sendable {
         guard let context else { return }
         HTTPServer.borrowed(context) { server in
             if state.answersAfterHandler { server.replies.requestsInFlight.subtract(1, ordering: .releasing) }
-            if state.headersComplete { server.requestsInFlight.subtract(1, ordering: .releasing) }
+            if state.headersComplete { server.requestTally.add(1, at: 1) }
             // Kept alive, the connection now waits for its next request, and the header deadline counts from here.
             if state.slot >= 0 { server.tracker.enter(.waitingForRequest, slot: state.slot) }
         }

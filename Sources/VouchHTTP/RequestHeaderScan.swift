@@ -16,36 +16,99 @@ struct RequestHeaderScan {
     var transferEncodings: [String] = []
     let names: Names
 
-    /// The names to collect, lowercased, as bytes to compare without making a String per header line; apart,
-    /// so that the loop over them on every header line compares lengths without touching a reference.
-    /// A class, made once per server: the scan of each request holds it with one reference count, not four arrays'.
-    final class Names: Sendable {
+    /// The names to look for, lowercased, in flat memory of their own made once per server: a header line is
+    /// compared with the few names of its length and first letter, without a reference count taken or an index
+    /// checked per line (those were most of the scan's cost). The three names that decide the framing are among
+    /// them, with a role each, whether or not they are collected too.
+    final class Names: @unchecked Sendable {
+        /// The collected names, lowercased, each once; `HTTPRequest.headers` has them under these.
         let keys: [String]
-        let bytes: [[UInt8]]
-        /// The indexes of the names ordered by length, and where each length starts in that order (one past the
-        /// longest name: the end): a header line is compared with only the names as long as it, nearly always one
-        /// or none. Flat arrays, as an array per length cost a retain and a release per header line.
-        let byLength: [Int]
-        let lengthStarts: [Int]
+
+        enum Role: UInt8 {
+            case none, contentLength, transferEncoding, host
+        }
+
+        /// Per name looked for: where its bytes start in `bytes`, its length, its index in `keys` (-1 when it is not
+        /// collected), its role, and the next name in the same bucket (-1 ends the chain).
+        private struct Entry {
+            var start: Int32
+            var length: Int32
+            var key: Int8
+            var role: Role
+            var next: Int8
+        }
+
+        private let bytes: UnsafeMutablePointer<UInt8>
+        /// `keys` again, read without the array's reference count.
+        private let keyStrings: UnsafeMutablePointer<String>
+        private let entries: UnsafeMutablePointer<Entry>
+        /// The first entry per bucket, -1 for none; a bucket is the length's and the first byte's low five bits.
+        private let buckets: UnsafeMutablePointer<Int8>
+        private static let bucketCount = 1 << 10
 
         init(_ names: [String]) {
             var unique: [String] = []
             for name in names.map({ $0.lowercased() }) where !unique.contains(name) { unique.append(name) }
             precondition(unique.count <= 64, "at most 64 request headers can be collected, \(unique.count) were asked for")
-            let lengths = unique.map(\.utf8.count)
             keys = unique
-            bytes = unique.map { Array($0.utf8) }
-            byLength = lengths.indices.sorted { (lengths[$0], $0) < (lengths[$1], $1) }
-            lengthStarts = (0...((lengths.max() ?? 0) + 1)).map { length in lengths.filter { $0 < length }.count }
+            keyStrings = .allocate(capacity: max(1, unique.count))
+            keyStrings.initialize(from: unique, count: unique.count)
+            var looked = unique.filter { !$0.isEmpty }.map { ($0, Role.none) }
+            for (name, role) in [("content-length", Role.contentLength), ("transfer-encoding", .transferEncoding), ("host", .host)] {
+                if let index = looked.firstIndex(where: { $0.0 == name }) { looked[index].1 = role } else { looked.append((name, role)) }
+            }
+            let allBytes = looked.flatMap { Array($0.0.utf8) }
+            bytes = .allocate(capacity: max(1, allBytes.count))
+            bytes.initialize(from: allBytes, count: allBytes.count)
+            entries = .allocate(capacity: looked.count)
+            buckets = .allocate(capacity: Names.bucketCount)
+            buckets.initialize(repeating: -1, count: Names.bucketCount)
+            var start = 0
+            for (index, (name, role)) in looked.enumerated() {
+                let utf8 = Array(name.utf8)
+                let bucket = Names.bucket(length: utf8.count, first: utf8[0])
+                (entries + index).initialize(to: Entry(start: Int32(start), length: Int32(utf8.count), key: Int8(unique.firstIndex(of: name) ?? -1),
+                                                      role: role, next: buckets[bucket]))
+                buckets[bucket] = Int8(index)
+                start += utf8.count
+            }
+        }
+
+        deinit {
+            keyStrings.deinitialize(count: keys.count)
+            keyStrings.deallocate()
+            bytes.deallocate()
+            entries.deallocate()
+            buckets.deallocate()
+        }
+
+        /// The collected name at `index` of `keys`.
+        @inline(__always)
+        func key(_ index: Int) -> String { keyStrings[index] }
+
+        @inline(__always)
+        private static func bucket(length: Int, first: UInt8) -> Int {
+            (length & 31) << 5 | Int(first | 0x20) & 31
+        }
+
+        /// The collected index and role of a header line's name; (-1, .none) for a name not looked for.
+        @inline(__always)
+        func find(_ name: UnsafeRawBufferPointer) -> (key: Int, role: Role) {
+            guard let base = name.baseAddress, !name.isEmpty else { return (-1, .none) }
+            var index = Int(buckets[Names.bucket(length: name.count, first: base.load(as: UInt8.self))])
+            while index >= 0 {
+                let entry = entries[index]
+                if Int(entry.length) == name.count, RequestHeaderScan.equalsIgnoringCase(name, UnsafeRawBufferPointer(start: bytes + Int(entry.start), count: name.count)) {
+                    return (Int(entry.key), entry.role)
+                }
+                index = Int(entry.next)
+            }
+            return (-1, .none)
         }
     }
 
     /// Which of `names` were seen (bit i for `names.keys[i]`): only the first line of a name is kept.
     private var collected: UInt64 = 0
-
-    private static let contentLengthName: StaticString = "content-length"
-    private static let transferEncodingName: StaticString = "transfer-encoding"
-    private static let hostName: StaticString = "host"
 
     init(headers: HTTPHeaders = [:], contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
          transferEncodings: [String] = [], names: Names = Names([])) {
@@ -59,11 +122,10 @@ struct RequestHeaderScan {
 
     /// Reads every header line of the connection's current request.
     init(_ connection: OpaquePointer, names: Names) {
-        var scan = RequestHeaderScan(names: names)
-        withUnsafeMutablePointer(to: &scan) { pointer in
+        self.init(names: names)
+        withUnsafeMutablePointer(to: &self) { pointer in
             _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, RequestHeaderScan.iterator, pointer)
         }
-        self = scan
     }
 
     private static let iterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
@@ -76,24 +138,21 @@ struct RequestHeaderScan {
 
     /// One header line.
     mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        switch name.count {
-        case 14 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.contentLengthName):
+        let (key, role) = names.find(name)
+        switch role {
+        case .none:
+            break
+        case .contentLength:
             contentLengthLines += 1
             if contentLengthLines == 1 { contentLength = RequestHeaderScan.decimal(value) }
-        case 17 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.transferEncodingName):
+        case .transferEncoding:
             transferEncodings.append(String(decoding: value, as: UTF8.self))
-        case 4 where RequestHeaderScan.equalsIgnoringCase(name, RequestHeaderScan.hostName):
+        case .host:
             hostLines += 1
-        default:
-            break
         }
-        guard name.count + 1 < names.lengthStarts.count else { return }
-        for position in names.lengthStarts[name.count]..<names.lengthStarts[name.count + 1] {
-            let index = names.byLength[position]
-            guard collected & (1 << UInt64(index)) == 0, RequestHeaderScan.equalsIgnoringCase(name, names.bytes[index]) else { continue }
-            collected |= 1 << UInt64(index)
-            headers.append(name: names.keys[index], bytes: value)
-        }
+        guard key >= 0, collected & (1 << UInt64(key)) == 0 else { return }
+        collected |= 1 << UInt64(key)
+        headers.append(name: names.key(key), bytes: value)
     }
 
     /// Whether the request has a body to read: a length above zero, or chunks.
@@ -121,15 +180,6 @@ struct RequestHeaderScan {
         }
         if codings.count != 1 { return Problem(status: 400, detail: "chunked may be applied once; Transfer-Encoding lists it \(codings.count) times") }
         return nil
-    }
-
-    static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: [UInt8]) -> Bool {
-        lowercased.withUnsafeBytes { equalsIgnoringCase(name, $0) }
-    }
-
-    /// A literal's bytes stay where they are for the life of the process: compared without retaining an array.
-    static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
-        equalsIgnoringCase(name, UnsafeRawBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount))
     }
 
     static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: UnsafeRawBufferPointer) -> Bool {

@@ -1,7 +1,9 @@
 import Synchronization
 
 /// Request ids for logs and the `X-Request-Id` header: the caller's own when it is sensible, otherwise
-/// a random per-process prefix and a counter, which is unique without a random draw per request.
+/// a random per-process prefix and a counter, which is unique without a random draw per request. Each stripe of
+/// threads takes the counter's numbers in blocks, so the HTTP threads do not share one count's cache line; ids
+/// from one thread go up by one, and ids of different threads interleave by block.
 ///
 /// The HTTP server gives every request its id before any handler runs, so the answers the server makes
 /// itself (a malformed request, a target too long) carry one as well.
@@ -9,7 +11,11 @@ public final class RequestIDGenerator: Sendable {
     /// A random prefix that tells this process's ids from another's (not a secret, so the system generator is
     /// enough) and the `-`, as bytes to copy into each new id.
     private let prefixBytes: [UInt8]
+    /// The numbers handed out in blocks so far.
     private let counter = Atomic<Int>(0)
+    /// Per stripe: the next number of its block and the end of the block.
+    private let blocks = Striped { (next: 0, end: 0) }
+    private static let blockSize = 64
 
     public init() {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
@@ -20,7 +26,14 @@ public final class RequestIDGenerator: Sendable {
     /// The prefix, `-`, and the counter in base 36, written into the String's own storage: concatenating and
     /// formatting with `String(_:radix:)` made several Strings per request.
     public func next() -> String {
-        var number = UInt64(counter.add(1, ordering: .relaxed).newValue)
+        var number = UInt64(blocks.withCurrent { block -> Int in
+            if block.next == block.end {
+                let start = counter.add(RequestIDGenerator.blockSize, ordering: .relaxed).oldValue + 1
+                block = (start, start + RequestIDGenerator.blockSize)
+            }
+            block.next += 1
+            return block.next - 1
+        })
         var digits = 1
         var rest = number / 36
         while rest > 0 { digits += 1; rest /= 36 }

@@ -115,4 +115,18 @@ private struct Vectors: Decodable {
         #expect(Digest.hex([]) == "")
         #expect(Digest.hex([0x00, 0x0F, 0xA0, 0xFF, 0x5C]) == "000fa0ff5c")
     }
+
+    /// Compared eight bytes at a time and then byte by byte: a difference anywhere, in a word or in the tail, counts.
+    @Test func constantTimeEqualityFindsADifferenceAtEveryPosition() {
+        for count in 0...41 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            #expect(Digest.constantTimeEquals(bytes, bytes))
+            for position in 0..<count {
+                var changed = bytes
+                changed[position] ^= 0x01
+                #expect(!Digest.constantTimeEquals(bytes, changed), "a difference at \(position) of \(count) bytes")
+            }
+            #expect(!Digest.constantTimeEquals(bytes, bytes + [0]))
+        }
+    }
 }

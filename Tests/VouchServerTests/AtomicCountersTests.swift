@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+@testable import VouchHTTP
 @testable import VouchServer
 
 /// Counters striped by thread still count every addition exactly once.

@@ -64,6 +64,17 @@ import Testing
         #expect(scan.headers == ["x-request-id": "r1", "content-type": "application/json", "origin": "o1", "if-none-match": "\"e\""])
     }
 
+    @Test func namesSharingABucketAreToldApart() {
+        // Same length and first letter (and "a" and "A" share the low five bits): one chain, compared in full.
+        let names = RequestHeaderScan.Names(["x-aaa", "x-bbb", "x-aab", "y-aaa"])
+        var scan = RequestHeaderScan(names: names)
+        for (name, value) in [("X-AAB", "3"), ("x-bbb", "2"), ("x-aac", "no"), ("X-aaa", "1"), ("Y-AAA", "4"), ("x-aa", "no")] {
+            Array(name.utf8).withUnsafeBytes { name in Array(value.utf8).withUnsafeBytes { scan.add(name: name, value: $0) } }
+        }
+        #expect(scan.headers == ["x-aaa": "1", "x-bbb": "2", "x-aab": "3", "y-aaa": "4"])
+        #expect(scan.hostLines == 0 && scan.contentLengthLines == 0)
+    }
+
     @Test(arguments: [("0", 0), ("12", 12), ("00042", 42), ("9223372036854775807", Int.max)] as [(String, Int)])
     func contentLengthDigitsAreANumber(text: String, number: Int) {
         #expect(Array(text.utf8).withUnsafeBytes { RequestHeaderScan.decimal($0) } == number)

@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+import Synchronization
 import Testing
 import VouchHTTP
 
@@ -12,6 +15,23 @@ import VouchHTTP
             #expect(id == "\(prefix)-\(String(index + 1, radix: 36))")
         }
         #expect(Set(ids).count == ids.count)
+    }
+
+    @Test func idsMadeOnSeveralThreadsAtOnceAreAllDifferent() {
+        let generator = RequestIDGenerator()
+        let ids = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for _ in 0..<6 {
+            group.enter()
+            Thread {
+                let made = (0..<1_000).map { _ in generator.next() }
+                ids.withLock { $0 += made }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        let all = ids.withLock { $0 }
+        #expect(all.count == 6_000 && Set(all).count == 6_000)
     }
 
     @Test func anotherGeneratorHasAnotherPrefix() {

@@ -1,5 +1,6 @@
 import Synchronization
 import VouchDomain
+import VouchHTTP
 import VouchStore
 
 /// The current OFREP snapshot; readers take a reference, writers swap a new one in whole.
@@ -15,21 +16,37 @@ public final class SnapshotHolder: Sendable {
     private let writer = Mutex(())
     /// Counts swaps; raised after `current` changes and before the copies do.
     private let generation = Atomic<UInt64>(0)
-    private let copies: Striped<(generation: UInt64, snapshot: EvaluationSnapshot)>
+    private let copies: Striped<StripeCopy>
+
+    /// A stripe's copy of the reference, with the answers encoded from that snapshot in that stripe.
+    private struct StripeCopy {
+        var generation: UInt64
+        var snapshot: EvaluationSnapshot
+        var answers = EncodedAnswers()
+
+        mutating func refresh(generation newest: UInt64, snapshot next: EvaluationSnapshot) {
+            self = StripeCopy(generation: newest, snapshot: next)
+        }
+    }
 
     public init(_ snapshot: EvaluationSnapshot = .empty) {
         current = Mutex(snapshot)
-        copies = Striped { (0, snapshot) }
+        copies = Striped { StripeCopy(generation: 0, snapshot: snapshot) }
     }
 
     public var snapshot: EvaluationSnapshot { current.withLock { $0 } }
 
     /// Runs `body` with the current snapshot, from the calling thread's copy.
     public func withSnapshot<Result: Sendable>(_ body: (EvaluationSnapshot) -> Result) -> Result {
+        withSnapshotAndAnswers { snapshot, _ in body(snapshot) }
+    }
+
+    /// The same, with the answers this stripe encoded from that snapshot, to read and to add to.
+    func withSnapshotAndAnswers<Result: Sendable>(_ body: (EvaluationSnapshot, inout EncodedAnswers) -> Result) -> Result {
         let newest = generation.load(ordering: .acquiring)
         return copies.withCurrent { copy in
-            if copy.generation < newest { copy = (newest, snapshot) }
-            return body(copy.snapshot)
+            if copy.generation < newest { copy.refresh(generation: newest, snapshot: snapshot) }
+            return body(copy.snapshot, &copy.answers)
         }
     }
 
@@ -59,7 +76,7 @@ public final class SnapshotHolder: Sendable {
         current.withLock { $0 = next }
         let newest = generation.add(1, ordering: .releasing).newValue
         copies.forEach { copy in
-            if copy.generation < newest { copy = (newest, next) }
+            if copy.generation < newest { copy.refresh(generation: newest, snapshot: next) }
         }
     }
 }

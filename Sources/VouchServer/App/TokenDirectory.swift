@@ -1,6 +1,7 @@
 import Synchronization
 import VouchCrypto
 import VouchDomain
+import VouchHTTP
 import VouchStore
 
 /// Active tokens by the SHA-256 of their secret, held in memory so authentication never waits on SQLite.
@@ -25,6 +26,10 @@ public final class TokenDirectory: Sendable {
     /// count per request. Emptied whenever a token is revoked or the tokens are loaded again. The secrets are in
     /// this process's memory anyway, in every request that carries them; never logged or stored.
     private let recent = Striped { [RecentSecret]() }
+    /// Where a secret goes in a stripe's cache. Not SipHash (`Hasher`), which cost as much as the rest of the lookup:
+    /// only secrets of real tokens are ever cached, so a client choosing colliding secrets can only make its own
+    /// lookups miss, and a seed of this directory's own keeps the places unguessable all the same.
+    private let placeHash = PlaceHash()
     /// Places in each stripe's cache, made when the stripe first caches a secret (a stripe no thread uses takes no
     /// memory); a power of two.
     private static let recentPlaces = 512
@@ -90,14 +95,23 @@ public final class TokenDirectory: Sendable {
     /// happened since it was found: one that did has emptied (or is emptying) every stripe, and a cached entry made
     /// after that would outlive it.
     public func principal(forSecretBytes presented: UnsafeRawBufferPointer) -> Principal? {
-        var hasher = Hasher()
-        hasher.combine(bytes: presented)
-        let place = hasher.finalize() & (TokenDirectory.recentPlaces - 1)
-        // Compared in place under the stripe's lock, so only the principal is copied out, not the cached secret.
-        let cached = recent.withCurrent { places -> Principal? in
-            guard !places.isEmpty, places[place].principal != nil,
+        lookUp(presented) { $0 }
+    }
+
+    /// Only the role of the secret's principal: what OFREP's evaluation asks, without copying out (and later
+    /// releasing) the principal's three strings.
+    public func role(forSecretBytes presented: UnsafeRawBufferPointer) -> Role? {
+        lookUp(presented) { $0.role }
+    }
+
+    /// Finds the secret's principal and reads what the caller needs of it; a cached one is read in place.
+    private func lookUp<Value: Sendable>(_ presented: UnsafeRawBufferPointer, _ read: (Principal) -> Value) -> Value? {
+        let place = Int(truncatingIfNeeded: placeHash.hash(presented)) & (TokenDirectory.recentPlaces - 1)
+        // Compared in place under the stripe's lock, so nothing of the cached secret or principal is copied out.
+        let cached = recent.withCurrent { places -> Value? in
+            guard !places.isEmpty, let principal = places[place].principal,
                   places[place].secret.withUnsafeBytes({ Digest.constantTimeEquals(presented, $0) }) else { return nil }
-            return places[place].principal
+            return read(principal)
         }
         if let cached { return cached }
         let hash = Digest.sha256(presented)
@@ -115,7 +129,7 @@ public final class TokenDirectory: Sendable {
             if places.isEmpty { places = TokenDirectory.emptyRecent }
             places[place] = entry
         }
-        return found.principal
+        return read(found.principal)
     }
 
     /// The principal with text of its own, so that copies of it in one stripe share no reference count with

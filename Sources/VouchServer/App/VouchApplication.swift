@@ -88,7 +88,11 @@ public final class VouchApplication: Sendable {
             }
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
-        ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, eventStreams: eventStreams)
+        ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, authenticateRole: { request in
+            InProcessCall.current?.principal.role ?? VouchApplication.withPresentedSecret(in: request) { secret in
+                secret.flatMap { directory.role(forSecretBytes: $0) }
+            }
+        }, eventStreams: eventStreams)
         ofrep.register(in: &router)
         FixController(store: store, promotion: promotion, clock: clock).register(in: &router)
         TargetController(store: store, clock: clock).register(in: &router)

@@ -10,6 +10,8 @@ struct OFREPController {
     let snapshots: SnapshotHolder
     let metrics: Metrics
     let authenticate: @Sendable (HTTPRequest) -> Principal?
+    /// The role of the request's principal alone, which is all a single evaluation asks (see `refuseUnauthorized`).
+    let authenticateRole: @Sendable (HTTPRequest) -> Role?
     let eventStreams: EventStreamHub
 
     static let bulkPath = bulkPathLiteral.description
@@ -26,7 +28,8 @@ struct OFREPController {
 
     /// One of the two evaluation routes, found by comparing the path as it nearly always comes.
     enum DirectRoute: Equatable {
-        case one(key: String)
+        /// The key is the path's bytes from `keyOffset` on: no String of its own is made for it.
+        case one(keyOffset: Int)
         case all
     }
 
@@ -43,7 +46,7 @@ struct OFREPController {
             guard path[prefix.count] == UInt8(ascii: "/") else { return nil }
             let key = UnsafeRawBufferPointer(rebasing: path[(prefix.count + 1)...])
             guard !key.isEmpty, memchr(key.baseAddress!, Int32(UInt8(ascii: "/")), key.count) == nil else { return nil }
-            return .one(key: String(decoding: key, as: UTF8.self))
+            return .one(keyOffset: prefix.count + 1)
         }
     }
 
@@ -52,27 +55,46 @@ struct OFREPController {
 
     func answer(_ route: DirectRoute, to request: HTTPRequest) -> HTTPResponse {
         switch route {
-        case .one(let key): evaluateOne(request, key: key)
+        case .one(let offset): request.path.withUTF8Bytes { evaluateOne(request, keyBytes: UnsafeRawBufferPointer(rebasing: $0[offset...])) }
         case .all: evaluateAll(request)
         }
     }
 
     func evaluateOne(_ request: HTTPRequest, key: String) -> HTTPResponse {
+        key.withUTF8Bytes { evaluateOne(request, keyBytes: $0) }
+    }
+
+    /// A single evaluation, for the flag key's bytes where they are (in the request's path). A 200 answer comes
+    /// from the stripe's `EncodedAnswers` when the same verdict was answered before from the same snapshot.
+    func evaluateOne(_ request: HTTPRequest, keyBytes: UnsafeRawBufferPointer) -> HTTPResponse {
         if let refusal = refuseUnauthorized(request) { return refusal }
-        let targetingKey: String?
-        switch OFREPController.targetingKey(in: request) {
-        case .success(let key): targetingKey = key
-        case .failure(let failure): return failure.response(key: key)
+        return OFREPController.withTargetingKey(in: request) { targetingKey in
+            switch targetingKey {
+            case .success(let targetingKey): evaluateOne(keyBytes: keyBytes, targetingKey: targetingKey)
+            case .failure(let failure): failure.response(key: String(decoding: keyBytes, as: UTF8.self))
+            }
         }
-        let (outcome, revision) = snapshots.withSnapshot { ($0.evaluate(flag: key, targetingKey: targetingKey), OFREPController.revisionHeader($0)) }
-        guard let outcome else {
+    }
+
+    private func evaluateOne(keyBytes: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer?) -> HTTPResponse {
+        let answered = snapshots.withSnapshotAndAnswers { snapshot, answers -> (response: HTTPResponse, reason: EvaluationReason?)? in
+            guard let verdict = snapshot.verdict(flag: keyBytes, targetingKey: targetingKey) else { return nil }
+            if let failure = verdict.failure {
+                return (OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: String(decoding: keyBytes, as: UTF8.self)), nil)
+            }
+            let response = answers.answer(for: verdict) {
+                let outcome = snapshot.outcome(of: verdict, key: String(decoding: keyBytes, as: UTF8.self))
+                return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), OFREPController.revisionHeader(snapshot)],
+                                    body: OFREPEncoder.success(outcome))
+            }
+            return (response, verdict.reason)
+        }
+        guard let answered else {
+            let key = String(decoding: keyBytes, as: UTF8.self)
             return OFREPFailure(status: 404, code: "FLAG_NOT_FOUND", details: "no fix has the flag key '\(key)'").response(key: key)
         }
-        metrics.recordEvaluation(outcome.reason)
-        if let failure = outcome.failure {
-            return OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: key)
-        }
-        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), revision], body: OFREPEncoder.success(outcome))
+        metrics.recordEvaluation(answered.reason)
+        return answered.response
     }
 
     /// A flag key no route matched (one holding a `/`): OFREP's FLAG_NOT_FOUND rather than a problem document.
@@ -119,10 +141,14 @@ struct OFREPController {
         (name: "Vouch-Configuration-Revision", value: String(snapshot.revision))
     }
 
+    /// The same refusals as `authorize`, asking only for the role: copying the principal out and releasing it
+    /// again was a tenth of a single evaluation's own work.
     private func refuseUnauthorized(_ request: HTTPRequest) -> HTTPResponse? {
-        if case .failure(let refusal) = authorize(request) { return refusal.response }
-        return nil
+        guard let role = authenticateRole(request) else { return OFREPController.unauthenticated }
+        return role.allows(.evaluateFlags) ? nil : .empty(403)
     }
+
+    private static let unauthenticated = HTTPResponse.empty(401, headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])
 
     /// OFREP's 401 and 403 have no body.
     private struct Refusal: Error {
@@ -131,15 +157,28 @@ struct OFREPController {
 
     private func authorize(_ request: HTTPRequest) -> Result<Principal, Refusal> {
         guard let principal = authenticate(request) else {
-            return .failure(Refusal(response: .empty(401, headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])))
+            return .failure(Refusal(response: OFREPController.unauthenticated))
         }
         return principal.allows(.evaluateFlags) ? .success(principal) : .failure(Refusal(response: .empty(403)))
+    }
+
+    /// Calls `body` with the bytes of `context.targetingKey`: in the usual body's shape, where they are in the body
+    /// (no String is made of them); otherwise as `targetingKey(in:)` reads them.
+    static func withTargetingKey<Answer>(in request: HTTPRequest, _ body: (Result<UnsafeRawBufferPointer?, OFREPFailure>) -> Answer) -> Answer {
+        if !request.body.isEmpty, request.hasJSONBody, let range = TargetingKeyScanner.targetingKeyRange(in: request.body) {
+            return request.body.withUnsafeBytes { body(.success(UnsafeRawBufferPointer(rebasing: $0[range]))) }
+        }
+        switch targetingKey(in: request) {
+        case .success(let key?): return key.withUTF8Bytes { body(.success($0)) }
+        case .success(nil): return body(.success(nil))
+        case .failure(let failure): return body(.failure(failure))
+        }
     }
 
     /// Reads `context.targetingKey`; an empty body counts as an empty context.
     static func targetingKey(in request: HTTPRequest) -> Result<String?, OFREPFailure> {
         guard !request.body.isEmpty else { return .success(nil) }
-        if let mediaType = request.mediaType, mediaType != "application/json", !mediaType.hasSuffix("+json") {
+        if !request.hasJSONBody, let mediaType = request.mediaType {
             // OFREP has no 415: a body that is not JSON is a parse error to its providers.
             return .failure(OFREPFailure(status: 400, code: "PARSE_ERROR", details: "the body's Content-Type is '\(mediaType)'; send application/json"))
         }

@@ -7,6 +7,11 @@
 enum TargetingKeyScanner {
     /// The key, or nil when the body is not exactly the shape above.
     static func targetingKey(in body: [UInt8]) -> String? {
+        targetingKeyRange(in: body).map { range in body.withUnsafeBytes { String(decoding: $0[range], as: UTF8.self) } }
+    }
+
+    /// Where the key's bytes are in the body (between its quotes), or nil when the body is not exactly the shape above.
+    static func targetingKeyRange(in body: [UInt8]) -> Range<Int>? {
         body.withUnsafeBufferPointer { bytes in
             var scanner = Cursor(bytes: bytes)
             guard scanner.expect(UInt8(ascii: "{")), scanner.expectName(contextName), scanner.expect(UInt8(ascii: ":")),
@@ -17,8 +22,9 @@ enum TargetingKeyScanner {
         }
     }
 
-    private static let contextName = Array(#""context""#.utf8)
-    private static let targetingKeyName = Array(#""targetingKey""#.utf8)
+    /// Literals, whose bytes stay where they are: no array is retained per request.
+    private static let contextName: StaticString = #""context""#
+    private static let targetingKeyName: StaticString = #""targetingKey""#
 
     private struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
@@ -39,16 +45,17 @@ enum TargetingKeyScanner {
         }
 
         /// A member name, quotes included, exactly as given (no escapes).
-        mutating func expectName(_ name: [UInt8]) -> Bool {
+        mutating func expectName(_ name: StaticString) -> Bool {
             skipWhitespace()
-            guard bytes.count - index >= name.count else { return false }
-            for offset in name.indices where bytes[index + offset] != name[offset] { return false }
-            index += name.count
+            let count = name.utf8CodeUnitCount
+            guard bytes.count - index >= count else { return false }
+            for offset in 0..<count where bytes[index + offset] != name.utf8Start[offset] { return false }
+            index += count
             return true
         }
 
-        /// A string of printable ASCII without `\`; nil for anything else, left to the full parser.
-        mutating func plainString() -> String? {
+        /// Where a string of printable ASCII without `\` is, quotes left out; nil for anything else, left to the full parser.
+        mutating func plainString() -> Range<Int>? {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             let start = index + 1
@@ -59,7 +66,7 @@ enum TargetingKeyScanner {
             }
             guard end < bytes.count else { return nil }
             index = end + 1
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            return start..<end
         }
 
         var atEnd: Bool {

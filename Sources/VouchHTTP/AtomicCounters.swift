@@ -10,14 +10,14 @@ import Synchronization
 /// Stripes start on their own cache lines; the memory is zeroed by `calloc`, so pages of stripes no thread uses are
 /// never backed. `@unchecked Sendable` because the pointer never changes and every access goes through an atomic
 /// operation.
-final class AtomicCounters: @unchecked Sendable {
-    let count: Int
+public final class AtomicCounters: @unchecked Sendable {
+    public let count: Int
     /// Counters from one stripe to the next: `count` rounded up to whole 128-byte blocks.
-    private let stripeStride: Int
+    @usableFromInline let stripeStride: Int
     private let allocation: UnsafeMutableRawPointer
-    private let counters: UnsafeMutablePointer<Atomic<Int>>
+    @usableFromInline let counters: UnsafeMutablePointer<Atomic<Int>>
 
-    init(count: Int) {
+    public init(count: Int) {
         self.count = count
         let perBlock = 128 / MemoryLayout<Atomic<Int>>.stride
         stripeStride = (count + perBlock - 1) / perBlock * perBlock
@@ -32,11 +32,12 @@ final class AtomicCounters: @unchecked Sendable {
         free(allocation)
     }
 
-    func add(_ value: Int, at index: Int) {
+    @inlinable
+    public func add(_ value: Int, at index: Int) {
         counters[ThreadStripe.current() * stripeStride + index].add(value, ordering: .relaxed)
     }
 
-    subscript(index: Int) -> Int {
+    public subscript(index: Int) -> Int {
         var sum = 0
         for stripe in 0..<ThreadStripe.count { sum &+= counters[stripe * stripeStride + index].load(ordering: .relaxed) }
         return sum
