@@ -69,6 +69,15 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         left.utf8.count == right.utf8.count && left == right
     }
 
+    /// Bytes of received values the storage holds without growing.
+    var receivedCapacity: Int { received.capacity }
+
+    /// No headers, keeping the storage when asked (for the next request of a recycled `RequestState`).
+    mutating func removeAll(keepingCapacity: Bool) {
+        fields.removeAll(keepingCapacity: keepingCapacity)
+        received.removeAll(keepingCapacity: keepingCapacity)
+    }
+
     mutating func append(name: String, bytes: UnsafeRawBufferPointer) {
         if fields.isEmpty {
             fields.reserveCapacity(4)

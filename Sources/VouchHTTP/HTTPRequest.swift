@@ -35,8 +35,8 @@ public struct HTTPRequest: Sendable {
     /// Whether the path starts with `prefix`, compared on bytes: `String.hasPrefix` compares by Unicode rules,
     /// which cost more on every request than the rest of the routing, and paths are compared byte for byte anyway.
     public func pathStarts(with prefix: StaticString) -> Bool {
-        var path = self.path
-        return path.withUTF8 { HTTPRequest.bytes(UnsafeRawBufferPointer($0), startWith: prefix) }
+        path.utf8.withContiguousStorageIfAvailable { HTTPRequest.bytes(UnsafeRawBufferPointer($0), startWith: prefix) }
+            ?? path.hasPrefix(prefix.description)
     }
 
     private static func bytes(_ bytes: UnsafeRawBufferPointer, startWith literal: StaticString) -> Bool {

@@ -7,13 +7,18 @@ extension HTTPServer {
     func handle(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>,
                 uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
                 requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        let state: RequestState
-        if let rawState = requestState.pointee {
-            state = Unmanaged<RequestState>.fromOpaque(rawState).takeUnretainedValue()
-        } else {
-            state = RequestState(slot: slot(of: connection))
-            requestState.pointee = Unmanaged.passRetained(state).toOpaque()
+        if requestState.pointee == nil {
+            requestState.pointee = Unmanaged.passRetained(takeState(slot: slot(of: connection))).toOpaque()
         }
+        // Borrowed, not retained: libmicrohttpd's pointer keeps the state alive until the completion callback, and a
+        // retain and release on each of the request's three calls were atomic operations for nothing.
+        return Unmanaged<RequestState>.fromOpaque(requestState.pointee!)._withUnsafeGuaranteedRef { state in
+            handle(state, connection: connection, url: url, method: method, version: version, uploadData: uploadData, uploadDataSize: uploadDataSize)
+        }
+    }
+
+    private func handle(_ state: RequestState, connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                        version: UnsafePointer<CChar>, uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         guard state.headersComplete else {
             state.headersComplete = true
             requestTally.add(1, at: 0)
@@ -48,11 +53,14 @@ extension HTTPServer {
         var body: [UInt8] = []
         swap(&headers, &state.headers)
         swap(&body, &state.body)
-        var request = HTTPRequest(method: HTTPServer.text(method), path: String(cString: url), query: queryArguments(connection),
+        var request = HTTPRequest(method: HTTPServer.text(method), path: state.path(url), query: queryArguments(connection),
                                   headers: headers, body: body, clientAddress: ClientAddress(vouch_mhd_client_address(connection)))
         request.requestID = requestID
         switch handler(request) {
         case .now(let response):
+            // Back to the state, whose next request reuses their memory when nothing else kept them.
+            swap(&state.headers, &request.headers)
+            swap(&state.body, &request.body)
             return queue(response, requestID: requestID, on: connection)
         case .later(let start):
             state.requestID = requestID
@@ -67,9 +75,14 @@ extension HTTPServer {
     /// or framing the server refuses is answered here, and its connection closed: whatever follows it on the
     /// connection (a body of uncertain length, a request smuggled behind it) is never read.
     private func begin(_ state: RequestState, connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>) -> MHD_Result {
-        var scan = RequestHeaderScan(connection, names: headerNames)
-        // Moved, not copied: a copy retained the headers' storage, and the scan's end released it again.
-        swap(&state.headers, &scan.headers)
+        var reading = RequestHeaderScan()
+        // Moved, not copied (a copy retained the headers' storage, and the scan's end released it again), into the
+        // scan and back, so a recycled state's memory is filled.
+        swap(&state.headers, &reading.headers)
+        reading.read(connection, names: headerNames)
+        swap(&state.headers, &reading.headers)
+        // Consumed: read through a pointer, the variable was copied before each use of it below.
+        let scan = consume reading
         var problem = state.targetProblem
         if problem == nil, state.targetLength >= 0, RequestTarget.heldRawNUL(url: url, version: version, targetLength: state.targetLength) {
             problem = RequestTarget.nulProblem
@@ -109,6 +122,24 @@ extension HTTPServer {
     private var tooLargeProblem: Problem {
         Problem(status: 413, detail: "the request body is larger than \(configuration.maxBodyBytes) bytes, the limit (http.max_body_bytes)")
     }
+
+    /// A spare state of the calling thread's stripe, or a new one.
+    func takeState(slot: Int) -> RequestState {
+        guard let spare = spareStates.withCurrent({ $0.popLast() }) else { return RequestState(slot: slot) }
+        spare.slot = slot
+        return spare
+    }
+
+    /// Keeps a state no one else holds for a later request, up to `sparesPerStripe` per stripe.
+    func giveBack(_ state: inout RequestState) {
+        guard isKnownUniquelyReferenced(&state) else { return }
+        state.recycle()
+        spareStates.withCurrent { spares in
+            if spares.count < HTTPServer.sparesPerStripe { spares.append(state) }
+        }
+    }
+
+    static let sparesPerStripe = 32
 
     /// The tracker slot the connection callback stored for this connection's socket; -1 for none.
     func slot(of connection: OpaquePointer) -> Int {

@@ -98,6 +98,8 @@ public final class HTTPServer: Sendable {
     }
     /// Open streams and pending `.later` completions.
     let replies = ReplyRegistry()
+    /// Request states given back by completed requests, for later ones (see `RequestState`).
+    let spareStates = Striped<[RequestState]> { [] }
 
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
@@ -232,7 +234,7 @@ public final class HTTPServer: Sendable {
         let (slot, limits) = HTTPServer.borrowed(context) { server in
             (connection == nil ? -1 : server.slot(of: connection!), server.configuration.limits)
         }
-        let state = RequestState(slot: slot)
+        let state = HTTPServer.borrowed(context) { $0.takeState(slot: slot) }
         let inspected = RequestTarget(cString: target)
         state.targetLength = inspected.length
         state.targetProblem = inspected.problem(limits)
@@ -245,7 +247,7 @@ public final class HTTPServer: Sendable {
     /// Runs for every request the target callback saw, finished or aborted: the one place per-request state is freed.
     private static let completedHandler: vouch_mhd_completed_handler = { context, _, requestState, _ in
         guard let requestState, let rawState = requestState.pointee else { return }
-        let state = Unmanaged<RequestState>.fromOpaque(rawState).takeRetainedValue()
+        var state = Unmanaged<RequestState>.fromOpaque(rawState).takeRetainedValue()
         requestState.pointee = nil
         guard let context else { return }
         HTTPServer.borrowed(context) { server in
@@ -253,6 +255,7 @@ public final class HTTPServer: Sendable {
             if state.headersComplete { server.requestTally.add(1, at: 1) }
             // Kept alive, the connection now waits for its next request, and the header deadline counts from here.
             if state.slot >= 0 { server.tracker.enter(.waitingForRequest, slot: state.slot) }
+            server.giveBack(&state)
         }
     }
 

@@ -14,7 +14,6 @@ struct RequestHeaderScan {
     var hostLines = 0
     /// Every `Transfer-Encoding` line; empty for nearly all requests.
     var transferEncodings: [String] = []
-    let names: Names
 
     /// The names to look for, lowercased, in flat memory of their own made once per server: a header line is
     /// compared with the few names of its length and first letter, without a reference count taken or an index
@@ -39,6 +38,10 @@ struct RequestHeaderScan {
         }
 
         private let bytes: UnsafeMutablePointer<UInt8>
+        /// Per byte of `bytes`: 0x20 where it is a letter, 0 elsewhere. A received byte ORed with its mask equals the
+        /// lowercased byte exactly when the two are the same letter in either case or the same other byte, which
+        /// compares eight bytes at a time.
+        private let masks: UnsafeMutablePointer<UInt8>
         /// `keys` again, read without the array's reference count.
         private let keyStrings: UnsafeMutablePointer<String>
         private let entries: UnsafeMutablePointer<Entry>
@@ -60,6 +63,8 @@ struct RequestHeaderScan {
             let allBytes = looked.flatMap { Array($0.0.utf8) }
             bytes = .allocate(capacity: max(1, allBytes.count))
             bytes.initialize(from: allBytes, count: allBytes.count)
+            masks = .allocate(capacity: max(1, allBytes.count))
+            masks.initialize(from: allBytes.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? 0x20 : 0 }, count: allBytes.count)
             entries = .allocate(capacity: looked.count)
             buckets = .allocate(capacity: Names.bucketCount)
             buckets.initialize(repeating: -1, count: Names.bucketCount)
@@ -78,8 +83,29 @@ struct RequestHeaderScan {
             keyStrings.deinitialize(count: keys.count)
             keyStrings.deallocate()
             bytes.deallocate()
+            masks.deallocate()
             entries.deallocate()
             buckets.deallocate()
+        }
+
+        /// Whether `name` is the lowercased name at `lowercased` in any case (see `masks`).
+        @inline(__always)
+        static func matches(_ name: UnsafeRawBufferPointer, lowercased: UnsafePointer<UInt8>, masks: UnsafePointer<UInt8>) -> Bool {
+            let count = name.count
+            guard let base = name.baseAddress else { return count == 0 }
+            let lowered = UnsafeRawPointer(lowercased)
+            let mask = UnsafeRawPointer(masks)
+            var offset = 0
+            while offset + 8 <= count {
+                let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) | mask.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if word != lowered.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                offset += 8
+            }
+            while offset < count {
+                if base.load(fromByteOffset: offset, as: UInt8.self) | masks[offset] != lowercased[offset] { return false }
+                offset += 1
+            }
+            return true
         }
 
         /// The collected name at `index` of `keys`.
@@ -98,7 +124,7 @@ struct RequestHeaderScan {
             var index = Int(buckets[Names.bucket(length: name.count, first: base.load(as: UInt8.self))])
             while index >= 0 {
                 let entry = entries[index]
-                if Int(entry.length) == name.count, RequestHeaderScan.equalsIgnoringCase(name, UnsafeRawBufferPointer(start: bytes + Int(entry.start), count: name.count)) {
+                if Int(entry.length) == name.count, Names.matches(name, lowercased: bytes + Int(entry.start), masks: masks + Int(entry.start)) {
                     return (Int(entry.key), entry.role)
                 }
                 index = Int(entry.next)
@@ -111,33 +137,47 @@ struct RequestHeaderScan {
     private var collected: UInt64 = 0
 
     init(headers: HTTPHeaders = [:], contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
-         transferEncodings: [String] = [], names: Names = Names([])) {
+         transferEncodings: [String] = []) {
         self.headers = headers
         self.contentLengthLines = contentLengthLines
         self.contentLength = contentLength
         self.hostLines = hostLines
         self.transferEncodings = transferEncodings
-        self.names = names
     }
 
-    /// Reads every header line of the connection's current request.
-    init(_ connection: OpaquePointer, names: Names) {
-        self.init(names: names)
-        withUnsafeMutablePointer(to: &self) { pointer in
-            _ = MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, RequestHeaderScan.iterator, pointer)
+    /// Reads every header line of the connection's current request. A mutating method, not an initializer, so the
+    /// iterator writes into the caller's scan: an initializer copied the scan out, retaining all it holds.
+    ///
+    /// `names` reaches the iterator unretained, and the scan does not keep it: one object shared by every HTTP
+    /// thread, whose reference count two cores passed back and forth on every request. The caller's reference
+    /// keeps it alive for the call.
+    mutating func read(_ connection: OpaquePointer, names: Names) {
+        withUnsafeMutablePointer(to: &self) { scan in
+            var reading = Reading(scan: scan, names: Unmanaged.passUnretained(names))
+            _ = withUnsafeMutablePointer(to: &reading) { reading in
+                MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, RequestHeaderScan.iterator, reading)
+            }
         }
+    }
+
+    /// What the iterator is given: where to write, and the names to look for.
+    private struct Reading {
+        let scan: UnsafeMutablePointer<RequestHeaderScan>
+        let names: Unmanaged<Names>
     }
 
     private static let iterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         guard let context, let key else { return .YES }
-        let scan = context.assumingMemoryBound(to: RequestHeaderScan.self)
-        scan.pointee.add(name: UnsafeRawBufferPointer(start: key, count: keySize),
-                         value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+        let reading = context.assumingMemoryBound(to: Reading.self).pointee
+        reading.names._withUnsafeGuaranteedRef { names in
+            reading.scan.pointee.add(name: UnsafeRawBufferPointer(start: key, count: keySize),
+                                     value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize), names: names)
+        }
         return .YES
     }
 
     /// One header line.
-    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, names: Names) {
         let (key, role) = names.find(name)
         switch role {
         case .none:
@@ -180,15 +220,6 @@ struct RequestHeaderScan {
         }
         if codings.count != 1 { return Problem(status: 400, detail: "chunked may be applied once; Transfer-Encoding lists it \(codings.count) times") }
         return nil
-    }
-
-    static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: UnsafeRawBufferPointer) -> Bool {
-        guard name.count == lowercased.count else { return false }
-        for offset in 0..<name.count {
-            let byte = name[offset]
-            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != lowercased[offset] { return false }
-        }
-        return true
     }
 
     /// A run of ASCII digits as a number; nil for anything else (empty, a sign, a blank) or past `Int.max`.

@@ -11,22 +11,30 @@ struct RequestTarget: Equatable {
     /// `%00` anywhere, which percent-decoding would turn into a NUL that ends the path or a value early.
     var hasEncodedNUL = false
 
+    /// The bytes that matter are found with `memchr`, which skips the rest many bytes at a time: a loop over every
+    /// byte of every target was a tenth of a request's own work.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         length = bytes.count
-        var index = 0
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "?") where queryStart == nil:
-                queryStart = index
-                if index + 1 < bytes.count { queryParameters = 1 }
-            case UInt8(ascii: "&") where queryStart != nil:
-                queryParameters += 1
-            case UInt8(ascii: "%") where index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "0") && bytes[index + 2] == UInt8(ascii: "0"):
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let count = bytes.count
+        var from = 0
+        while from < count, let percent = memchr(base + from, Int32(UInt8(ascii: "%")), count - from) {
+            let index = UnsafeRawPointer(percent) - UnsafeRawPointer(base)
+            if index + 2 < count, base[index + 1] == UInt8(ascii: "0"), base[index + 2] == UInt8(ascii: "0") {
                 hasEncodedNUL = true
-            default:
                 break
             }
-            index += 1
+            from = index + 1
+        }
+        guard let question = memchr(base, Int32(UInt8(ascii: "?")), count) else { return }
+        let start = UnsafeRawPointer(question) - UnsafeRawPointer(base)
+        queryStart = start
+        guard start + 1 < count else { return }
+        queryParameters = 1
+        from = start + 1
+        while from < count, let ampersand = memchr(base + from, Int32(UInt8(ascii: "&")), count - from) {
+            queryParameters += 1
+            from = UnsafeRawPointer(ampersand) - UnsafeRawPointer(base) + 1
         }
     }
 

@@ -41,10 +41,11 @@ import Testing
     }
 
     @Test func namesMatchWithoutRegardToCase() {
-        var scan = RequestHeaderScan(names: RequestHeaderScan.Names(["Authorization", "content-type"]))
+        let names = RequestHeaderScan.Names(["Authorization", "content-type"])
+        var scan = RequestHeaderScan()
         for (name, value) in [("AUTHORIZATION", "Bearer a"), ("Content-Length", "12"), ("authorization", "Bearer b"), ("HOST", "x"),
                               ("Transfer-encoding", "chunked"), ("X-Other", "y")] {
-            Array(name.utf8).withUnsafeBytes { name in Array(value.utf8).withUnsafeBytes { scan.add(name: name, value: $0) } }
+            Array(name.utf8).withUnsafeBytes { name in Array(value.utf8).withUnsafeBytes { scan.add(name: name, value: $0, names: names) } }
         }
         #expect(scan.headers == ["authorization": "Bearer a"], "the first of repeated headers, and only the collected names")
         #expect(scan.contentLengthLines == 1 && scan.contentLength == 12)
@@ -56,20 +57,37 @@ import Testing
     @Test func namesOfTheSameLengthAreToldApartAndLongerOnesIgnored() {
         let names = RequestHeaderScan.Names(["content-type", "X-Request-Id", "origin", "Origin", "if-none-match"])
         #expect(names.keys == ["content-type", "x-request-id", "origin", "if-none-match"], "lowercased, each once")
-        var scan = RequestHeaderScan(names: names)
+        var scan = RequestHeaderScan()
         for (name, value) in [("X-REQUEST-ID", "r1"), ("Content-Type", "application/json"), ("x-request-id", "r2"), ("Origins", "o0"),
                               ("A-Header-Name-Longer-Than-Any-Collected", "z"), ("", "empty"), ("ORIGIN", "o1"), ("If-None-Match", "\"e\"")] {
-            Array(name.utf8).withUnsafeBytes { name in Array(value.utf8).withUnsafeBytes { scan.add(name: name, value: $0) } }
+            Array(name.utf8).withUnsafeBytes { name in Array(value.utf8).withUnsafeBytes { scan.add(name: name, value: $0, names: names) } }
         }
         #expect(scan.headers == ["x-request-id": "r1", "content-type": "application/json", "origin": "o1", "if-none-match": "\"e\""])
+    }
+
+    /// Eight bytes at a time or one by one, a name matches exactly when ASCII lowercasing makes the bytes equal:
+    /// every byte against every kind of byte a name can hold, at a place in the word part and in the tail.
+    @Test func namesMatchAsASCIILowercasingSays() {
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        for stored in Array("az09-_.~^`".utf8) {
+            for (prefix, suffix) in [("", ""), ("x-", "-abcdefgh"), ("x-abcdefg", "")] {
+                let name = prefix + String(decoding: [stored], as: UTF8.self) + suffix
+                let names = RequestHeaderScan.Names([name])
+                for received in UInt8.min...UInt8.max where received != 0 {
+                    let bytes = Array(prefix.uppercased().utf8) + [received] + Array(suffix.utf8)
+                    let found = bytes.withUnsafeBytes { names.find($0).key } == 0
+                    #expect(found == (lowered(received) == stored), "\(name) against byte \(received)")
+                }
+            }
+        }
     }
 
     @Test func namesSharingABucketAreToldApart() {
         // Same length and first letter (and "a" and "A" share the low five bits): one chain, compared in full.
         let names = RequestHeaderScan.Names(["x-aaa", "x-bbb", "x-aab", "y-aaa"])
-        var scan = RequestHeaderScan(names: names)
+        var scan = RequestHeaderScan()
         for (name, value) in [("X-AAB", "3"), ("x-bbb", "2"), ("x-aac", "no"), ("X-aaa", "1"), ("Y-AAA", "4"), ("x-aa", "no")] {
-            Array(name.utf8).withUnsafeBytes { name in Array(value.utf8).withUnsafeBytes { scan.add(name: name, value: $0) } }
+            Array(name.utf8).withUnsafeBytes { name in Array(value.utf8).withUnsafeBytes { scan.add(name: name, value: $0, names: names) } }
         }
         #expect(scan.headers == ["x-aaa": "1", "x-bbb": "2", "x-aab": "3", "y-aaa": "4"])
         #expect(scan.hostLines == 0 && scan.contentLengthLines == 0)

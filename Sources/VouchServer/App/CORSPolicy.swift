@@ -64,7 +64,8 @@ public struct CORSPolicy: Sendable {
 
     /// The `Access-Control-Allow-Origin` value for the request's `Origin`; nil without one or when not allowed.
     private func allowedOrigin(for request: HTTPRequest) -> String? {
-        guard let origin = request.header("origin") else { return nil }
+        // The lowercased name as stored: `header(_:)` would also try other cases when there is none, on every request.
+        guard let origin = request.headers["origin"] else { return nil }
         switch origins {
         case .any:
             return "*"

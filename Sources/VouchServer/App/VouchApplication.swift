@@ -81,16 +81,23 @@ public final class VouchApplication: Sendable {
         let directory = tokens
         // The console's own calls to the API carry their principal in a task-local value (`InProcessCall`); every
         // other request presents a token.
+        // The directory reaches the closures unretained (`Unmanaged`): the application holds it for as long as its
+        // router lives, and a retain and release per request went through the slow path of reference counting (it
+        // is weakly referenced) on an object every HTTP thread shares.
+        let unretainedDirectory = Unmanaged.passUnretained(directory)
         var router = APIRouter(authenticate: { request in
-            // A closure over `directory`, not `directory.principal(forSecretBytes:)`, which would retain it per call.
-            InProcessCall.current?.principal ?? VouchApplication.withPresentedSecret(in: request) { secret in
-                secret.flatMap { directory.principal(forSecretBytes: $0) }
+            if let principal = InProcessCall.current?.principal { return principal }
+            return VouchApplication.withPresentedSecret(in: request) { secret in
+                guard let secret else { return nil }
+                return unretainedDirectory._withUnsafeGuaranteedRef { $0.principal(forSecretBytes: secret) }
             }
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, authenticateRole: { request in
-            InProcessCall.current?.principal.role ?? VouchApplication.withPresentedSecret(in: request) { secret in
-                secret.flatMap { directory.role(forSecretBytes: $0) }
+            if let principal = InProcessCall.current?.principal { return principal.role }
+            return VouchApplication.withPresentedSecret(in: request) { secret in
+                guard let secret else { return nil }
+                return unretainedDirectory._withUnsafeGuaranteedRef { $0.role(forSecretBytes: secret) }
             }
         }, eventStreams: eventStreams)
         ofrep.register(in: &router)
@@ -179,7 +186,8 @@ public final class VouchApplication: Sendable {
     /// Answers one request as the HTTP server needs it: an event stream, an answer made now, or, for a request that
     /// may wait (any write: a group commit, a DNS lookup), an answer finished by a worker while the connection is parked.
     public func reply(_ request: HTTPRequest) -> HTTPReply {
-        if request.path == EventStreamHub.path { return openEventStream(request) }
+        // Lengths first: `==` on two Strings of different lengths still called into the standard library.
+        if request.path.utf8.count == EventStreamHub.path.utf8.count, request.path == EventStreamHub.path { return openEventStream(request) }
         guard VouchApplication.mayWait(request) else { return .now(handle(request)) }
         return .later { [self] completion in
             let queued = workers.submit {

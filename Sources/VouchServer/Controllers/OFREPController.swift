@@ -55,23 +55,28 @@ struct OFREPController {
 
     func answer(_ route: DirectRoute, to request: HTTPRequest) -> HTTPResponse {
         switch route {
-        case .one(let offset): request.path.withUTF8Bytes { evaluateOne(request, keyBytes: UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+        case .one(let offset): evaluateOne(request, keyIn: request.path, from: offset)
         case .all: evaluateAll(request)
         }
     }
 
     func evaluateOne(_ request: HTTPRequest, key: String) -> HTTPResponse {
-        key.withUTF8Bytes { evaluateOne(request, keyBytes: $0) }
+        evaluateOne(request, keyIn: key, from: 0)
     }
 
-    /// A single evaluation, for the flag key's bytes where they are (in the request's path). A 200 answer comes
-    /// from the stripe's `EncodedAnswers` when the same verdict was answered before from the same snapshot.
-    func evaluateOne(_ request: HTTPRequest, keyBytes: UnsafeRawBufferPointer) -> HTTPResponse {
+    /// A single evaluation of the flag whose key is `text`'s bytes from `offset` on (the path's last segment, or a
+    /// key the router found), read where they are. A 200 answer comes from the stripe's `EncodedAnswers` when the
+    /// same verdict was answered before from the same snapshot. The closures capture the text, not the request:
+    /// capturing the request while reading its path copied the whole request.
+    private func evaluateOne(_ request: HTTPRequest, keyIn text: String, from offset: Int) -> HTTPResponse {
         if let refusal = refuseUnauthorized(request) { return refusal }
         return OFREPController.withTargetingKey(in: request) { targetingKey in
-            switch targetingKey {
-            case .success(let targetingKey): evaluateOne(keyBytes: keyBytes, targetingKey: targetingKey)
-            case .failure(let failure): failure.response(key: String(decoding: keyBytes, as: UTF8.self))
+            text.withUTF8Bytes { text in
+                let keyBytes = UnsafeRawBufferPointer(rebasing: text[offset...])
+                switch targetingKey {
+                case .success(let targetingKey): return evaluateOne(keyBytes: keyBytes, targetingKey: targetingKey)
+                case .failure(let failure): return failure.response(key: String(decoding: keyBytes, as: UTF8.self))
+                }
             }
         }
     }
