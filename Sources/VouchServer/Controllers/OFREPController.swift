@@ -66,22 +66,30 @@ struct OFREPController {
 
     /// A single evaluation of the flag whose key is `text`'s bytes from `offset` on (the path's last segment, or a
     /// key the router found), read where they are. A 200 answer comes from the stripe's `EncodedAnswers` when the
-    /// same verdict was answered before from the same snapshot. The closures capture the text, not the request:
-    /// capturing the request while reading its path copied the whole request.
+    /// same verdict was answered before from the same snapshot.
+    ///
+    /// The closures capture the text and the two objects they use, not the request (capturing it while reading its
+    /// path copied the whole request) nor the controller (a copy of it retained each of its objects, two of them
+    /// through the slow path of reference counting, as they are weakly referenced too).
     private func evaluateOne(_ request: HTTPRequest, keyIn text: String, from offset: Int) -> HTTPResponse {
         if let refusal = refuseUnauthorized(request) { return refusal }
+        let snapshots = self.snapshots
+        let metrics = self.metrics
         return OFREPController.withTargetingKey(in: request) { targetingKey in
             text.withUTF8Bytes { text in
                 let keyBytes = UnsafeRawBufferPointer(rebasing: text[offset...])
                 switch targetingKey {
-                case .success(let targetingKey): return evaluateOne(keyBytes: keyBytes, targetingKey: targetingKey)
-                case .failure(let failure): return failure.response(key: String(decoding: keyBytes, as: UTF8.self))
+                case .success(let targetingKey):
+                    return OFREPController.evaluateOne(keyBytes: keyBytes, targetingKey: targetingKey, snapshots: snapshots, metrics: metrics)
+                case .failure(let failure):
+                    return failure.response(key: String(decoding: keyBytes, as: UTF8.self))
                 }
             }
         }
     }
 
-    private func evaluateOne(keyBytes: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer?) -> HTTPResponse {
+    private static func evaluateOne(keyBytes: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer?, snapshots: SnapshotHolder,
+                                    metrics: Metrics) -> HTTPResponse {
         let answered = snapshots.withSnapshotAndAnswers { snapshot, answers -> (response: HTTPResponse, reason: EvaluationReason?)? in
             guard let verdict = snapshot.verdict(flag: keyBytes, targetingKey: targetingKey) else { return nil }
             if let failure = verdict.failure {
