@@ -61,7 +61,6 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         return body(nil)
     }
 
-    /// Adds a header the caller knows is not there yet, keeping its value as bytes.
     /// Names compared by length first: `utf8.count` is read from the string's header, while `==` on two different
     /// names calls into the standard library, and a request's headers are looked up several times each.
     @inlinable
@@ -78,6 +77,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         received.removeAll(keepingCapacity: keepingCapacity)
     }
 
+    /// Adds a header the caller knows is not there yet, keeping its value as bytes.
     mutating func append(name: String, bytes: UnsafeRawBufferPointer) {
         if fields.isEmpty {
             fields.reserveCapacity(4)

@@ -50,13 +50,13 @@ public struct HTTPRequest: Sendable {
         bytes.count == literal.utf8CodeUnitCount && HTTPRequest.bytes(bytes, startWith: literal)
     }
 
-    /// The media type of the body without parameters, lowercased (`application/json`).
     /// Whether the body may be read as JSON: no `Content-Type`, or `application/json` or a `+json` type.
     public var hasJSONBody: Bool {
         guard let mediaType else { return true }
         return mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 
+    /// The media type of the body without parameters, lowercased (`application/json`).
     public var mediaType: String? {
         // The usual value, compared on its bytes, answered with a literal: no String made of it per request.
         let isPlainJSON = headers.withValueBytes("content-type") { bytes in bytes.map { HTTPRequest.equal($0, "application/json") } }

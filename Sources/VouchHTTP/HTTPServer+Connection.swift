@@ -75,14 +75,12 @@ extension HTTPServer {
     /// or framing the server refuses is answered here, and its connection closed: whatever follows it on the
     /// connection (a body of uncertain length, a request smuggled behind it) is never read.
     private func begin(_ state: RequestState, connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>) -> MHD_Result {
-        var reading = RequestHeaderScan()
+        var scan = RequestHeaderScan()
         // Moved, not copied (a copy retained the headers' storage, and the scan's end released it again), into the
         // scan and back, so a recycled state's memory is filled.
-        swap(&state.headers, &reading.headers)
-        reading.read(connection, names: headerNames)
-        swap(&state.headers, &reading.headers)
-        // Consumed: read through a pointer, the variable was copied before each use of it below.
-        let scan = consume reading
+        swap(&state.headers, &scan.headers)
+        scan.read(connection, names: headerNames)
+        swap(&state.headers, &scan.headers)
         var problem = state.targetProblem
         if problem == nil, state.targetLength >= 0, RequestTarget.heldRawNUL(url: url, version: version, targetLength: state.targetLength) {
             problem = RequestTarget.nulProblem

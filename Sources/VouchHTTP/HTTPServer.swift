@@ -231,10 +231,9 @@ public final class HTTPServer: Sendable {
     private static let targetHandler: vouch_mhd_target_handler = { context, target, connection in
         guard let context, let target else { return nil }
         // No closure over the server (`connection.map(server.slot(of:))` made one): retaining it takes the slow path.
-        let (slot, limits) = HTTPServer.borrowed(context) { server in
-            (connection == nil ? -1 : server.slot(of: connection!), server.configuration.limits)
+        let (state, limits) = HTTPServer.borrowed(context) { server in
+            (server.takeState(slot: connection == nil ? -1 : server.slot(of: connection!)), server.configuration.limits)
         }
-        let state = HTTPServer.borrowed(context) { $0.takeState(slot: slot) }
         let inspected = RequestTarget(cString: target)
         state.targetLength = inspected.length
         state.targetProblem = inspected.problem(limits)

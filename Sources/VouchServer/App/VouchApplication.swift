@@ -86,19 +86,11 @@ public final class VouchApplication: Sendable {
         // is weakly referenced) on an object every HTTP thread shares.
         let unretainedDirectory = Unmanaged.passUnretained(directory)
         var router = APIRouter(authenticate: { request in
-            if let principal = InProcessCall.current?.principal { return principal }
-            return VouchApplication.withPresentedSecret(in: request) { secret in
-                guard let secret else { return nil }
-                return unretainedDirectory._withUnsafeGuaranteedRef { $0.principal(forSecretBytes: secret) }
-            }
+            VouchApplication.principal(of: request, in: unretainedDirectory, { $0 }) { $0.principal(forSecretBytes: $1) }
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, authenticateRole: { request in
-            if let principal = InProcessCall.current?.principal { return principal.role }
-            return VouchApplication.withPresentedSecret(in: request) { secret in
-                guard let secret else { return nil }
-                return unretainedDirectory._withUnsafeGuaranteedRef { $0.role(forSecretBytes: secret) }
-            }
+            VouchApplication.principal(of: request, in: unretainedDirectory, \.role) { $0.role(forSecretBytes: $1) }
         }, eventStreams: eventStreams)
         ofrep.register(in: &router)
         FixController(store: store, promotion: promotion, clock: clock).register(in: &router)
@@ -318,6 +310,17 @@ public final class VouchApplication: Sendable {
     }
 
     static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.pathStarts(with: "/console/") }
+
+    /// What `read` takes of the request's principal: the console's own, for its in-process calls, or the presented
+    /// token's, which `lookUp` reads from the directory.
+    private static func principal<Value>(of request: HTTPRequest, in directory: Unmanaged<TokenDirectory>, _ read: (Principal) -> Value,
+                                         _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
+        if let principal = InProcessCall.current?.principal { return read(principal) }
+        return withPresentedSecret(in: request) { secret in
+            guard let secret else { return nil }
+            return directory._withUnsafeGuaranteedRef { lookUp($0, secret) }
+        }
+    }
 
     /// The token from `Authorization: Bearer …` or `X-API-Key`.
     static func presentedSecret(in request: HTTPRequest) -> String? {
