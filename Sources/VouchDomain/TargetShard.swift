@@ -25,11 +25,18 @@ struct TargetShard: Sendable {
     private(set) var count = 0
     /// Bytes of removed keys still in `keyBytes`; the shard compacts itself when they outweigh the live ones.
     private var deadBytes = 0
+    /// `slots.count - 1` and `filter.count - 1`, kept beside the arrays: a lookup finds its slot and filter word
+    /// from these, without first reading the count in the array's own header (another likely cache miss, and one
+    /// the read of the slot would have to wait for).
+    private var slotMask: Int
+    private var filterMask: Int
 
     init(expectedCount: Int) {
         let capacity = TargetShard.capacity(for: expectedCount)
         slots = Array(repeating: .empty, count: capacity)
         filter = Array(repeating: 0, count: capacity / 8)
+        slotMask = capacity - 1
+        filterMask = capacity / 8 - 1
     }
 
     /// A shard of pairs staged elsewhere: `pairs` point into `keyBytes`, written by `appendKey`.
@@ -64,29 +71,29 @@ struct TargetShard: Sendable {
     /// False when the pair is certainly not in the shard; true when it may be (look it up).
     @inline(__always)
     func mayContain(hash: UInt64) -> Bool {
-        let (word, bits) = TargetShard.filterPosition(hash, words: filter.count)
+        let (word, bits) = TargetShard.filterPosition(hash, wordMask: filterMask)
         return filter.withUnsafeBufferPointer { $0[word] & bits == bits }
     }
 
     /// The filter word of a pair's hash and its two bits there, from a remix of the hash (its low bits pick the
     /// slot and its top bits the shard, so they would tell the pairs of one word apart poorly).
     @inline(__always)
-    private static func filterPosition(_ hash: UInt64, words: Int) -> (word: Int, bits: UInt64) {
+    private static func filterPosition(_ hash: UInt64, wordMask: Int) -> (word: Int, bits: UInt64) {
         let mixed = hash &* 0x9e37_79b9_7f4a_7c15
-        let word = Int(truncatingIfNeeded: mixed >> 32) & (words - 1)
+        let word = Int(truncatingIfNeeded: mixed >> 32) & wordMask
         return (word, (1 << (mixed & 63)) | (1 << ((mixed >> 6) & 63)))
     }
 
     /// The slot at the hash's home position, where a probe for it starts.
     @inline(__always)
     func firstSlot(hash: UInt64) -> Slot {
-        slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash) & ($0.count - 1)] }
+        slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash) & slotMask] }
     }
 
     @inline(__always)
     private func position(hash: UInt64, flag: UInt32, key: UnsafeRawBufferPointer, first: Slot? = nil) -> Int? {
         slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
+            let mask = slotMask
             var index = Int(truncatingIfNeeded: hash) & mask
             var next = first
             while true {
@@ -117,9 +124,9 @@ struct TargetShard: Sendable {
     }
 
     private mutating func place(_ slot: Slot) {
-        let (word, bits) = TargetShard.filterPosition(slot.hash, words: filter.count)
+        let (word, bits) = TargetShard.filterPosition(slot.hash, wordMask: filterMask)
         filter[word] |= bits
-        let mask = slots.count - 1
+        let mask = slotMask
         var index = Int(truncatingIfNeeded: slot.hash) & mask
         while slots[index].flag != Slot.free { index = (index + 1) & mask }
         slots[index] = slot
@@ -129,7 +136,7 @@ struct TargetShard: Sendable {
     mutating func remove(hash: UInt64, flag: Int, key: UnsafeRawBufferPointer) {
         guard var hole = position(hash: hash, flag: UInt32(flag), key: key) else { return }
         deadBytes += 4 + key.count
-        let mask = slots.count - 1
+        let mask = slotMask
         var next = (hole + 1) & mask
         while slots[next].flag != Slot.free {
             let home = Int(truncatingIfNeeded: slots[next].hash) & mask
