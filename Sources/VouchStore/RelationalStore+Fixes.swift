@@ -93,10 +93,32 @@ extension RelationalStore {
         try database.read { connection in
             // Rows are read as they are stepped (no [SQLRow]); UNION ALL because the sets drop duplicates anyway,
             // where UNION made SQLite sort every row into a temporary b-tree first.
+            // Both parts come mostly grouped by fix (each scans a table keyed by fix first), so a row of the same
+            // fix as the one before joins its group without a String or a hash of the fix key; each group becomes
+            // one set, sized once. A fix met again later (another part, another order) merges into its set.
             var targets: [String: Set<String>] = [:]
-            try connection.forEachRow(RelationalStore.targetedKeysSQL.replacingOccurrences(of: "UNION", with: "UNION ALL")) { row in
-                targets[row.string(0), default: []].insert(row.string(1))
+            var groupFix: String?
+            var group: [String] = []
+            func closeGroup() {
+                guard let fix = groupFix else { return }
+                if var keys = targets.removeValue(forKey: fix) {
+                    keys.formUnion(group)
+                    targets[fix] = keys
+                } else {
+                    targets[fix] = Set(group)
+                }
+                group.removeAll(keepingCapacity: true)
             }
+            try connection.forEachRow(RelationalStore.targetedKeysSQL.replacingOccurrences(of: "UNION", with: "UNION ALL")) { row in
+                if let fix = groupFix, row.text(0, equals: fix) {
+                    group.append(row.string(1))
+                    return
+                }
+                closeGroup()
+                groupFix = row.string(0)
+                group.append(row.string(1))
+            }
+            closeGroup()
             var rules: [FlagRule] = []
             try connection.forEachRow("SELECT key, state, revision, rollout_percentage FROM fixes") { row in
                 let key = row.string(0)

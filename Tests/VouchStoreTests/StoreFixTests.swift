@@ -155,6 +155,34 @@ struct StoreFixTests {
         }
     }
 
+    /// The bulk read groups rows by fix as they come; whatever order the two sources return them in, each fix gets
+    /// exactly its direct targets and its active enrolled testers' keys, once each, and no other fix's.
+    @Test(arguments: StoreBackend.allCases)
+    func flagRulesGatherEachFixsKeysFromBothSourcesInAnyOrder(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            let fixes = ["fix-a", "fix-b", "fix-c", "fix-d", "fix-e"]
+            for fix in fixes { _ = try store.createFix(try StoreFixtures.fix(fix), by: "maria") }
+            var expected = Dictionary(uniqueKeysWithValues: fixes.map { ($0, Set<String>()) })
+            // Direct targets: some keys shared between fixes, fix-e none.
+            for (index, fix) in fixes.dropLast().enumerated() {
+                let keys = (0...index).map { "direct-\($0)" } + ["shared"]
+                _ = try store.changeTargets(of: fix, adding: keys, removing: [], by: "maria", at: time)
+                expected[fix]!.formUnion(keys)
+            }
+            // Testers with two keys each, enrolled across fixes; one key is also a direct target of fix-b.
+            let testerKeys = ["t_0": ["phone-0", "shared"], "t_1": ["phone-1", "tablet-1"], "t_2": ["phone-2", "direct-0"]]
+            for (id, keys) in testerKeys.sorted(by: { $0.key < $1.key }) { _ = try store.createTester(StoreFixtures.tester(id, keys: keys), by: "maria") }
+            let enrollments = ["fix-a": ["t_1"], "fix-b": ["t_0", "t_2"], "fix-d": ["t_2"], "fix-e": ["t_0", "t_1", "t_2"]]
+            for (fix, ids) in enrollments.sorted(by: { $0.key < $1.key }) {
+                _ = try store.enroll(ids, in: fix, by: "maria", at: time)
+                for id in ids { expected[fix]!.formUnion(testerKeys[id]!) }
+            }
+            let rules = try store.flagRules()
+            #expect(rules.count == fixes.count)
+            #expect(Dictionary(uniqueKeysWithValues: rules.map { ($0.key, $0.targetedKeys) }) == expected)
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func auditRecordsBeforeAfterPrincipalAndNote(backend: StoreBackend) throws {
         try backend.withStore { store in

@@ -67,6 +67,15 @@ public struct SQLRowCursor {
         return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, Int32(column)))), as: UTF8.self)
     }
 
+    /// Whether the column's text is `other`, compared in place: no String is made for the column.
+    public func text(_ column: Int, equals other: String) -> Bool {
+        guard let statement else { return row?.string(column) == other }
+        let count = Int(sqlite3_column_bytes(statement, Int32(column)))
+        guard let text = sqlite3_column_text(statement, Int32(column)) else { return other.isEmpty }
+        var other = other
+        return other.withUTF8 { $0.count == count && $0.elementsEqual(UnsafeBufferPointer(start: text, count: count)) }
+    }
+
     public func int(_ column: Int) -> Int {
         guard let statement else { return row?.int(column) ?? 0 }
         return Int(sqlite3_column_int64(statement, Int32(column)))
