@@ -5,11 +5,21 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// Set by `reusable()`: the server may answer this response with libmicrohttpd responses it made before.
+    public private(set) var reuse: ReusableResponse?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// This response, for a caller that keeps it and answers it again and again unchanged (see `ReusableResponse`).
+    /// A copy changed afterwards is answered the usual way.
+    public func reusable() -> HTTPResponse {
+        var response = self
+        response.reuse = ReusableResponse(self)
+        return response
     }
 
     public static func json(_ value: JSONValue, status: Int = 200, headers: [(name: String, value: String)] = []) -> HTTPResponse {

@@ -61,7 +61,7 @@ extension HTTPServer {
             // Back to the state, whose next request reuses their memory when nothing else kept them.
             swap(&state.headers, &request.headers)
             swap(&state.body, &request.body)
-            return queue(response, requestID: requestID, on: connection)
+            return queue(response, requestID: requestID, on: connection, lendingTo: state)
         case .later(let start):
             state.requestID = requestID
             return answerLater(start, state: state, connection: connection)
@@ -155,8 +155,14 @@ extension HTTPServer {
         return collector.values
     }
 
-    /// Queues the answer with its `X-Request-Id`, the one header every answer carries.
-    func queue(_ response: HTTPResponse, requestID: String, on connection: OpaquePointer) -> MHD_Result {
+    /// Queues the answer with its `X-Request-Id`, the one header every answer carries. With `state`, a reusable
+    /// response is answered with a libmicrohttpd response lent to the state until the request completes.
+    func queue(_ response: HTTPResponse, requestID: String, on connection: OpaquePointer, lendingTo state: RequestState? = nil) -> MHD_Result {
+        if let state, let reusable = response.reuse, reusable.answers(response), let lent = reusable.lend(requestID: requestID) {
+            let result = MHD_queue_response(connection, UInt32(response.status), lent.response)
+            if result == .YES { state.lent = (reusable, lent) } else { reusable.giveBack(lent) }
+            return result
+        }
         let mhdResponse = response.body.withUnsafeBytes { bytes in
             // RESPMEM_MUST_COPY: libmicrohttpd copies the bytes, so the Swift array may go away.
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)

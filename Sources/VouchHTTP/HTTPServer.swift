@@ -254,6 +254,7 @@ public final class HTTPServer: Sendable {
             if state.headersComplete { server.requestTally.add(1, at: 1) }
             // Kept alive, the connection now waits for its next request, and the header deadline counts from here.
             if state.slot >= 0 { server.tracker.enter(.waitingForRequest, slot: state.slot) }
+            state.giveBackLentResponse()
             server.giveBack(&state)
         }
     }

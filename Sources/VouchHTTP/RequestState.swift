@@ -30,6 +30,8 @@ final class RequestState: @unchecked Sendable {
     @exclusivity(unchecked) var deferredAnswer: DeferredAnswer?
     /// The handler answered `.later` or `.stream`: counted in `ReplyRegistry.requestsInFlight` until completed.
     @exclusivity(unchecked) var answersAfterHandler = false
+    /// The libmicrohttpd response lent for this request's answer, given back when the request completes.
+    @exclusivity(unchecked) var lent: (answer: ReusableResponse, response: ReusableResponse.Lent)?
 
     /// The path of the last request that used this state, as a String, for the next one to reuse when its path has
     /// the same bytes (apps ask for the same few flags over and over).
@@ -37,6 +39,15 @@ final class RequestState: @unchecked Sendable {
 
     init(slot: Int) {
         self.slot = slot
+    }
+
+    deinit { giveBackLentResponse() }
+
+    /// Returns the answer's lent libmicrohttpd response, if any: libmicrohttpd has finished with it.
+    func giveBackLentResponse() {
+        guard let lent else { return }
+        self.lent = nil
+        lent.answer.giveBack(lent.response)
     }
 
     /// The request's path as a String: the last one again when the bytes are the same.

@@ -98,7 +98,7 @@ struct OFREPController {
             let response = answers.answer(for: verdict) {
                 let outcome = snapshot.outcome(of: verdict, key: String(decoding: keyBytes, as: UTF8.self))
                 return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), OFREPController.revisionHeader(snapshot)],
-                                    body: OFREPEncoder.success(outcome))
+                                    body: OFREPEncoder.success(outcome)).reusable()
             }
             return (response, verdict.reason)
         }
