@@ -20,11 +20,17 @@ public enum KeyHash {
         }
         if offset < count {
             var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < count {
-                tail |= UInt64(bytes[offset]) << shift
-                shift += 8
-                offset += 1
+            if count >= 8 {
+                // The last eight bytes in one load, shifted so only those past the last whole block are left: the
+                // same value the byte loop makes (the bytes in order from the lowest), without a loop per byte.
+                tail = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) >> UInt64(8 * (8 - (count - offset)))
+            } else {
+                var shift: UInt64 = 0
+                while offset < count {
+                    tail |= UInt64(bytes[offset]) << shift
+                    shift += 8
+                    offset += 1
+                }
             }
             h ^= scramble(tail)
         }
