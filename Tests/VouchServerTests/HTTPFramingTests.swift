@@ -137,6 +137,29 @@ import VouchJSON
         #expect(try encodedPercent.readResponse()?.body == "ran /a%00 with 0 parameters", "%2500 is a percent sign and two zeros, not a NUL")
     }
 
+    /// The path and query arguments are percent-decoded by libmicrohttpd's own function, which the server skips for
+    /// text without a `%` (`vouch_mhd_unescape`): with or without escapes, in the path, a key or a value, the
+    /// handler sees the same decoded text (a `+` stays in the path and is a space in a query value, as libmicrohttpd
+    /// parses arguments before it decodes them).
+    @Test(arguments: [
+        ("/plain/path?a=1&b=two", "/plain/path a=1 b=two"),
+        ("/p%41th/%2F?q=a%20b&r=plain&%6Bey=v", "/pAth// key=v q=a b r=plain"),
+        ("/a+b?c=d+e", "/a+b c=d e"),
+        ("/bad%zz%4?x=%g1", "/bad%zz%4 x=%g1"),
+        ("/only%25percent", "/only%percent"),
+    ])
+    func pathAndQueryAreDecodedTheSameWithOrWithoutEscapes(target: String, expected: String) throws {
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1)) { request in
+            .text(([request.path] + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " "))
+        }
+        let port = try server.start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: port)
+        try connection.send("GET \(target) HTTP/1.1\r\nHost: vouch\r\n\r\n")
+        let body = try connection.readResponse()?.body
+        #expect(body == expected, "answered \(body ?? "nothing")")
+    }
+
     /// What libmicrohttpd 0.9.75 answers itself, before any callback of the server runs (see `HTTPServer`):
     /// not a problem document, but still refused, closed, and nothing behind it runs.
     @Test(arguments: [
