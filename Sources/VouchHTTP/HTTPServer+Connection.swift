@@ -158,7 +158,8 @@ extension HTTPServer {
     /// Queues the answer with its `X-Request-Id`, the one header every answer carries. With `state`, a reusable
     /// response is answered with a libmicrohttpd response lent to the state until the request completes.
     func queue(_ response: HTTPResponse, requestID: String, on connection: OpaquePointer, lendingTo state: RequestState? = nil) -> MHD_Result {
-        if let state, let reusable = response.reuse, reusable.answers(response), let lent = reusable.lend(requestID: requestID) {
+        if let state, let reusable = response.reuse, let appended = reusable.appendedHeaders(of: response),
+           let lent = reusable.lend(requestID: requestID, appended: appended) {
             let result = MHD_queue_response(connection, UInt32(response.status), lent.response)
             if result == .YES { state.lent = (reusable, lent) } else { reusable.giveBack(lent) }
             return result

@@ -8,6 +8,11 @@ import Synchronization
 /// for every request (a dozen allocations and frees, which cost more CPU than the rest of an OFREP request's own work;
 /// docs/architecture.md, "The OFREP hot path").
 ///
+/// The application may append headers to a copy of the response before it is answered (CORS's `Vary`, or the
+/// `Access-Control-Allow-*` of a browser's request): each distinct list of appended headers is a variant with
+/// libmicrohttpd responses of its own, up to `variantLimit`; a response with other appended headers, another
+/// status, body or first headers is answered the usual way.
+///
 /// Every answer still carries its own `X-Request-Id`: a lent response has its id written over the previous one, in
 /// the header value libmicrohttpd holds, so a response is lent only for an id of the length it was made with.
 /// libmicrohttpd reads that value only while it writes the response's head, which it does before the request
@@ -19,15 +24,26 @@ public final class ReusableResponse: @unchecked Sendable {
         /// The header's value inside the response: `idLength` bytes, then a NUL.
         let requestID: UnsafeMutablePointer<CChar>
         let idLength: Int
+        /// Its variant's place in `variants`.
+        let variant: Int
+    }
+
+    /// The headers a copy appended, and the libmicrohttpd responses made with them that wait to be lent.
+    private struct Variant {
+        let appended: [(name: String, value: String)]
+        var idle: [Lent] = []
     }
 
     private let status: Int
-    /// Kept to tell whether a response is still this one: see `answers(_:)`.
+    /// Kept to tell whether a response is still this one: see `appendedHeaders(of:)`.
     private let headers: [(name: String, value: String)]
     private let body: [UInt8]
-    private let idle = Mutex<[Lent]>([])
-    /// Responses kept for later requests; more than this many lent at once are destroyed when they come back.
+    /// Only grows, so a lent response's variant index stays valid; the first is the response as made, with nothing appended.
+    private let variants = Mutex<[Variant]>([Variant(appended: [])])
+    /// Responses kept per variant for later requests; more than this many lent at once are destroyed when they come back.
     static let idleLimit = 16
+    /// Distinct lists of headers kept, none appended included: a few CORS answers (none, `Vary`, one or a few origins).
+    static let variantLimit = 4
 
     init(_ response: HTTPResponse) {
         status = response.status
@@ -36,31 +52,46 @@ public final class ReusableResponse: @unchecked Sendable {
     }
 
     deinit {
-        for lent in idle.withLock({ $0 }) { MHD_destroy_response(lent.response) }
+        for variant in variants.withLock({ $0 }) {
+            for lent in variant.idle { MHD_destroy_response(lent.response) }
+        }
     }
 
-    /// Whether `response` is still the one this was made from: the same status, and the very storage of its header
-    /// list and body. A copy that gained a header (CORS's, for one) or another body holds storage of its own, and is
-    /// answered the usual way.
-    func answers(_ response: HTTPResponse) -> Bool {
-        response.status == status && response.headers.count == headers.count && response.body.count == body.count
-            && ReusableResponse.sameStorage(response.headers, headers) && ReusableResponse.sameStorage(response.body, body)
+    /// The headers `response` has beyond the ones this was made with, when it is this response, perhaps with headers
+    /// appended: the same status, the very storage of its body, and its first headers this one's (the same storage, or
+    /// equal names and values in a copy). Nil when it is another response.
+    func appendedHeaders(of response: HTTPResponse) -> ArraySlice<(name: String, value: String)>? {
+        guard response.status == status, response.body.count == body.count, ReusableResponse.sameStorage(response.body, body),
+              response.headers.count >= headers.count else { return nil }
+        if response.headers.count == headers.count, ReusableResponse.sameStorage(response.headers, headers) { return [] }
+        for index in headers.indices where response.headers[index] != headers[index] { return nil }
+        return response.headers[headers.count...]
     }
 
     private static func sameStorage<Element>(_ left: [Element], _ right: [Element]) -> Bool {
         left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress } }
     }
 
-    /// A libmicrohttpd response of this answer carrying `requestID`; nil when none could be made (the caller then
-    /// answers the usual way).
-    func lend(requestID: String) -> Lent? {
+    private static func same(_ left: ArraySlice<(name: String, value: String)>, _ right: [(name: String, value: String)]) -> Bool {
+        left.count == right.count && zip(left, right).allSatisfy { $0 == $1 }
+    }
+
+    /// A libmicrohttpd response of this answer with `appended` headers (see `appendedHeaders(of:)`), carrying
+    /// `requestID`; nil when none could be made or variants are full (the caller then answers the usual way).
+    func lend(requestID: String, appended: ArraySlice<(name: String, value: String)> = []) -> Lent? {
         var requestID = requestID
         let length = requestID.utf8.count
-        let kept = idle.withLock { idle -> Lent? in
-            guard let index = idle.lastIndex(where: { $0.idLength == length }) else { return nil }
-            return idle.remove(at: index)
+        let found = variants.withLock { variants -> (variant: Int, kept: Lent?)? in
+            if let index = appended.isEmpty ? 0 : variants.firstIndex(where: { ReusableResponse.same(appended, $0.appended) }) {
+                guard let place = variants[index].idle.lastIndex(where: { $0.idLength == length }) else { return (index, nil) }
+                return (index, variants[index].idle.remove(at: place))
+            }
+            guard variants.count < ReusableResponse.variantLimit else { return nil }
+            variants.append(Variant(appended: Array(appended)))
+            return (variants.count - 1, nil)
         }
-        guard let kept else { return make(requestID: requestID) }
+        guard let found else { return nil }
+        guard let kept = found.kept else { return make(requestID: requestID, appended: appended, variant: found.variant) }
         requestID.withUTF8 { id in
             id.withMemoryRebound(to: CChar.self) { id in kept.requestID.update(from: id.baseAddress!, count: length) }
         }
@@ -69,36 +100,34 @@ public final class ReusableResponse: @unchecked Sendable {
 
     /// Takes back a response lent by `lend`, once libmicrohttpd is done with it.
     func giveBack(_ lent: Lent) {
-        let kept = idle.withLock { idle -> Bool in
-            guard idle.count < ReusableResponse.idleLimit else { return false }
-            idle.append(lent)
+        let kept = variants.withLock { variants -> Bool in
+            guard variants[lent.variant].idle.count < ReusableResponse.idleLimit else { return false }
+            variants[lent.variant].idle.append(lent)
             return true
         }
         if !kept { MHD_destroy_response(lent.response) }
     }
 
-    private func make(requestID: String) -> Lent? {
+    private func make(requestID: String, appended: ArraySlice<(name: String, value: String)>, variant: Int) -> Lent? {
+        let all = headers + appended
+        // The request id is written in place into the value of the first header of that name: it must be the server's.
+        guard !all.contains(where: { $0.name.lowercased() == "x-request-id" }) else { return nil }
         // RESPMEM_MUST_COPY: libmicrohttpd keeps its own copy of the body, which outlives this object while a
         // connection still sends it.
         let made = body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
         }
         guard let response = made else { return nil }
-        guard !headers.contains(where: { $0.name.lowercased() == "x-request-id" }) else {
-            MHD_destroy_response(response)
-            return nil
-        }
-        for (name, value) in headers {
+        for (name, value) in all {
             _ = name.withCString { name in value.withCString { MHD_add_response_header(response, name, $0) } }
         }
         let length = requestID.utf8.count
         let added = requestID.withCString { MHD_add_response_header(response, "X-Request-Id", $0) }
-        // The value libmicrohttpd answers with is the first header of that name; it must be the one just added.
         guard added == .YES, let value = MHD_get_response_header(response, "X-Request-Id"), strlen(value) == length,
               requestID.withCString({ strcmp($0, value) == 0 }) else {
             MHD_destroy_response(response)
             return nil
         }
-        return Lent(response: response, requestID: UnsafeMutablePointer(mutating: value), idLength: length)
+        return Lent(response: response, requestID: UnsafeMutablePointer(mutating: value), idLength: length, variant: variant)
     }
 }
