@@ -24,13 +24,14 @@ public final class ReusableResponse: @unchecked Sendable {
         /// The header's value inside the response: `idLength` bytes, then a NUL.
         let requestID: UnsafeMutablePointer<CChar>
         let idLength: Int
-        /// Its variant's place in `variants`.
+        /// Its variant's place in `Pool.appendedLists`.
         let variant: Int
     }
 
-    /// The headers a copy appended, and the libmicrohttpd responses made with them that wait to be lent.
-    private struct Variant {
-        let appended: [(name: String, value: String)]
+    /// The header lists copies appended, one per variant (the first is empty: the response as made), and the
+    /// libmicrohttpd responses of every variant that wait to be lent, in one list tagged by variant.
+    private struct Pool {
+        var appendedLists: [[(name: String, value: String)]] = [[]]
         var idle: [Lent] = []
     }
 
@@ -38,10 +39,11 @@ public final class ReusableResponse: @unchecked Sendable {
     /// Kept to tell whether a response is still this one: see `appendedHeaders(of:)`.
     private let headers: [(name: String, value: String)]
     private let body: [UInt8]
-    /// Only grows, so a lent response's variant index stays valid; the first is the response as made, with nothing appended.
-    private let variants = Mutex<[Variant]>([Variant(appended: [])])
-    /// Responses kept per variant for later requests; more than this many lent at once are destroyed when they come back.
-    static let idleLimit = 16
+    /// `appendedLists` only grows, so a lent response's variant index stays valid.
+    private let pool = Mutex(Pool())
+    /// Responses kept for later requests, all variants together; more than this many lent at once are destroyed when
+    /// they come back.
+    static let idleLimit = 32
     /// Distinct lists of headers kept, none appended included: a few CORS answers (none, `Vary`, one or a few origins).
     static let variantLimit = 4
 
@@ -52,9 +54,7 @@ public final class ReusableResponse: @unchecked Sendable {
     }
 
     deinit {
-        for variant in variants.withLock({ $0 }) {
-            for lent in variant.idle { MHD_destroy_response(lent.response) }
-        }
+        for lent in pool.withLock({ $0.idle }) { MHD_destroy_response(lent.response) }
     }
 
     /// The headers `response` has beyond the ones this was made with, when it is this response, perhaps with headers
@@ -81,14 +81,19 @@ public final class ReusableResponse: @unchecked Sendable {
     func lend(requestID: String, appended: ArraySlice<(name: String, value: String)> = []) -> Lent? {
         var requestID = requestID
         let length = requestID.utf8.count
-        let found = variants.withLock { variants -> (variant: Int, kept: Lent?)? in
-            if let index = appended.isEmpty ? 0 : variants.firstIndex(where: { ReusableResponse.same(appended, $0.appended) }) {
-                guard let place = variants[index].idle.lastIndex(where: { $0.idLength == length }) else { return (index, nil) }
-                return (index, variants[index].idle.remove(at: place))
+        let found = pool.withLock { pool -> (variant: Int, kept: Lent?)? in
+            let variant: Int
+            if appended.isEmpty {
+                variant = 0
+            } else if let index = pool.appendedLists.firstIndex(where: { ReusableResponse.same(appended, $0) }) {
+                variant = index
+            } else {
+                guard pool.appendedLists.count < ReusableResponse.variantLimit else { return nil }
+                pool.appendedLists.append(Array(appended))
+                return (pool.appendedLists.count - 1, nil)
             }
-            guard variants.count < ReusableResponse.variantLimit else { return nil }
-            variants.append(Variant(appended: Array(appended)))
-            return (variants.count - 1, nil)
+            guard let place = pool.idle.lastIndex(where: { $0.variant == variant && $0.idLength == length }) else { return (variant, nil) }
+            return (variant, pool.idle.remove(at: place))
         }
         guard let found else { return nil }
         guard let kept = found.kept else { return make(requestID: requestID, appended: appended, variant: found.variant) }
@@ -100,9 +105,9 @@ public final class ReusableResponse: @unchecked Sendable {
 
     /// Takes back a response lent by `lend`, once libmicrohttpd is done with it.
     func giveBack(_ lent: Lent) {
-        let kept = variants.withLock { variants -> Bool in
-            guard variants[lent.variant].idle.count < ReusableResponse.idleLimit else { return false }
-            variants[lent.variant].idle.append(lent)
+        let kept = pool.withLock { pool -> Bool in
+            guard pool.idle.count < ReusableResponse.idleLimit else { return false }
+            pool.idle.append(lent)
             return true
         }
         if !kept { MHD_destroy_response(lent.response) }
