@@ -164,11 +164,7 @@ extension HTTPServer {
             if result == .YES { state.lent = (reusable, lent) } else { reusable.giveBack(lent) }
             return result
         }
-        let mhdResponse = response.body.withUnsafeBytes { bytes in
-            // RESPMEM_MUST_COPY: libmicrohttpd copies the bytes, so the Swift array may go away.
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-        }
-        return queue(mhdResponse, status: response.status, headers: response.headers, requestID: requestID, on: connection)
+        return queue(MHDResponse.copying(response.body), status: response.status, headers: response.headers, requestID: requestID, on: connection)
     }
 
     /// Adds the headers and the `X-Request-Id` to a libmicrohttpd response, queues it and lets go of it.
@@ -176,12 +172,7 @@ extension HTTPServer {
                on connection: OpaquePointer) -> MHD_Result {
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
-        // `withCString`, not a String passed as `const char *`: Swift copies a small String (most names and
-        // values here) to the heap for that, an allocation per header; `withCString` copies it to the stack.
-        for (name, value) in headers {
-            _ = name.withCString { name in value.withCString { MHD_add_response_header(mhdResponse, name, $0) } }
-        }
-        _ = requestID.withCString { MHD_add_response_header(mhdResponse, "X-Request-Id", $0) }
+        MHDResponse.add(headers, requestID: requestID, to: mhdResponse)
         return MHD_queue_response(connection, UInt32(status), mhdResponse)
     }
 }

@@ -41,9 +41,9 @@ final class RequestState: @unchecked Sendable {
         self.slot = slot
     }
 
-    deinit { giveBackLentResponse() }
-
-    /// Returns the answer's lent libmicrohttpd response, if any: libmicrohttpd has finished with it.
+    /// Returns the answer's lent libmicrohttpd response, if any. Called from the completion callback only: before it,
+    /// libmicrohttpd may still write the response, and a state dropped any other way keeps its loan (a response lost
+    /// to the pool, never one two requests share).
     func giveBackLentResponse() {
         guard let lent else { return }
         self.lent = nil

@@ -117,18 +117,10 @@ public final class ReusableResponse: @unchecked Sendable {
         let all = headers + appended
         // The request id is written in place into the value of the first header of that name: it must be the server's.
         guard !all.contains(where: { $0.name.lowercased() == "x-request-id" }) else { return nil }
-        // RESPMEM_MUST_COPY: libmicrohttpd keeps its own copy of the body, which outlives this object while a
-        // connection still sends it.
-        let made = body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-        }
-        guard let response = made else { return nil }
-        for (name, value) in all {
-            _ = name.withCString { name in value.withCString { MHD_add_response_header(response, name, $0) } }
-        }
+        // libmicrohttpd's own copy of the body outlives this object while a connection still sends it.
+        guard let response = MHDResponse.copying(body) else { return nil }
         let length = requestID.utf8.count
-        let added = requestID.withCString { MHD_add_response_header(response, "X-Request-Id", $0) }
-        guard added == .YES, let value = MHD_get_response_header(response, "X-Request-Id"), strlen(value) == length,
+        guard MHDResponse.add(all, requestID: requestID, to: response) == .YES, let value = MHD_get_response_header(response, "X-Request-Id"), strlen(value) == length,
               requestID.withCString({ strcmp($0, value) == 0 }) else {
             MHD_destroy_response(response)
             return nil

@@ -101,12 +101,7 @@ extension RelationalStore {
             var group: [String] = []
             func closeGroup() {
                 guard let fix = groupFix else { return }
-                if var keys = targets.removeValue(forKey: fix) {
-                    keys.formUnion(group)
-                    targets[fix] = keys
-                } else {
-                    targets[fix] = Set(group)
-                }
+                if targets[fix] == nil { targets[fix] = Set(group) } else { targets[fix]!.formUnion(group) }
                 group.removeAll(keepingCapacity: true)
             }
             try connection.forEachRow(RelationalStore.targetedKeysSQL.replacingOccurrences(of: "UNION", with: "UNION ALL")) { row in
