@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CEpoll"),
+        .systemLibrary(name: "CThreadLocal"),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(name: "VouchDomain"),
@@ -25,7 +26,7 @@ let package = Package(
         // Principal names' Unicode normalisation and confusable skeletons, through the ICU that ships inside the toolchain's Foundation.
         .target(name: "VouchIdentity", dependencies: ["VouchDomain"], linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite", "CPostgres"], plugins: ["EmbedMigrations"]),
-        .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD"]),
+        .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD", "CThreadLocal"]),
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
         .target(name: "VouchConsole", dependencies: ["VouchDomain"]),

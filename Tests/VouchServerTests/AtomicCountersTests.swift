@@ -26,4 +26,14 @@ import Testing
         }
         #expect(outOfRange[0] == 0)
     }
+
+    /// A thread's stripe, once given, is the one it gets on every later call (kept in a C thread-local variable).
+    @Test func aThreadKeepsItsStripe() {
+        let changed = AtomicCounters(count: 1)
+        StripedCachesTests.onThreads(32) { _ in
+            let first = ThreadStripe.current()
+            for _ in 0..<1_000 where ThreadStripe.current() != first { changed.add(1, at: 0) }
+        }
+        #expect(changed[0] == 0)
+    }
 }

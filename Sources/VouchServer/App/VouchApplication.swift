@@ -315,7 +315,7 @@ public final class VouchApplication: Sendable {
     /// token's, which `lookUp` reads from the directory.
     private static func principal<Value>(of request: HTTPRequest, in directory: Unmanaged<TokenDirectory>, _ read: (Principal) -> Value,
                                          _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
-        if let principal = InProcessCall.current?.principal { return read(principal) }
+        if let principal = InProcessCall.principal { return read(principal) }
         return withPresentedSecret(in: request) { secret in
             guard let secret else { return nil }
             return directory._withUnsafeGuaranteedRef { lookUp($0, secret) }

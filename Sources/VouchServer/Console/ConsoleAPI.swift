@@ -49,7 +49,7 @@ final class ConsoleAPI: Sendable {
         guard let router = router.withLock({ $0 }) else {
             return Answer(status: 503, json: .object(["detail": .string("the server is starting; try again in a second")]))
         }
-        let response = InProcessCall.$current.withValue(InProcessCall(principal: principal, channel: .web)) {
+        let response = InProcessCall(principal: principal, channel: .web).run {
             do { return try router.route(request) } catch { return answerError(error) }
         }
         return Answer(status: response.status, json: (try? JSONParser.parse(response.body)) ?? .null)
