@@ -48,6 +48,11 @@ extension HTTPServer {
         if state.readingBody, state.slot >= 0 { tracker.enter(.handling, slot: state.slot) }
         let requestID = requestIDs.id(for: state.headers["x-request-id"])
         if state.bodyTooLarge { return queue(tooLargeProblem.response, requestID: requestID, on: connection) }
+        if let direct {
+            let answer = direct(DirectRequest(method: UnsafeRawBufferPointer(start: method, count: strlen(method)),
+                                              path: UnsafeRawBufferPointer(start: url, count: strlen(url)), requestID: requestID, state: state, connection: connection))
+            if let answer { return queue(answer, requestID: requestID, on: connection, lendingTo: state) }
+        }
         // The headers and body move into the request, which is their last reader: copies retained and released them.
         var headers = HTTPHeaders()
         var body: [UInt8] = []

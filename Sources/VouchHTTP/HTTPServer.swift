@@ -76,9 +76,13 @@ public final class HTTPServer: Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPReply
     /// A handler that always answers at once.
     public typealias Responder = @Sendable (HTTPRequest) -> HTTPResponse
+    /// Tried first for every request whose head and body are in, before an `HTTPRequest` is made of it: answers the
+    /// requests it knows at once, nil leaves the request to the handler.
+    public typealias DirectHandler = @Sendable (borrowing DirectRequest) -> HTTPResponse?
 
     let configuration: Configuration
     let handler: Handler
+    let direct: DirectHandler?
     let tracker: ConnectionTracker
     let requestIDs = RequestIDGenerator()
     let headerNames: RequestHeaderScan.Names
@@ -101,9 +105,12 @@ public final class HTTPServer: Sendable {
     /// Request states given back by completed requests, for later ones (see `RequestState`).
     let spareStates = Striped<[RequestState]> { [] }
 
-    public init(configuration: Configuration, handler: @escaping Handler) {
+    /// - Parameter direct: answers what it can before the request is made for `handler` (see `DirectHandler`); it must
+    ///   answer exactly as `handler` would.
+    public init(configuration: Configuration, handler: @escaping Handler, direct: DirectHandler? = nil) {
         self.configuration = configuration
         self.handler = handler
+        self.direct = direct
         tracker = ConnectionTracker(capacity: configuration.connectionLimit, deadlines: configuration.deadlines)
         reaper = ConnectionReaper(intervalMilliseconds: configuration.deadlines.checkIntervalMilliseconds)
         headerNames = RequestHeaderScan.Names(configuration.collectedHeaders)

@@ -41,7 +41,7 @@ final class LiveServer {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.maxBodyBytes = maxBodyBytes
-        server = HTTPServer(configuration: configuration, handler: application.reply)
+        server = HTTPServer(configuration: configuration, handler: application.reply, direct: application.answerDirectly)
         application.attach(server)
         port = try server.start()
         application.startServices()

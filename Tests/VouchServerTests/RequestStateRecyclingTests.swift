@@ -61,4 +61,36 @@ import Testing
             }
         }
     }
+
+    /// The same with a direct handler that answers the POSTs under `/ofrep/` and leaves the rest (nil): each request
+    /// reaches exactly one of the two, with its own method, path (without the query), headers, body and id.
+    @Test func aDirectHandlerSeesTheRequestAsTheHandlerWouldAndLeavesTheRest() throws {
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 2), handler: { request in
+            .now(.text(RequestStateRecyclingTests.seen(request)))
+        }, direct: { request in
+            let method = String(decoding: request.method, as: UTF8.self)
+            let path = String(decoding: request.path, as: UTF8.self)
+            guard method == "POST", path.hasPrefix("/ofrep/") else { return nil }
+            var seen = HTTPRequest(method: method, path: path, headers: request.headers, body: request.body)
+            seen.requestID = request.requestID
+            return .text("direct " + RequestStateRecyclingTests.seen(seen) + " id=" + request.requestID)
+        })
+        let port = try server.start()
+        defer { server.stop() }
+        let kept = try RawConnection(port: port)
+        for _ in 0..<3 {
+            for sent in RequestStateRecyclingTests.requests + [Sent(method: "POST", path: "/ofrep/v1/evaluate/flags/k?q=1", headers: [], body: "{}")] {
+                try kept.send(sent.raw)
+                let answer = try #require(try kept.readResponse())
+                let id = try #require(answer.headers["x-request-id"])
+                if sent.method == "POST", sent.path.hasPrefix("/ofrep/") {
+                    let path = String(sent.path.prefix { $0 != "?" })
+                    #expect(answer.body == "direct " + sent.expected.replacingOccurrences(of: sent.path, with: path) + " id=" + id)
+                } else {
+                    #expect(answer.body == sent.expected)
+                }
+                if let given = sent.headers.first(where: { $0.0.lowercased() == "x-request-id" }) { #expect(id == given.1) }
+            }
+        }
+    }
 }

@@ -38,6 +38,10 @@ public final class AuthFailureLimiter: Sendable {
     }
 
     /// Seconds until `address` may try again, or nil when it is not blocked.
+    /// Whether any address is counted or blocked now. While none is, `retryAfter` is nil for every address, so a
+    /// caller without the address at hand (the direct OFREP answer) may go on without asking.
+    public var isTracking: Bool { tracked.load(ordering: .relaxed) > 0 }
+
     public func retryAfter(for address: ClientAddress) -> Int? {
         guard tracked.load(ordering: .relaxed) > 0 else { return nil }
         let time = now()

@@ -54,18 +54,27 @@ public struct CORSPolicy: Sendable {
     /// a 304, 401 or 429 rather than an opaque network error.
     func addHeaders(to response: inout HTTPResponse, for request: HTTPRequest) {
         guard request.pathStarts(with: CORSPolicy.prefix) else { return }
+        addHeaders(to: &response, forOFREPWith: request.headers)
+    }
+
+    /// The same for a request under `/ofrep/` with these headers.
+    func addHeaders(to response: inout HTTPResponse, forOFREPWith headers: HTTPHeaders) {
         // With a list the answer depends on `Origin`, also when the request sent none or an unlisted one:
         // a cache must not hand one origin's answer to another.
         if case .listed = origins { response.headers.append((name: "Vary", value: "Origin")) }
-        guard let allowed = allowedOrigin(for: request) else { return }
+        guard let allowed = allowedOrigin(in: headers) else { return }
         response.headers.append((name: "Access-Control-Allow-Origin", value: allowed))
         response.headers.append((name: "Access-Control-Expose-Headers", value: CORSPolicy.exposedHeaders))
     }
 
     /// The `Access-Control-Allow-Origin` value for the request's `Origin`; nil without one or when not allowed.
     private func allowedOrigin(for request: HTTPRequest) -> String? {
+        allowedOrigin(in: request.headers)
+    }
+
+    private func allowedOrigin(in headers: HTTPHeaders) -> String? {
         // The lowercased name as stored: `header(_:)` would also try other cases when there is none, on every request.
-        guard let origin = request.headers["origin"] else { return nil }
+        guard let origin = headers["origin"] else { return nil }
         switch origins {
         case .any:
             return "*"

@@ -91,6 +91,10 @@ public final class VouchApplication: Sendable {
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, authenticateRole: { request in
             VouchApplication.principal(of: request, in: unretainedDirectory, \.role) { $0.role(forSecretBytes: $1) }
+        }, roleOfPresentedToken: { headers in
+            VouchApplication.withPresentedSecret(in: headers) { secret in
+                secret.flatMap { secret in unretainedDirectory._withUnsafeGuaranteedRef { $0.role(forSecretBytes: secret) } }
+            }
         }, eventStreams: eventStreams)
         ofrep.register(in: &router)
         FixController(store: store, promotion: promotion, clock: clock).register(in: &router)
@@ -262,14 +266,36 @@ public final class VouchApplication: Sendable {
             }
         }
         cors.addHeaders(to: &response, for: request)
+        finish(method: request.method, route: route, status: response.status, started: started, requestID: requestID)
+        return response
+    }
+
+    /// Counts and logs an answered request: the one place for both `handle` and `answerDirectly`.
+    private func finish(method: String, route: Int, status: Int, started: UInt64, requestID: String) {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        metrics.recordRequest(route: route, status: response.status, seconds: seconds)
+        metrics.recordRequest(route: route, status: status, seconds: seconds)
         if logRequests, logger.level <= .info {
             // The route's pattern, not the path: paths carry fix keys and tester pseudonyms.
-            logger.info("request", [("http.method", request.method), ("http.route", routeName(route)),
-                                    ("http.status", String(response.status)), ("duration_ms", Logger.milliseconds(seconds)),
+            logger.info("request", [("http.method", method), ("http.route", routeName(route)),
+                                    ("http.status", String(status)), ("duration_ms", Logger.milliseconds(seconds)),
                                     ("request_id", requestID)])
         }
+    }
+
+    /// The HTTP server's direct handler: a single OFREP evaluation in the usual shape (a POST of one flag, a known
+    /// token allowed to evaluate, a JSON body whose targeting key the scanner finds) is answered from the request's
+    /// bytes, with no `HTTPRequest` made. It is answered, counted and logged exactly as `handle` would, by the same
+    /// code; anything else (another route, a refusal, an address under the failure limit, a body the scanner does
+    /// not read) is left to `reply` (nil), which answers it the usual way (docs/architecture.md, "The OFREP hot path").
+    public func answerDirectly(_ request: borrowing DirectRequest) -> HTTPResponse? {
+        guard HTTPRequest.equal(request.method, "POST"), case .one(let keyOffset)? = OFREPController.directRoute(path: request.path) else { return nil }
+        // `handle` answers 429 to a blocked address presenting any token; the direct answer needs a token.
+        if authFailures.isTracking, authFailures.retryAfter(for: request.clientAddress) != nil { return nil }
+        let started = DispatchTime.now().uptimeNanoseconds
+        guard var response = ofrep.answerDirectly(key: UnsafeRawBufferPointer(rebasing: request.path[keyOffset...]),
+                                                  headers: request.headers, body: request.body) else { return nil }
+        cors.addHeaders(to: &response, forOFREPWith: request.headers)
+        finish(method: "POST", route: ofrepRouteIndexes.one, status: response.status, started: started, requestID: request.requestID)
         return response
     }
 
@@ -331,8 +357,13 @@ public final class VouchApplication: Sendable {
     /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` were a third of the OFREP request's user time,
     /// and the String made of the secret an allocation per request.
     static func withPresentedSecret<Result>(in request: HTTPRequest, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
-        guard request.headers.contains("authorization") else { return request.headers.withValueBytes("x-api-key", body) }
-        return request.headers.withValueBytes("authorization") { bytes in
+        withPresentedSecret(in: request.headers, body)
+    }
+
+    /// The same, from the headers alone.
+    static func withPresentedSecret<Result>(in headers: HTTPHeaders, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
+        guard headers.contains("authorization") else { return headers.withValueBytes("x-api-key", body) }
+        return headers.withValueBytes("authorization") { bytes in
             guard let bytes else { return body(nil) }
             // "Bearer" in any case, then a space.
             guard bytes.count > 7, bytes[0] | 0x20 == UInt8(ascii: "b"), bytes[1] | 0x20 == UInt8(ascii: "e"), bytes[2] | 0x20 == UInt8(ascii: "a"),

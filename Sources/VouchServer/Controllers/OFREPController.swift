@@ -12,6 +12,8 @@ struct OFREPController {
     let authenticate: @Sendable (HTTPRequest) -> Principal?
     /// The role of the request's principal alone, which is all a single evaluation asks (see `refuseUnauthorized`).
     let authenticateRole: @Sendable (HTTPRequest) -> Role?
+    /// The role of the token the headers present, for a request from the network (`answerDirectly`).
+    let roleOfPresentedToken: @Sendable (HTTPHeaders) -> Role?
     let eventStreams: EventStreamHub
 
     static let bulkPath = bulkPathLiteral.description
@@ -39,15 +41,18 @@ struct OFREPController {
     static func directRoute(of request: HTTPRequest) -> DirectRoute? {
         guard request.method == "POST" else { return nil }
         // On the path's bytes: comparing through `Substring.UTF8View` cost more than the rest of the routing.
-        return request.path.withUTF8Bytes { path -> DirectRoute? in
-            let prefix = UnsafeRawBufferPointer(start: bulkPathLiteral.utf8Start, count: bulkPathLiteral.utf8CodeUnitCount)
-            guard path.count >= prefix.count, memcmp(path.baseAddress!, prefix.baseAddress!, prefix.count) == 0 else { return nil }
-            if path.count == prefix.count { return .all }
-            guard path[prefix.count] == UInt8(ascii: "/") else { return nil }
-            let key = UnsafeRawBufferPointer(rebasing: path[(prefix.count + 1)...])
-            guard !key.isEmpty, memchr(key.baseAddress!, Int32(UInt8(ascii: "/")), key.count) == nil else { return nil }
-            return .one(keyOffset: prefix.count + 1)
-        }
+        return request.path.withUTF8Bytes(directRoute(path:))
+    }
+
+    /// The evaluation route of a POST to `path`, as `directRoute(of:)`.
+    static func directRoute(path: UnsafeRawBufferPointer) -> DirectRoute? {
+        let prefix = UnsafeRawBufferPointer(start: bulkPathLiteral.utf8Start, count: bulkPathLiteral.utf8CodeUnitCount)
+        guard path.count >= prefix.count, memcmp(path.baseAddress!, prefix.baseAddress!, prefix.count) == 0 else { return nil }
+        if path.count == prefix.count { return .all }
+        guard path[prefix.count] == UInt8(ascii: "/") else { return nil }
+        let key = UnsafeRawBufferPointer(rebasing: path[(prefix.count + 1)...])
+        guard !key.isEmpty, memchr(key.baseAddress!, Int32(UInt8(ascii: "/")), key.count) == nil else { return nil }
+        return .one(keyOffset: prefix.count + 1)
     }
 
     /// `bulkPath` as a literal, whose bytes stay where they are for the life of the process.
@@ -85,6 +90,17 @@ struct OFREPController {
                     return failure.response(key: String(decoding: keyBytes, as: UTF8.self))
                 }
             }
+        }
+    }
+
+    /// A single evaluation of the flag `key` from the network, answered from the request's bytes: nil unless the
+    /// headers present a token allowed to evaluate and the body is JSON whose targeting key the scanner finds,
+    /// which is what `evaluateOne(_:keyIn:from:)` would then answer from; nil leaves the request to it.
+    func answerDirectly(key: UnsafeRawBufferPointer, headers: HTTPHeaders, body: [UInt8]) -> HTTPResponse? {
+        guard let role = roleOfPresentedToken(headers), role.allows(.evaluateFlags), !body.isEmpty, headers.hasJSONBody,
+              let range = TargetingKeyScanner.targetingKeyRange(in: body) else { return nil }
+        return body.withUnsafeBytes { body in
+            OFREPController.evaluateOne(keyBytes: key, targetingKey: UnsafeRawBufferPointer(rebasing: body[range]), snapshots: snapshots, metrics: metrics)
         }
     }
 

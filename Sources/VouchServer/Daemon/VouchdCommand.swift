@@ -136,7 +136,7 @@ public enum VouchdCommand {
                             ("open_file_limit", String(descriptors))])
             http.connectionLimit = connectionLimit
         }
-        let server = HTTPServer(configuration: http, handler: application.reply)
+        let server = HTTPServer(configuration: http, handler: application.reply, direct: application.answerDirectly)
         application.attach(server)
         let signals = SignalWaiter()
         let boundPort = try server.start()
