@@ -136,7 +136,11 @@ struct RequestHeaderScan {
     /// Which of `names` were seen (bit i for `names.keys[i]`): only the first line of a name is kept.
     private var collected: UInt64 = 0
 
-    init(headers: HTTPHeaders = [:], contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
+    /// Nothing seen yet. Its own initializer, not the one below with every argument defaulted: that one made an empty
+    /// `HTTPHeaders` from a literal and copied a whole scan into place, retaining and releasing all it holds.
+    init() {}
+
+    init(headers: HTTPHeaders = HTTPHeaders(), contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
          transferEncodings: [String] = []) {
         self.headers = headers
         self.contentLengthLines = contentLengthLines
