@@ -37,13 +37,13 @@ public final class AuthFailureLimiter: Sendable {
         self.now = now
     }
 
-    /// Seconds until `address` may try again, or nil when it is not blocked.
     /// Whether any address is counted or blocked now. While none is, `retryAfter` is nil for every address, so a
-    /// caller without the address at hand (the direct OFREP answer) may go on without asking.
+    /// caller for whom the address costs something to read (the direct OFREP answer) may skip asking.
     public var isTracking: Bool { tracked.load(ordering: .relaxed) > 0 }
 
+    /// Seconds until `address` may try again, or nil when it is not blocked.
     public func retryAfter(for address: ClientAddress) -> Int? {
-        guard tracked.load(ordering: .relaxed) > 0 else { return nil }
+        guard isTracking else { return nil }
         let time = now()
         return entries.withLock { entries -> Int? in
             guard let entry = entries[address] else { return nil }

@@ -39,7 +39,7 @@ public struct CORSPolicy: Sendable {
     func answerOptions(_ request: HTTPRequest, methods: (String) -> [String]) -> HTTPResponse? {
         guard request.method == "OPTIONS", request.pathStarts(with: CORSPolicy.prefix) else { return nil }
         if request.header("origin") != nil, request.header("access-control-request-method") != nil {
-            guard allowedOrigin(for: request) != nil else { return .empty(204) }
+            guard allowedOrigin(in: request.headers) != nil else { return .empty(204) }
             return .empty(204, headers: [(name: "Access-Control-Allow-Methods", value: CORSPolicy.allowedMethods),
                                          (name: "Access-Control-Allow-Headers", value: CORSPolicy.allowedHeaders),
                                          (name: "Access-Control-Max-Age", value: String(CORSPolicy.maxAgeSeconds))])
@@ -68,10 +68,6 @@ public struct CORSPolicy: Sendable {
     }
 
     /// The `Access-Control-Allow-Origin` value for the request's `Origin`; nil without one or when not allowed.
-    private func allowedOrigin(for request: HTTPRequest) -> String? {
-        allowedOrigin(in: request.headers)
-    }
-
     private func allowedOrigin(in headers: HTTPHeaders) -> String? {
         // The lowercased name as stored: `header(_:)` would also try other cases when there is none, on every request.
         guard let origin = headers["origin"] else { return nil }

@@ -342,7 +342,7 @@ public final class VouchApplication: Sendable {
     private static func principal<Value>(of request: HTTPRequest, in directory: Unmanaged<TokenDirectory>, _ read: (Principal) -> Value,
                                          _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
         if let principal = InProcessCall.principal { return read(principal) }
-        return withPresentedSecret(in: request) { secret in
+        return withPresentedSecret(in: request.headers) { secret in
             guard let secret else { return nil }
             return directory._withUnsafeGuaranteedRef { lookUp($0, secret) }
         }
@@ -350,17 +350,12 @@ public final class VouchApplication: Sendable {
 
     /// The token from `Authorization: Bearer …` or `X-API-Key`.
     static func presentedSecret(in request: HTTPRequest) -> String? {
-        withPresentedSecret(in: request) { $0.map { String(decoding: $0, as: UTF8.self) } }
+        withPresentedSecret(in: request.headers) { $0.map { String(decoding: $0, as: UTF8.self) } }
     }
 
-    /// Calls `body` with the bytes of the presented token where they are in the request, or with nil.
+    /// Calls `body` with the bytes of the token the request's headers present, where they are, or with nil.
     /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` were a third of the OFREP request's user time,
     /// and the String made of the secret an allocation per request.
-    static func withPresentedSecret<Result>(in request: HTTPRequest, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
-        withPresentedSecret(in: request.headers, body)
-    }
-
-    /// The same, from the headers alone.
     static func withPresentedSecret<Result>(in headers: HTTPHeaders, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
         guard headers.contains("authorization") else { return headers.withValueBytes("x-api-key", body) }
         return headers.withValueBytes("authorization") { bytes in
