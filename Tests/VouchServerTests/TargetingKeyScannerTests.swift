@@ -41,4 +41,29 @@ struct TargetingKeyScannerTests {
     func leavesEverythingElseToTheParser(body: String) {
         #expect(TargetingKeyScanner.targetingKey(in: Array(body.utf8)) == nil)
     }
+
+    /// The compact shape's quick path reads exactly what the token-by-token cursor reads, or leaves the body to it.
+    @Test func theCompactPathAgreesWithTheCursor() {
+        let head = Array(#"{"context":{"targetingKey":""#.utf8)
+        let tail = Array(#""}}"#.utf8)
+        var bodies: [[UInt8]] = (0...255).map { head + [UInt8($0)] + tail }
+        for key in ["", "user-1", #"a"b"#, #"a\b"#, "jürgen", "x\u{7F}", #""}}"#, #"u"},"v":{"w":""#] {
+            bodies.append(head + Array(key.utf8) + tail)
+            bodies.append(head + Array(key.utf8) + tail + [0x20])
+            bodies.append([0x20] + head + Array(key.utf8) + tail)
+            bodies.append(head + Array(key.utf8) + Array(#"" }}"#.utf8))
+        }
+        bodies += [head, tail, head + tail.dropLast(), Array(head.dropLast()) + tail, []]
+        var quick = 0
+        for body in bodies {
+            let (compact, spaced) = body.withUnsafeBufferPointer { (TargetingKeyScanner.compactKeyRange(in: $0), TargetingKeyScanner.spacedKeyRange(in: $0)) }
+            if let compact {
+                quick += 1
+                #expect(compact == spaced, "body \(String(decoding: body, as: UTF8.self))")
+            }
+            #expect(TargetingKeyScanner.targetingKeyRange(in: body) == spaced)
+        }
+        // Every printable ASCII key byte but the quote and the backslash, and the two plain keys above, took the quick path.
+        #expect(quick == 93 + 2)
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the targeting key from the one body shape nearly every OFREP request has, `{"context":{"targetingKey":"…"}}`,
 /// without building a JSON tree: the tree was the largest part of the OFREP request's own work after routing.
 ///
@@ -12,19 +14,40 @@ enum TargetingKeyScanner {
 
     /// Where the key's bytes are in the body (between its quotes), or nil when the body is not exactly the shape above.
     static func targetingKeyRange(in body: [UInt8]) -> Range<Int>? {
-        body.withUnsafeBufferPointer { bytes in
-            var scanner = Cursor(bytes: bytes)
-            guard scanner.expect(UInt8(ascii: "{")), scanner.expectName(contextName), scanner.expect(UInt8(ascii: ":")),
-                  scanner.expect(UInt8(ascii: "{")), scanner.expectName(targetingKeyName), scanner.expect(UInt8(ascii: ":")),
-                  let key = scanner.plainString(), scanner.expect(UInt8(ascii: "}")), scanner.expect(UInt8(ascii: "}")),
-                  scanner.atEnd else { return nil }
-            return key
+        body.withUnsafeBufferPointer { bytes in compactKeyRange(in: bytes) ?? spacedKeyRange(in: bytes) }
+    }
+
+    /// The shape without whitespace, as SDKs send it: two fixed runs of bytes compared with `memcmp`, and the key
+    /// between them checked byte by byte. The token-by-token cursor below took three times as long, and its code
+    /// was a tenth of what an OFREP request ran of Vouch's own. Nil for anything else, which the cursor then reads.
+    static func compactKeyRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let head = compactHead.utf8CodeUnitCount
+        let tail = compactTail.utf8CodeUnitCount
+        guard bytes.count >= head + tail, let base = bytes.baseAddress, memcmp(base, compactHead.utf8Start, head) == 0,
+              memcmp(base + bytes.count - tail, compactTail.utf8Start, tail) == 0 else { return nil }
+        let key = head..<(bytes.count - tail)
+        for index in key {
+            let byte = bytes[index]
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return nil }
         }
+        return key
+    }
+
+    /// The shape with any JSON whitespace between its tokens, read token by token.
+    static func spacedKeyRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var scanner = Cursor(bytes: bytes)
+        guard scanner.expect(UInt8(ascii: "{")), scanner.expectName(contextName), scanner.expect(UInt8(ascii: ":")),
+              scanner.expect(UInt8(ascii: "{")), scanner.expectName(targetingKeyName), scanner.expect(UInt8(ascii: ":")),
+              let key = scanner.plainString(), scanner.expect(UInt8(ascii: "}")), scanner.expect(UInt8(ascii: "}")),
+              scanner.atEnd else { return nil }
+        return key
     }
 
     /// Literals, whose bytes stay where they are: no array is retained per request.
     private static let contextName: StaticString = #""context""#
     private static let targetingKeyName: StaticString = #""targetingKey""#
+    private static let compactHead: StaticString = #"{"context":{"targetingKey":""#
+    private static let compactTail: StaticString = #""}}"#
 
     private struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
