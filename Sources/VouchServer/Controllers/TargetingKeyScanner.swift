@@ -26,11 +26,14 @@ enum TargetingKeyScanner {
         guard bytes.count >= head + tail, let base = bytes.baseAddress, memcmp(base, compactHead.utf8Start, head) == 0,
               memcmp(base + bytes.count - tail, compactTail.utf8Start, tail) == 0 else { return nil }
         let key = head..<(bytes.count - tail)
-        for index in key {
-            let byte = bytes[index]
-            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return nil }
-        }
+        for index in key where bytes[index] == UInt8(ascii: "\"") || !isPlain(bytes[index]) { return nil }
         return key
+    }
+
+    /// A byte a key may hold inside its quotes here: printable ASCII but the backslash (an escape is the parser's).
+    @inline(__always)
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\")
     }
 
     /// The shape with any JSON whitespace between its tokens, read token by token.
@@ -84,7 +87,7 @@ enum TargetingKeyScanner {
             let start = index + 1
             var end = start
             while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                guard bytes[end] >= 0x20, bytes[end] < 0x7F, bytes[end] != UInt8(ascii: "\\") else { return nil }
+                guard TargetingKeyScanner.isPlain(bytes[end]) else { return nil }
                 end += 1
             }
             guard end < bytes.count else { return nil }
