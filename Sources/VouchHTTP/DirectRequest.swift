@@ -30,10 +30,8 @@ public struct DirectRequest {
         connection.map { ClientAddress(vouch_mhd_client_address($0)) } ?? .unknown
     }
 
-    /// The collected headers, as `HTTPRequest.headers` would have them; read in place.
-    public var headers: HTTPHeaders {
-        _read { yield state.headers }
-    }
+    /// The collected headers, as `HTTPRequest.headers` would have them, read where libmicrohttpd keeps them.
+    public var headers: ReceivedHeaders { state.received }
 
     /// The whole body, within the size limit.
     public var body: [UInt8] {

@@ -46,14 +46,16 @@ extension HTTPServer {
             return .YES
         }
         if state.readingBody, state.slot >= 0 { tracker.enter(.handling, slot: state.slot) }
-        let requestID = requestIDs.id(for: state.headers["x-request-id"])
+        let requestID = requestIDs.id(for: state.received.value(key: requestIDHeader))
         if state.bodyTooLarge { return queue(tooLargeProblem.response, requestID: requestID, on: connection) }
         if let direct {
             let answer = direct(DirectRequest(method: UnsafeRawBufferPointer(start: method, count: strlen(method)),
                                               path: UnsafeRawBufferPointer(start: url, count: strlen(url)), requestID: requestID, state: state, connection: connection))
             if let answer { return queue(answer, requestID: requestID, on: connection, lendingTo: state) }
         }
-        // The headers and body move into the request, which is their last reader: copies retained and released them.
+        // The headers are copied out of libmicrohttpd's memory into the state's storage, then they and the body move
+        // into the request, which is their last reader: copies retained and released them.
+        state.received.copy(into: &state.headers)
         var headers = HTTPHeaders()
         var body: [UInt8] = []
         swap(&headers, &state.headers)
@@ -81,11 +83,7 @@ extension HTTPServer {
     /// connection (a body of uncertain length, a request smuggled behind it) is never read.
     private func begin(_ state: RequestState, connection: OpaquePointer, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>) -> MHD_Result {
         var scan = RequestHeaderScan()
-        // Moved, not copied (a copy retained the headers' storage, and the scan's end released it again), into the
-        // scan and back, so a recycled state's memory is filled.
-        swap(&state.headers, &scan.headers)
-        scan.read(connection, names: headerNames)
-        swap(&state.headers, &scan.headers)
+        scan.read(connection, names: headerNames, into: state.received)
         var problem = state.targetProblem
         if problem == nil, state.targetLength >= 0, RequestTarget.heldRawNUL(url: url, version: version, targetLength: state.targetLength) {
             problem = RequestTarget.nulProblem
@@ -102,7 +100,7 @@ extension HTTPServer {
         // libmicrohttpd 0.9.75 closes a connection whose answer was queued before the body was read; saying so
         // keeps that true whatever the version does by default.
         response.headers.append((name: "Connection", value: "close"))
-        return queue(response, requestID: requestIDs.id(for: state.headers["x-request-id"]), on: connection)
+        return queue(response, requestID: requestIDs.id(for: state.received.value(key: requestIDHeader)), on: connection)
     }
 
     /// A method or version as a String: the usual ones are literals, which need neither an allocation nor a check
@@ -128,7 +126,7 @@ extension HTTPServer {
 
     /// A spare state of the calling thread's stripe, or a new one.
     func takeState(slot: Int) -> RequestState {
-        guard let spare = spareStates.withCurrent({ $0.popLast() }) else { return RequestState(slot: slot) }
+        guard let spare = spareStates.withCurrent({ $0.popLast() }) else { return RequestState(slot: slot, names: headerNames) }
         spare.slot = slot
         return spare
     }

@@ -86,6 +86,9 @@ public final class HTTPServer: Sendable {
     let tracker: ConnectionTracker
     let requestIDs = RequestIDGenerator()
     let headerNames: RequestHeaderScan.Names
+    /// The index of `x-request-id` in `headerNames.keys`, whose value `ReceivedHeaders` holds by index; -1 when the
+    /// configuration does not collect it.
+    let requestIDHeader: Int
     private let reaper: ConnectionReaper
     /// The running daemon; set once in `start`, read by `stop`.
     private let daemon = DaemonHandle()
@@ -114,6 +117,7 @@ public final class HTTPServer: Sendable {
         tracker = ConnectionTracker(capacity: configuration.connectionLimit, deadlines: configuration.deadlines)
         reaper = ConnectionReaper(intervalMilliseconds: configuration.deadlines.checkIntervalMilliseconds)
         headerNames = RequestHeaderScan.Names(configuration.collectedHeaders)
+        requestIDHeader = headerNames.index(of: "x-request-id") ?? -1
     }
 
     /// A server whose every answer is made at once by `responder`.

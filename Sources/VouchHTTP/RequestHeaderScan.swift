@@ -5,9 +5,9 @@ import Foundation
 /// (RFC 9112 §6.3), which libmicrohttpd 0.9.75 does not check: with both `Content-Length` and
 /// `Transfer-Encoding` it goes by the latter, with two `Content-Length`s by the first, and with a transfer coding
 /// it does not know it reads the body until the connection closes. Any of these lets a request hide another.
+///
+/// The values of the collected names go to the request's `ReceivedHeaders`, as pointers: nothing is copied here.
 struct RequestHeaderScan {
-    /// Values by lowercased name, first occurrence only; only the names the server was configured to collect.
-    var headers = HTTPHeaders()
     var contentLengthLines = 0
     /// The first `Content-Length`, which libmicrohttpd checked was a number before calling the handler.
     var contentLength: Int?
@@ -20,7 +20,8 @@ struct RequestHeaderScan {
     /// checked per line (those were most of the scan's cost). The three names that decide the framing are among
     /// them, with a role each, whether or not they are collected too.
     final class Names: @unchecked Sendable {
-        /// The collected names, lowercased, each once; `HTTPRequest.headers` has them under these.
+        /// The collected names, lowercased, each once; `HTTPRequest.headers` has them under these, and
+        /// `ReceivedHeaders` keeps their values by index in this list.
         let keys: [String]
 
         enum Role: UInt8 {
@@ -108,6 +109,9 @@ struct RequestHeaderScan {
             return true
         }
 
+        /// The index in `keys` of a collected name given lowercased; nil when it is not collected.
+        func index(of name: String) -> Int? { keys.firstIndex(of: name) }
+
         /// The collected name at `index` of `keys`.
         @inline(__always)
         func key(_ index: Int) -> String { keyStrings[index] }
@@ -133,55 +137,55 @@ struct RequestHeaderScan {
         }
     }
 
-    /// Which of `names` were seen (bit i for `names.keys[i]`): only the first line of a name is kept.
-    private var collected: UInt64 = 0
-
-    /// Nothing seen yet. Its own initializer, not the one below with every argument defaulted: that one made an empty
-    /// `HTTPHeaders` from a literal and copied a whole scan into place, retaining and releasing all it holds.
+    /// Nothing seen yet. Its own initializer, not the one below with every argument defaulted, which copied a whole
+    /// scan into place.
     init() {}
 
-    init(headers: HTTPHeaders = HTTPHeaders(), contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0,
-         transferEncodings: [String] = []) {
-        self.headers = headers
+    init(contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0, transferEncodings: [String] = []) {
         self.contentLengthLines = contentLengthLines
         self.contentLength = contentLength
         self.hostLines = hostLines
         self.transferEncodings = transferEncodings
     }
 
-    /// Reads every header line of the connection's current request. A mutating method, not an initializer, so the
-    /// iterator writes into the caller's scan: an initializer copied the scan out, retaining all it holds.
+    /// Reads every header line of the connection's current request, keeping the values of collected names in
+    /// `received`. A mutating method, not an initializer, so the iterator writes into the caller's scan: an
+    /// initializer copied the scan out, retaining all it holds.
     ///
     /// `names` reaches the iterator unretained, and the scan does not keep it: one object shared by every HTTP
-    /// thread, whose reference count two cores passed back and forth on every request. The caller's reference
-    /// keeps it alive for the call.
-    mutating func read(_ connection: OpaquePointer, names: Names) {
+    /// thread, whose reference count two cores passed back and forth on every request. The caller's references
+    /// keep it and `received` alive for the call.
+    mutating func read(_ connection: OpaquePointer, names: Names, into received: ReceivedHeaders) {
         withUnsafeMutablePointer(to: &self) { scan in
-            var reading = Reading(scan: scan, names: Unmanaged.passUnretained(names))
+            var reading = Reading(scan: scan, names: Unmanaged.passUnretained(names), received: Unmanaged.passUnretained(received))
             _ = withUnsafeMutablePointer(to: &reading) { reading in
                 MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, RequestHeaderScan.iterator, reading)
             }
         }
     }
 
-    /// What the iterator is given: where to write, and the names to look for.
+    /// What the iterator is given: where to write, the names to look for, and where their values go.
     private struct Reading {
         let scan: UnsafeMutablePointer<RequestHeaderScan>
         let names: Unmanaged<Names>
+        let received: Unmanaged<ReceivedHeaders>
     }
 
     private static let iterator: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
         guard let context, let key else { return .YES }
         let reading = context.assumingMemoryBound(to: Reading.self).pointee
         reading.names._withUnsafeGuaranteedRef { names in
-            reading.scan.pointee.add(name: UnsafeRawBufferPointer(start: key, count: keySize),
-                                     value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize), names: names)
+            reading.received._withUnsafeGuaranteedRef { received in
+                reading.scan.pointee.add(name: UnsafeRawBufferPointer(start: key, count: keySize),
+                                         value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize), names: names,
+                                         into: received)
+            }
         }
         return .YES
     }
 
-    /// One header line.
-    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, names: Names) {
+    /// One header line; `value` must stay where it is while `received` holds it.
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, names: Names, into received: ReceivedHeaders) {
         let (key, role) = names.find(name)
         switch role {
         case .none:
@@ -194,9 +198,7 @@ struct RequestHeaderScan {
         case .host:
             hostLines += 1
         }
-        guard key >= 0, collected & (1 << UInt64(key)) == 0 else { return }
-        collected |= 1 << UInt64(key)
-        headers.append(name: names.key(key), bytes: value)
+        if key >= 0 { received.record(key: key, value: value) }
     }
 
     /// Whether the request has a body to read: a length above zero, or chunks.

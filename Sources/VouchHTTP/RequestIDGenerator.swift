@@ -59,6 +59,14 @@ public final class RequestIDGenerator: Sendable {
         return next()
     }
 
+    /// The same for the id's bytes as received: a String is made only of an id that is kept.
+    public func id(for presented: UnsafeRawBufferPointer?) -> String {
+        if let presented, (1...128).contains(presented.count), presented.allSatisfy(RequestIDGenerator.allowed) {
+            return String(decoding: presented, as: UTF8.self)
+        }
+        return next()
+    }
+
     private static func allowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true

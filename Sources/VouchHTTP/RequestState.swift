@@ -21,7 +21,9 @@ final class RequestState: @unchecked Sendable {
     @exclusivity(unchecked) var headersComplete = false
     /// True from the first access call to the last when the request has a body, which has its own deadline.
     @exclusivity(unchecked) var readingBody = false
-    /// The headers the handler reads, collected on the first access call.
+    /// The collected headers, read in place on the first access call (see `ReceivedHeaders`).
+    let received: ReceivedHeaders
+    /// The same headers copied, for a request the general handler answers; empty until then.
     @exclusivity(unchecked) var headers = HTTPHeaders()
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var bodyTooLarge = false
@@ -37,8 +39,9 @@ final class RequestState: @unchecked Sendable {
     /// the same bytes (apps ask for the same few flags over and over).
     @exclusivity(unchecked) private var lastPath = ""
 
-    init(slot: Int) {
+    init(slot: Int, names: RequestHeaderScan.Names) {
         self.slot = slot
+        received = ReceivedHeaders(names: names)
     }
 
     /// Returns the answer's lent libmicrohttpd response, if any. Called from the completion callback only: before it,
@@ -66,6 +69,7 @@ final class RequestState: @unchecked Sendable {
         targetProblem = nil
         headersComplete = false
         readingBody = false
+        received.removeAll()
         headers.removeAll(keepingCapacity: headers.receivedCapacity <= RequestState.keptCapacity)
         body.removeAll(keepingCapacity: body.capacity <= RequestState.keptCapacity)
         bodyTooLarge = false

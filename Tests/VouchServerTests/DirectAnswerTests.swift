@@ -25,12 +25,15 @@ import VouchJSON
     }
 
     static func direct(_ application: VouchApplication, _ parts: Parts) -> HTTPResponse? {
-        let state = RequestState(slot: -1)
-        state.headers = parts.httpHeaders
+        let names = RequestHeaderScan.Names(HTTPRequest.collectedHeaders)
+        let state = RequestState(slot: -1, names: names)
         state.body = Array(parts.body.utf8)
-        return Array(parts.method.utf8).withUnsafeBytes { method in
-            Array(parts.path.utf8).withUnsafeBytes { path in
-                application.answerDirectly(DirectRequest(method: method, path: path, requestID: "direct-test", state: state, connection: nil))
+        var scan = RequestHeaderScan()
+        return HeaderLines.read(parts.headers, names: names, into: &scan, state.received) {
+            Array(parts.method.utf8).withUnsafeBytes { method in
+                Array(parts.path.utf8).withUnsafeBytes { path in
+                    application.answerDirectly(DirectRequest(method: method, path: path, requestID: "direct-test", state: state, connection: nil))
+                }
             }
         }
     }

@@ -42,6 +42,8 @@ import VouchHTTP
     @Test(arguments: [("abc-123", "abc-123"), ("A.b_c:d-1", "A.b_c:d-1")])
     func aSensibleIdFromTheClientIsKept(presented: String, kept: String) {
         #expect(RequestIDGenerator().id(for: presented) == kept)
+        #expect(Array(presented.utf8).withUnsafeBytes { RequestIDGenerator().id(for: $0) } == kept, "the same from the received bytes")
+        #expect(Array(String(repeating: "z", count: 128).utf8).withUnsafeBytes { RequestIDGenerator().id(for: $0) }.utf8.count == 128)
     }
 
     @Test(arguments: ["", "has space", "new\nline", "quote\"", String(repeating: "a", count: 129), "é"])
@@ -49,5 +51,8 @@ import VouchHTTP
         let id = RequestIDGenerator().id(for: presented)
         #expect(id != presented)
         #expect(id.hasSuffix("-1"))
+        let fromBytes = Array(presented.utf8).withUnsafeBytes { RequestIDGenerator().id(for: $0) }
+        #expect(fromBytes != presented && fromBytes.hasSuffix("-1"), "the same from the received bytes")
+        #expect(RequestIDGenerator().id(for: nil as UnsafeRawBufferPointer?).hasSuffix("-1"), "none received")
     }
 }

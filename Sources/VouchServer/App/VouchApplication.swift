@@ -91,10 +91,8 @@ public final class VouchApplication: Sendable {
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, authenticateRole: { request in
             VouchApplication.principal(of: request, in: unretainedDirectory, \.role) { $0.role(forSecretBytes: $1) }
-        }, roleOfPresentedToken: { headers in
-            VouchApplication.withPresentedSecret(in: headers) { secret in
-                secret.flatMap { secret in unretainedDirectory._withUnsafeGuaranteedRef { $0.role(forSecretBytes: secret) } }
-            }
+        }, roleOfPresentedSecret: { secret in
+            secret.flatMap { secret in unretainedDirectory._withUnsafeGuaranteedRef { $0.role(forSecretBytes: secret) } }
         }, eventStreams: eventStreams)
         ofrep.register(in: &router)
         FixController(store: store, promotion: promotion, clock: clock).register(in: &router)
@@ -356,7 +354,7 @@ public final class VouchApplication: Sendable {
     /// Calls `body` with the bytes of the token the request's headers present, where they are, or with nil.
     /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` were a third of the OFREP request's user time,
     /// and the String made of the secret an allocation per request.
-    static func withPresentedSecret<Result>(in headers: HTTPHeaders, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
+    static func withPresentedSecret<Result>(in headers: some HeaderReading, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
         guard headers.contains("authorization") else { return headers.withValueBytes("x-api-key", body) }
         return headers.withValueBytes("authorization") { bytes in
             guard let bytes else { return body(nil) }

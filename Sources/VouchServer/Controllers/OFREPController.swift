@@ -12,8 +12,8 @@ struct OFREPController {
     let authenticate: @Sendable (HTTPRequest) -> Principal?
     /// The role of the request's principal alone, which is all a single evaluation asks (see `refuseUnauthorized`).
     let authenticateRole: @Sendable (HTTPRequest) -> Role?
-    /// The role of the token the headers present, for a request from the network (`answerDirectly`).
-    let roleOfPresentedToken: @Sendable (HTTPHeaders) -> Role?
+    /// The role of the token whose secret a request from the network presents (`answerDirectly`); nil for none.
+    let roleOfPresentedSecret: @Sendable (UnsafeRawBufferPointer?) -> Role?
     let eventStreams: EventStreamHub
 
     static let bulkPath = bulkPathLiteral.description
@@ -96,8 +96,9 @@ struct OFREPController {
     /// A single evaluation of the flag `key` from the network, answered from the request's bytes: nil unless the
     /// headers present a token allowed to evaluate and the body is JSON whose targeting key the scanner finds,
     /// which is what `evaluateOne(_:keyIn:from:)` would then answer from; nil leaves the request to it.
-    func answerDirectly(key: UnsafeRawBufferPointer, headers: HTTPHeaders, body: [UInt8]) -> HTTPResponse? {
-        guard let role = roleOfPresentedToken(headers), role.allows(.evaluateFlags), !body.isEmpty, headers.hasJSONBody,
+    func answerDirectly(key: UnsafeRawBufferPointer, headers: some HeaderReading, body: [UInt8]) -> HTTPResponse? {
+        guard let role = VouchApplication.withPresentedSecret(in: headers, roleOfPresentedSecret), role.allows(.evaluateFlags), !body.isEmpty,
+              headers.hasJSONBody,
               let range = TargetingKeyScanner.targetingKeyRange(in: body) else { return nil }
         return body.withUnsafeBytes { body in
             OFREPController.evaluateOne(keyBytes: key, targetingKey: UnsafeRawBufferPointer(rebasing: body[range]), snapshots: snapshots, metrics: metrics)

@@ -1,4 +1,4 @@
-extension HTTPHeaders {
+extension HeaderReading {
     /// Whether the body may be read as JSON: no `Content-Type`, or `application/json` or a `+json` type.
     public var hasJSONBody: Bool {
         guard let mediaType else { return true }
@@ -11,7 +11,7 @@ extension HTTPHeaders {
         let isPlainJSON = withValueBytes("content-type") { bytes in bytes.map { HTTPRequest.equal($0, "application/json") } }
         guard let isPlainJSON else { return nil }
         if isPlainJSON { return "application/json" }
-        guard let contentType = self["content-type"] else { return nil }
+        guard let contentType = value("content-type") else { return nil }
         // Bytes, not Foundation (this runs on every OFREP request): up to ';', blanks trimmed, ASCII lowercased.
         var utf8 = Substring(contentType).utf8
         if let semicolon = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<semicolon] }

@@ -1,0 +1,17 @@
+/// Reading a request's collected headers by lowercased name, whether copied (`HTTPHeaders`, in an `HTTPRequest`) or
+/// read where libmicrohttpd keeps them (`ReceivedHeaders`, for the direct handler): code that only reads headers, such
+/// as the token a request presents or its `Origin`, serves both.
+public protocol HeaderReading {
+    /// Whether a header named `name` (lowercased) is there, without reading its value.
+    func contains(_ name: String) -> Bool
+    /// Calls `body` with the value's bytes, nil when there is no such header.
+    func withValueBytes<Result>(_ name: String, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result
+}
+
+extension HeaderReading {
+    /// The value of the header named `name` (lowercased) as text, invalid UTF-8 repaired; nil when there is none.
+    @inlinable
+    public func value(_ name: String) -> String? {
+        withValueBytes(name) { bytes in bytes.map { String(decoding: $0, as: UTF8.self) } }
+    }
+}
