@@ -24,6 +24,12 @@ public enum KeyHash {
                 // The last eight bytes in one load, shifted so only those past the last whole block are left: the
                 // same value the byte loop makes (the bytes in order from the lowest), without a loop per byte.
                 tail = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) >> UInt64(8 * (8 - (count - offset)))
+            } else if count >= 4 {
+                // Short keys (most targeting keys): two four-byte loads that overlap in the middle, the second
+                // shifted to its bytes' places; the overlapping bytes are the same in both, so ORing them is exact.
+                let low = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self)))
+                let high = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+                tail = low | high << UInt64(8 * (count - 4))
             } else {
                 var shift: UInt64 = 0
                 while offset < count {

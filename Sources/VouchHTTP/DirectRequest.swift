@@ -31,7 +31,10 @@ public struct DirectRequest {
     }
 
     /// The collected headers, as `HTTPRequest.headers` would have them, read where libmicrohttpd keeps them.
-    public var headers: ReceivedHeaders { state.received }
+    public var headers: ReceivedHeaders {
+        // Yielded, not returned: a returned reference was retained and released again on every read.
+        _read { yield state.received }
+    }
 
     /// The whole body, within the size limit.
     public var body: [UInt8] {

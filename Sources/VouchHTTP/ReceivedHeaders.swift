@@ -9,15 +9,16 @@
 /// One per `RequestState`, made with it and emptied when it is recycled; touched only on the thread that serves the
 /// state's connection, like the state itself.
 public final class ReceivedHeaders: HeaderReading, @unchecked Sendable {
-    let names: RequestHeaderScan.Names
+    @usableFromInline let names: RequestHeaderScan.Names
     /// Per index of `names.keys`: the value of that name's first line. Read only where `present` has its bit.
-    private let values: UnsafeMutablePointer<UnsafeRawBufferPointer>
+    @usableFromInline let values: UnsafeMutablePointer<UnsafeRawBufferPointer>
     /// The indexes of the names seen, in the order their first lines came.
-    private let order: UnsafeMutablePointer<Int8>
-    /// How many names were seen.
-    private(set) var count = 0
+    @usableFromInline let order: UnsafeMutablePointer<Int8>
+    /// How many names were seen. Like `RequestState`'s properties, without run-time exclusivity checks (each cost a
+    /// call per read): only the thread serving the state's connection touches it.
+    @exclusivity(unchecked) @usableFromInline private(set) var count = 0
     /// Bit i set when `names.keys[i]` was seen.
-    private var present: UInt64 = 0
+    @exclusivity(unchecked) private var present: UInt64 = 0
 
     init(names: RequestHeaderScan.Names) {
         self.names = names
@@ -56,18 +57,21 @@ public final class ReceivedHeaders: HeaderReading, @unchecked Sendable {
         key >= 0 && present & (1 << UInt64(key)) != 0 ? values[key] : nil
     }
 
+    // Inlinable, as `HTTPHeaders`' are, so that a read from another module is specialized rather than a generic call.
+    @inlinable
     public func contains(_ name: String) -> Bool {
         index(of: name) != nil
     }
 
+    @inlinable
     public func withValueBytes<Result>(_ name: String, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
         guard let key = index(of: name) else { return body(nil) }
         return body(values[key])
     }
 
     /// The index of `name` (lowercased) among the names seen; names not collected are never seen.
-    @inline(__always)
-    private func index(of name: String) -> Int? {
+    @inlinable @inline(__always)
+    func index(of name: String) -> Int? {
         for position in 0..<count {
             let key = Int(order[position])
             if HTTPHeaders.same(names.key(key), name) { return key }

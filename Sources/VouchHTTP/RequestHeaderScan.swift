@@ -7,7 +7,7 @@ import Foundation
 /// it does not know it reads the body until the connection closes. Any of these lets a request hide another.
 ///
 /// The values of the collected names go to the request's `ReceivedHeaders`, as pointers: nothing is copied here.
-struct RequestHeaderScan {
+@usableFromInline struct RequestHeaderScan: Sendable {
     var contentLengthLines = 0
     /// The first `Content-Length`, which libmicrohttpd checked was a number before calling the handler.
     var contentLength: Int?
@@ -19,7 +19,7 @@ struct RequestHeaderScan {
     /// compared with the few names of its length and first letter, without a reference count taken or an index
     /// checked per line (those were most of the scan's cost). The three names that decide the framing are among
     /// them, with a role each, whether or not they are collected too.
-    final class Names: @unchecked Sendable {
+    @usableFromInline final class Names: @unchecked Sendable {
         /// The collected names, lowercased, each once; `HTTPRequest.headers` has them under these, and
         /// `ReceivedHeaders` keeps their values by index in this list.
         let keys: [String]
@@ -44,7 +44,7 @@ struct RequestHeaderScan {
         /// compares eight bytes at a time.
         private let masks: UnsafeMutablePointer<UInt8>
         /// `keys` again, read without the array's reference count.
-        private let keyStrings: UnsafeMutablePointer<String>
+        @usableFromInline let keyStrings: UnsafeMutablePointer<String>
         private let entries: UnsafeMutablePointer<Entry>
         /// The first entry per bucket, -1 for none; a bucket is the length's and the first byte's low five bits.
         private let buckets: UnsafeMutablePointer<Int8>
@@ -96,24 +96,36 @@ struct RequestHeaderScan {
             guard let base = name.baseAddress else { return count == 0 }
             let lowered = UnsafeRawPointer(lowercased)
             let mask = UnsafeRawPointer(masks)
-            var offset = 0
-            while offset + 8 <= count {
-                let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) | mask.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                if word != lowered.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-                offset += 8
+            if count >= 8 {
+                var offset = 0
+                while offset + 8 <= count {
+                    if !sameWord(base, mask, lowered, at: offset, as: UInt64.self) { return false }
+                    offset += 8
+                }
+                // The tail as the last eight bytes, which overlap words already compared: those compared equal.
+                return offset == count || sameWord(base, mask, lowered, at: count - 8, as: UInt64.self)
             }
-            while offset < count {
-                if base.load(fromByteOffset: offset, as: UInt8.self) | masks[offset] != lowercased[offset] { return false }
-                offset += 1
+            if count >= 4 {
+                // Two four-byte words, overlapping when the name is shorter than eight bytes.
+                return sameWord(base, mask, lowered, at: 0, as: UInt32.self) && sameWord(base, mask, lowered, at: count - 4, as: UInt32.self)
             }
+            for offset in 0..<count where base.load(fromByteOffset: offset, as: UInt8.self) | masks[offset] != lowercased[offset] { return false }
             return true
+        }
+
+        /// Whether the received word at `offset`, ORed with its mask, equals the lowercased one.
+        @inline(__always)
+        private static func sameWord<Word: FixedWidthInteger>(_ received: UnsafeRawPointer, _ mask: UnsafeRawPointer, _ lowered: UnsafeRawPointer,
+                                                              at offset: Int, as: Word.Type) -> Bool {
+            received.loadUnaligned(fromByteOffset: offset, as: Word.self) | mask.loadUnaligned(fromByteOffset: offset, as: Word.self)
+                == lowered.loadUnaligned(fromByteOffset: offset, as: Word.self)
         }
 
         /// The index in `keys` of a collected name given lowercased; nil when it is not collected.
         func index(of name: String) -> Int? { keys.firstIndex(of: name) }
 
         /// The collected name at `index` of `keys`.
-        @inline(__always)
+        @inlinable @inline(__always)
         func key(_ index: Int) -> String { keyStrings[index] }
 
         @inline(__always)

@@ -70,7 +70,9 @@ final class RequestState: @unchecked Sendable {
         headersComplete = false
         readingBody = false
         received.removeAll()
-        headers.removeAll(keepingCapacity: headers.receivedCapacity <= RequestState.keptCapacity)
+        // Only a request for the general handler copied any (see `ReceivedHeaders`); emptying empty arrays still
+        // cost a call and reference counting per request.
+        if !headers.isEmpty { headers.removeAll(keepingCapacity: headers.receivedCapacity <= RequestState.keptCapacity) }
         body.removeAll(keepingCapacity: body.capacity <= RequestState.keptCapacity)
         bodyTooLarge = false
         requestID = ""

@@ -80,6 +80,28 @@ import Testing
         }
     }
 
+    /// The same at every length up to twenty and every place in the name: the words of eight bytes, the last eight
+    /// that overlap them, the two words of four bytes of a shorter name, and single bytes below four.
+    @Test func namesMatchAtEveryLengthAndPlace() {
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        let letters = Array("abcdefghijklmnopqrst".utf8)
+        for length in 1...letters.count {
+            for place in 0..<length {
+                for stored in Array("a0-^".utf8) {
+                    var name = Array(letters[0..<length])
+                    name[place] = stored
+                    let names = RequestHeaderScan.Names([String(decoding: name, as: UTF8.self)])
+                    for received in UInt8.min...UInt8.max where received != 0 {
+                        var bytes = name.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+                        bytes[place] = received
+                        let found = bytes.withUnsafeBytes { names.find($0).key } == 0
+                        #expect(found == (lowered(received) == stored), "length \(length), place \(place), \(stored) against byte \(received)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func namesSharingABucketAreToldApart() {
         // Same length and first letter (and "a" and "A" share the low five bits): one chain, compared in full.
         let names = RequestHeaderScan.Names(["x-aaa", "x-bbb", "x-aab", "y-aaa"])
