@@ -49,8 +49,11 @@ extension HTTPServer {
         let requestID = requestIDs.id(for: state.received.value(key: requestIDHeader))
         if state.bodyTooLarge { return queue(tooLargeProblem.response, requestID: requestID, on: connection) }
         if let direct {
-            let answer = direct(DirectRequest(method: UnsafeRawBufferPointer(start: method, count: strlen(method)),
-                                              path: UnsafeRawBufferPointer(start: url, count: strlen(url)), requestID: requestID, state: state, connection: connection))
+            let answer = state.body.withUnsafeBufferPointer { body in
+                direct(DirectRequest(method: UnsafeRawBufferPointer(start: method, count: strlen(method)),
+                                     path: UnsafeRawBufferPointer(start: url, count: strlen(url)), requestID: requestID, headers: state.received,
+                                     body: body, connection: connection))
+            }
             if let answer { return queue(answer, requestID: requestID, on: connection, lendingTo: state) }
         }
         // The headers are copied out of libmicrohttpd's memory into the state's storage, then they and the body move

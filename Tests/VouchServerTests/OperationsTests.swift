@@ -265,7 +265,9 @@ import VouchStore
         #expect(receiver.wait(for: 1).count == 1)
         // The receiver holds the request a second: vouchd stops only once the answer is in and recorded.
         let started = Date()
-        #expect(daemon.stop(signal: SIGTERM) == 0)
+        let status = daemon.stop(signal: SIGTERM)
+        #expect(status == 0)
+        if status != 0 { print("DAEMONLOG-BEGIN\n" + daemon.logText + "\nDAEMONLOG-END") }
         #expect(Date().timeIntervalSince(started) > 0.5, "vouchd waited for the attempt in flight")
 
         let restarted = try DaemonProcess(stateDirectory: directory, environment: environment)

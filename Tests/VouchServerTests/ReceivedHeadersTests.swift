@@ -57,7 +57,7 @@ import Testing
             .now(.text("general " + ReceivedHeadersTests.described(request.headers) + " body=\(request.body.count)"))
         }, direct: { request in
             guard String(decoding: request.path, as: UTF8.self) == "/direct" else { return nil }
-            return .text("direct " + ReceivedHeadersTests.described(request.headers) + " body=\(request.body.count)")
+            return .text("direct " + request.withHeaders { ReceivedHeadersTests.described($0) } + " body=\(request.body.count)")
         })
         let port = try server.start()
         defer { server.stop() }

@@ -71,7 +71,7 @@ import Testing
             let method = String(decoding: request.method, as: UTF8.self)
             let path = String(decoding: request.path, as: UTF8.self)
             guard method == "POST", path.hasPrefix("/ofrep/") else { return nil }
-            var seen = HTTPRequest(method: method, path: path, headers: HeaderLines.copied(request.headers), body: request.body)
+            var seen = HTTPRequest(method: method, path: path, headers: request.withHeaders { HeaderLines.copied($0) }, body: Array(request.body))
             seen.requestID = request.requestID
             return .text("direct " + RequestStateRecyclingTests.seen(seen) + " id=" + request.requestID)
         })

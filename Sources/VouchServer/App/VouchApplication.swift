@@ -290,9 +290,14 @@ public final class VouchApplication: Sendable {
         // `handle` answers 429 to a blocked address presenting any token; the direct answer needs a token.
         if authFailures.isTracking, authFailures.retryAfter(for: request.clientAddress) != nil { return nil }
         let started = DispatchTime.now().uptimeNanoseconds
-        guard var response = ofrep.answerDirectly(key: UnsafeRawBufferPointer(rebasing: request.path[keyOffset...]),
-                                                  headers: request.headers, body: request.body) else { return nil }
-        cors.addHeaders(to: &response, forOFREPWith: request.headers)
+        let key = UnsafeRawBufferPointer(rebasing: request.path[keyOffset...])
+        let body = request.body
+        let answered = request.withHeaders { headers -> HTTPResponse? in
+            guard var response = ofrep.answerDirectly(key: key, headers: headers, body: body) else { return nil }
+            cors.addHeaders(to: &response, forOFREPWith: headers)
+            return response
+        }
+        guard let response = answered else { return nil }
         finish(method: "POST", route: ofrepRouteIndexes.one, status: response.status, started: started, requestID: request.requestID)
         return response
     }

@@ -96,35 +96,37 @@ struct OFREPController {
     /// A single evaluation of the flag `key` from the network, answered from the request's bytes: nil unless the
     /// headers present a token allowed to evaluate and the body is JSON whose targeting key the scanner finds,
     /// which is what `evaluateOne(_:keyIn:from:)` would then answer from; nil leaves the request to it.
-    func answerDirectly(key: UnsafeRawBufferPointer, headers: some HeaderReading, body: [UInt8]) -> HTTPResponse? {
+    func answerDirectly(key: UnsafeRawBufferPointer, headers: some HeaderReading, body: UnsafeBufferPointer<UInt8>) -> HTTPResponse? {
         guard let role = VouchApplication.withPresentedSecret(in: headers, roleOfPresentedSecret), role.allows(.evaluateFlags), !body.isEmpty,
               headers.hasJSONBody,
               let range = TargetingKeyScanner.targetingKeyRange(in: body) else { return nil }
-        return body.withUnsafeBytes { body in
-            OFREPController.evaluateOne(keyBytes: key, targetingKey: UnsafeRawBufferPointer(rebasing: body[range]), snapshots: snapshots, metrics: metrics)
-        }
+        return OFREPController.evaluateOne(keyBytes: key, targetingKey: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: body[range])),
+                                         snapshots: snapshots, metrics: metrics)
     }
 
     private static func evaluateOne(keyBytes: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer?, snapshots: SnapshotHolder,
                                     metrics: Metrics) -> HTTPResponse {
-        let answered = snapshots.withSnapshotAndAnswers { snapshot, answers -> (response: HTTPResponse, reason: EvaluationReason?)? in
+        // The reason beside the answer, not in a tuple with it: taking the answer out of a tuple copied it, three
+        // reference counts up and down again per request.
+        var reason: EvaluationReason?
+        let answered = snapshots.withSnapshotAndAnswers { snapshot, answers -> HTTPResponse? in
             guard let verdict = snapshot.verdict(flag: keyBytes, targetingKey: targetingKey) else { return nil }
             if let failure = verdict.failure {
-                return (OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: String(decoding: keyBytes, as: UTF8.self)), nil)
+                return OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: String(decoding: keyBytes, as: UTF8.self))
             }
-            let response = answers.answer(for: verdict) {
+            reason = verdict.reason
+            return answers.answer(for: verdict) {
                 let outcome = snapshot.outcome(of: verdict, key: String(decoding: keyBytes, as: UTF8.self))
                 return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json"), OFREPController.revisionHeader(snapshot)],
                                     body: OFREPEncoder.success(outcome)).reusable()
             }
-            return (response, verdict.reason)
         }
         guard let answered else {
             let key = String(decoding: keyBytes, as: UTF8.self)
             return OFREPFailure(status: 404, code: "FLAG_NOT_FOUND", details: "no fix has the flag key '\(key)'").response(key: key)
         }
-        metrics.recordEvaluation(answered.reason)
-        return answered.response
+        metrics.recordEvaluation(reason)
+        return answered
     }
 
     /// A flag key no route matched (one holding a `/`): OFREP's FLAG_NOT_FOUND rather than a problem document.

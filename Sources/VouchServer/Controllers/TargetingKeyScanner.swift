@@ -14,7 +14,12 @@ enum TargetingKeyScanner {
 
     /// Where the key's bytes are in the body (between its quotes), or nil when the body is not exactly the shape above.
     static func targetingKeyRange(in body: [UInt8]) -> Range<Int>? {
-        body.withUnsafeBufferPointer { bytes in compactKeyRange(in: bytes) ?? spacedKeyRange(in: bytes) }
+        body.withUnsafeBufferPointer { bytes in targetingKeyRange(in: bytes) }
+    }
+
+    /// The same for a body where it is (the direct handler's, in the request's state).
+    static func targetingKeyRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        compactKeyRange(in: bytes) ?? spacedKeyRange(in: bytes)
     }
 
     /// The shape without whitespace, as SDKs send it: two fixed runs of bytes compared with `memcmp`, and the key
