@@ -72,9 +72,12 @@ public final class ReceivedHeaders: HeaderReading, @unchecked Sendable {
     /// The index of `name` (lowercased) among the names seen; names not collected are never seen.
     @inlinable @inline(__always)
     func index(of name: String) -> Int? {
+        // The name's length once, then each header's length from the table: Strings are compared only for a name of
+        // the same length, which is nearly always the one looked for.
+        let length = name.utf8.count
         for position in 0..<count {
             let key = Int(order[position])
-            if HTTPHeaders.same(names.key(key), name) { return key }
+            if names.keyLengths[key] == length && names.key(key) == name { return key }
         }
         return nil
     }

@@ -45,6 +45,8 @@ import Foundation
         private let masks: UnsafeMutablePointer<UInt8>
         /// `keys` again, read without the array's reference count.
         @usableFromInline let keyStrings: UnsafeMutablePointer<String>
+        /// Each of `keys`' length in UTF-8 bytes, so a lookup by name compares numbers before it compares Strings.
+        @usableFromInline let keyLengths: UnsafeMutablePointer<Int>
         private let entries: UnsafeMutablePointer<Entry>
         /// The first entry per bucket, -1 for none; a bucket is the length's and the first byte's low five bits.
         private let buckets: UnsafeMutablePointer<Int8>
@@ -57,6 +59,8 @@ import Foundation
             keys = unique
             keyStrings = .allocate(capacity: max(1, unique.count))
             keyStrings.initialize(from: unique, count: unique.count)
+            keyLengths = .allocate(capacity: max(1, unique.count))
+            keyLengths.initialize(from: unique.map(\.utf8.count), count: unique.count)
             var looked = unique.filter { !$0.isEmpty }.map { ($0, Role.none) }
             for (name, role) in [("content-length", Role.contentLength), ("transfer-encoding", .transferEncoding), ("host", .host)] {
                 if let index = looked.firstIndex(where: { $0.0 == name }) { looked[index].1 = role } else { looked.append((name, role)) }
@@ -83,6 +87,7 @@ import Foundation
         deinit {
             keyStrings.deinitialize(count: keys.count)
             keyStrings.deallocate()
+            keyLengths.deallocate()
             bytes.deallocate()
             masks.deallocate()
             entries.deallocate()
