@@ -17,6 +17,8 @@ import Synchronization
 /// the header value libmicrohttpd holds, so a response is lent only for an id of the length it was made with.
 /// libmicrohttpd reads that value only while it writes the response's head, which it does before the request
 /// completes; a response comes back to this object in the completion callback, so no two requests ever share one.
+/// Its `Date` is kept the same way (`HTTPDate`): written in place when it is lent in a later second than before, so
+/// libmicrohttpd does not make one for every answer.
 public final class ReusableResponse: @unchecked Sendable {
     /// A libmicrohttpd response out on loan, with where its `X-Request-Id` value is.
     struct Lent: @unchecked Sendable {
@@ -26,6 +28,10 @@ public final class ReusableResponse: @unchecked Sendable {
         let idLength: Int
         /// Its variant's place in `Pool.appendedLists`.
         let variant: Int
+        /// The `Date` header's value inside the response (`HTTPDate.length` bytes), and the second it shows; nil when
+        /// the answer brought a `Date` of its own.
+        let date: UnsafeMutablePointer<CChar>?
+        var dateSecond: Int
     }
 
     /// The header lists copies appended, one per variant (the first is empty: the response as made), and the
@@ -77,8 +83,10 @@ public final class ReusableResponse: @unchecked Sendable {
     }
 
     /// A libmicrohttpd response of this answer with `appended` headers (see `appendedHeaders(of:)`), carrying
-    /// `requestID`; nil when none could be made or variants are full (the caller then answers the usual way).
-    func lend(requestID: String, appended: ArraySlice<(name: String, value: String)> = []) -> Lent? {
+    /// `requestID` and the date of `second`; nil when none could be made or variants are full (the caller then answers
+    /// the usual way).
+    func lend(requestID: String, appended: ArraySlice<(name: String, value: String)> = [],
+              second: Int = HTTPDate.currentSecond()) -> Lent? {
         var requestID = requestID
         let length = requestID.utf8.count
         let found = pool.withLock { pool -> (variant: Int, kept: Lent?)? in
@@ -96,9 +104,13 @@ public final class ReusableResponse: @unchecked Sendable {
             return (variant, pool.idle.remove(at: place))
         }
         guard let found else { return nil }
-        guard let kept = found.kept else { return make(requestID: requestID, appended: appended, variant: found.variant) }
+        guard var kept = found.kept else { return make(requestID: requestID, appended: appended, variant: found.variant, second: second) }
         requestID.withUTF8 { id in
             id.withMemoryRebound(to: CChar.self) { id in kept.requestID.update(from: id.baseAddress!, count: length) }
+        }
+        if let date = kept.date, kept.dateSecond != second {
+            HTTPDate.write(second, to: date)
+            kept.dateSecond = second
         }
         return kept
     }
@@ -113,10 +125,14 @@ public final class ReusableResponse: @unchecked Sendable {
         if !kept { MHD_destroy_response(lent.response) }
     }
 
-    private func make(requestID: String, appended: ArraySlice<(name: String, value: String)>, variant: Int) -> Lent? {
-        let all = headers + appended
+    private func make(requestID: String, appended: ArraySlice<(name: String, value: String)>, variant: Int, second: Int) -> Lent? {
+        var all = headers + appended
         // The request id is written in place into the value of the first header of that name: it must be the server's.
         guard !all.contains(where: { $0.name.lowercased() == "x-request-id" }) else { return nil }
+        // The date likewise, unless the answer has a `Date` of its own (libmicrohttpd keeps the last one added).
+        let keepsDate = !all.contains(where: { $0.name.lowercased() == "date" })
+        let dateValue = HTTPDate.string(second)
+        if keepsDate { all.insert((name: "Date", value: dateValue), at: 0) }
         // libmicrohttpd's own copy of the body outlives this object while a connection still sends it.
         guard let response = MHDResponse.copying(body) else { return nil }
         let length = requestID.utf8.count
@@ -125,6 +141,16 @@ public final class ReusableResponse: @unchecked Sendable {
             MHD_destroy_response(response)
             return nil
         }
-        return Lent(response: response, requestID: UnsafeMutablePointer(mutating: value), idLength: length, variant: variant)
+        var date: UnsafeMutablePointer<CChar>?
+        if keepsDate {
+            guard let value = MHD_get_response_header(response, "Date"), strlen(value) == HTTPDate.length,
+                  dateValue.withCString({ strcmp($0, value) == 0 }) else {
+                MHD_destroy_response(response)
+                return nil
+            }
+            date = UnsafeMutablePointer(mutating: value)
+        }
+        return Lent(response: response, requestID: UnsafeMutablePointer(mutating: value), idLength: length, variant: variant,
+                    date: date, dateSecond: second)
     }
 }
