@@ -31,9 +31,13 @@ final class ConnectionTracker: @unchecked Sendable {
     let capacity: Int
     let deadlines: ConnectionDeadlines
     let shedding: ConnectionShedding
-    /// Per slot: the phase in the top 3 bits, the milliseconds it began at in the rest.
-    private let phases: UnsafeMutablePointer<Atomic<UInt64>>
-    private let bodyBytes: UnsafeMutablePointer<Atomic<Int>>
+    /// Per slot, on a cache line of its own (`slotStride` bytes): the phase word (the phase in the top 3 bits, the
+    /// milliseconds it began at in the rest), then the body bytes read. Packed eight to a line, slots of connections on
+    /// different HTTP threads shared lines, and each request's two phase changes took the line from the other core.
+    /// Zeroed by `calloc` (zero bytes are zero atomics), so the lines of slots never used are never backed.
+    private let allocation: UnsafeMutableRawPointer
+    private let slots: UnsafeMutableRawPointer
+    private static let slotStride = 64
     private let sockets: Mutex<Sockets>
     /// Every connection shut down since the start, by reason; counted before the shutdown, so a client that
     /// sees its connection end already finds it counted.
@@ -51,20 +55,26 @@ final class ConnectionTracker: @unchecked Sendable {
         self.clock = clock
         self.shutDown = shutDown
         shedding = ConnectionShedding(capacity: self.capacity)
-        phases = .allocate(capacity: self.capacity)
-        bodyBytes = .allocate(capacity: self.capacity)
+        allocation = calloc(self.capacity + 1, ConnectionTracker.slotStride)!
+        let stride = ConnectionTracker.slotStride
+        slots = UnsafeMutableRawPointer(bitPattern: (Int(bitPattern: allocation) + stride - 1) & ~(stride - 1))!
         for slot in 0..<self.capacity {
-            (phases + slot).initialize(to: Atomic(0))
-            (bodyBytes + slot).initialize(to: Atomic(0))
+            (slots + slot * stride).bindMemory(to: Atomic<UInt64>.self, capacity: 1)
+            (slots + slot * stride + 8).bindMemory(to: Atomic<Int>.self, capacity: 1)
         }
         sockets = Mutex(Sockets(descriptors: Array(repeating: -1, count: self.capacity), free: Array((0..<self.capacity).reversed())))
     }
 
     deinit {
-        phases.deinitialize(count: capacity)
-        phases.deallocate()
-        bodyBytes.deinitialize(count: capacity)
-        bodyBytes.deallocate()
+        free(allocation)
+    }
+
+    private func phaseWord(_ slot: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
+        (slots + slot * ConnectionTracker.slotStride).assumingMemoryBound(to: Atomic<UInt64>.self)
+    }
+
+    private func bodyBytes(_ slot: Int) -> UnsafeMutablePointer<Atomic<Int>> {
+        (slots + slot * ConnectionTracker.slotStride + 8).assumingMemoryBound(to: Atomic<Int>.self)
     }
 
     /// A connection was accepted: its slot (nil when every slot is taken), and whether the server is now near
@@ -86,18 +96,18 @@ final class ConnectionTracker: @unchecked Sendable {
             sockets.descriptors[slot] = -1
             sockets.free.append(slot)
             sockets.open -= 1
-            phases[slot].store(0, ordering: .releasing)
+            phaseWord(slot).pointee.store(0, ordering: .releasing)
         }
     }
 
     /// The connection's request moved on: called on libmicrohttpd's thread for that connection.
     func enter(_ phase: ConnectionPhase, slot: Int) {
-        if phase == .readingBody { bodyBytes[slot].store(0, ordering: .relaxed) }
-        phases[slot].store(phase.rawValue << 61 | UInt64(clock()), ordering: .releasing)
+        if phase == .readingBody { bodyBytes(slot).pointee.store(0, ordering: .relaxed) }
+        phaseWord(slot).pointee.store(phase.rawValue << 61 | UInt64(clock()), ordering: .releasing)
     }
 
     func received(bodyBytes count: Int, slot: Int) {
-        bodyBytes[slot].add(count, ordering: .relaxed)
+        bodyBytes(slot).pointee.add(count, ordering: .relaxed)
     }
 
     var openConnections: Int { sockets.withLock { $0.open } }
@@ -110,10 +120,10 @@ final class ConnectionTracker: @unchecked Sendable {
         var waiting: [(slot: Int, word: UInt64)] = []
         var oldestTooFresh: Int?
         for slot in 0..<capacity {
-            let word = phases[slot].load(ordering: .acquiring)
+            let word = phaseWord(slot).pointee.load(ordering: .acquiring)
             guard let phase = ConnectionPhase(rawValue: word >> 61), phase == .waitingForRequest || phase == .readingBody else { continue }
             let since = Int(word & (1 << 61 - 1))
-            if deadlines.isOverdue(phase, since: since, bodyBytes: bodyBytes[slot].load(ordering: .relaxed), now: now) {
+            if deadlines.isOverdue(phase, since: since, bodyBytes: bodyBytes(slot).pointee.load(ordering: .relaxed), now: now) {
                 overdue.append((slot, word, phase == .readingBody))
             } else if phase == .waitingForRequest {
                 if now - since >= ConnectionShedding.minimumWaitMilliseconds {
@@ -145,8 +155,8 @@ final class ConnectionTracker: @unchecked Sendable {
     /// reads end of file and closes it itself. Never `close`: the descriptor is libmicrohttpd's.
     private func shutDown(slot: Int, ifStill word: UInt64, sockets: borrowing Sockets, for reason: Reason) -> Bool {
         let descriptor = sockets.descriptors[slot]
-        guard descriptor >= 0, phases[slot].load(ordering: .acquiring) == word else { return false }
-        phases[slot].store(ConnectionPhase.shutDown.rawValue << 61 | UInt64(clock()), ordering: .releasing)
+        guard descriptor >= 0, phaseWord(slot).pointee.load(ordering: .acquiring) == word else { return false }
+        phaseWord(slot).pointee.store(ConnectionPhase.shutDown.rawValue << 61 | UInt64(clock()), ordering: .releasing)
         switch reason {
         case .headerDeadline: cutByHeaderDeadline.add(1, ordering: .relaxed)
         case .bodyRate: cutByBodyRate.add(1, ordering: .relaxed)
