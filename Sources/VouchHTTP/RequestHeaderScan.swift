@@ -225,7 +225,7 @@ import Foundation
     /// - Parameter version: the request's HTTP version, such as `HTTP/1.1`.
     func problem(version: String, headerBytes: Int, limits: RequestLimits) -> Problem? {
         if headerBytes > limits.maxHeaderBytes {
-            return Problem(status: 431, detail: "the request line and headers are \(headerBytes) bytes; at most \(limits.maxHeaderBytes) are allowed")
+            return Problem(status: 431, detail: "the request line and headers are \(headerBytes) bytes; at most \(limits.maxHeaderBytes) are allowed (http.max_header_bytes)")
         }
         if hostLines > 1 { return Problem(status: 400, detail: "the request has \(hostLines) Host headers; exactly one is allowed") }
         if hostLines == 0, version != "HTTP/1.0" { return Problem(status: 400, detail: "an \(version) request needs a Host header") }

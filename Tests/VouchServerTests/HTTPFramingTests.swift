@@ -80,7 +80,7 @@ import VouchJSON
         Refused("HTTP/1.1 without Host", "GET /a HTTP/1.1\r\n\r\n" + behind, 400, "an HTTP/1.1 request needs a Host header"),
         Refused("two Hosts", "GET /a HTTP/1.1\r\nHost: vouch\r\nHost: other\r\n\r\n" + behind, 400, "2 Host headers"),
         Refused("20 KiB of headers", "GET /a HTTP/1.1\r\nHost: vouch\r\nX-Padding: \(String(repeating: "a", count: 20 * 1_024))\r\n\r\n" + behind,
-                431, "at most 16384 are allowed"),
+                431, "at most 16384 are allowed (http.max_header_bytes)"),
     ]
 
     @Test(arguments: refused)

@@ -18,8 +18,10 @@ import VouchHTTP
         try configuration.set("http.header_timeout", "2s", source: "test", location: "test")
         try configuration.set("http.body_timeout", "1m", source: "test", location: "test")
         try configuration.set("http.body_min_rate", "2000", source: "test", location: "test")
+        try configuration.set("http.max_header_bytes", "4096", source: "test", location: "test")
         #expect(configuration.httpConfiguration.deadlines
                 == ConnectionDeadlines(headerMilliseconds: 2_000, bodyMilliseconds: 60_000, bodyMinBytesPerSecond: 2_000))
+        #expect(configuration.httpConfiguration.limits == RequestLimits(maxHeaderBytes: 4_096, maxTargetBytes: 8 * 1_024, maxQueryParameters: 100))
     }
 
     @Test(arguments: [
@@ -29,6 +31,9 @@ import VouchHTTP
         ("http.body_min_rate", "0", "expected a whole number from 1 to 1073741824"),
         ("http.body_min_rate", "fast", "expected a whole number from 1 to 1073741824"),
         ("http.connection_timeout", "99999999999999999d", "expected a duration from 1s to 1h"),
+        ("http.max_header_bytes", "4095", "expected a whole number from 4096 to 65536"),
+        ("http.max_header_bytes", "65537", "expected a whole number from 4096 to 65536"),
+        ("http.max_header_bytes", "16k", "expected a whole number from 4096 to 65536"),
     ])
     func badValuesAreRefusedWithWhatIsAllowed(key: String, value: String, allowed: String) {
         var configuration = DaemonConfiguration()
@@ -85,5 +90,49 @@ import VouchHTTP
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(closed, "a byte every 0.1 s for 4 s outlasted a 1 s header deadline")
+    }
+
+    /// A lower header limit where clients send small heads: heads up to it are served, larger ones get the server's
+    /// own 431 naming the setting, and heads past its connection memory (the limit and 8 KiB) libmicrohttpd's 431.
+    @Test func vouchdServesHeadsUpToItsConfiguredHeaderLimitAndRefusesLargerOnes() throws {
+        let directory = NSTemporaryDirectory() + "vouch-settings-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory, environment: ["VOUCHD_HTTP_MAX_HEADER_BYTES": "4096"])
+        defer { daemon.stop() }
+        func head(padding: Int) -> String {
+            "GET /healthz HTTP/1.1\r\nHost: vouch\r\nX-Padding: \(String(repeating: "a", count: padding))\r\n\r\n"
+        }
+        let fitting = head(padding: 4_096 - head(padding: 0).utf8.count)
+        #expect(fitting.utf8.count == 4_096)
+        let served = try RawConnection(port: daemon.port)
+        try served.send(fitting)
+        #expect(try served.readResponse()?.status == 200, "a head of exactly 4,096 bytes is within the limit")
+        // The same connection goes on to its next request after a head at the limit.
+        try served.send(head(padding: 10))
+        #expect(try served.readResponse()?.status == 200)
+
+        let over = try RawConnection(port: daemon.port)
+        try over.send(head(padding: 4_097 - head(padding: 0).utf8.count))
+        let refused = try #require(try over.readResponse())
+        #expect(refused.status == 431)
+        #expect(refused.headers["content-type"] == "application/problem+json")
+        #expect(refused.body.contains("at most 4096 are allowed (http.max_header_bytes)"), "\(refused.body)")
+
+        // Past the connection's memory (4 KiB + 8 KiB), libmicrohttpd refuses the head itself.
+        let far = try RawConnection(port: daemon.port)
+        try far.send(head(padding: 13 * 1_024))
+        #expect(try far.readResponse()?.status == 431)
+        #expect(try DaemonAPI(port: daemon.port, token: daemon.adminToken).call("GET", "/healthz").status == 200)
+    }
+
+    /// The default limit still takes heads of several KiB that a smaller setting would refuse.
+    @Test func theDefaultHeaderLimitServesAnEightKiBHead() throws {
+        let directory = NSTemporaryDirectory() + "vouch-settings-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try DaemonProcess(stateDirectory: directory)
+        defer { daemon.stop() }
+        let connection = try RawConnection(port: daemon.port)
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: vouch\r\nCookie: \(String(repeating: "c", count: 8 * 1_024))\r\n\r\n")
+        #expect(try connection.readResponse()?.status == 200)
     }
 }

@@ -36,7 +36,7 @@ import Testing
         #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked"]), version: "HTTP/1.0")?.status == 400)
         let large = RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1), headerBytes: 16 * 1_024 + 1)
         #expect(large?.status == 431)
-        #expect(large?.detail == "the request line and headers are 16385 bytes; at most 16384 are allowed")
+        #expect(large?.detail == "the request line and headers are 16385 bytes; at most 16384 are allowed (http.max_header_bytes)")
         #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1), headerBytes: 16 * 1_024) == nil)
     }
 

@@ -14,6 +14,7 @@ public struct DaemonConfiguration: Sendable {
         ("log.level", "info", .oneOf(["debug", "info", "warning", "error"])),
         ("log.requests", "true", .boolean),
         ("http.max_body_bytes", "65536", .integer(1_024...16_777_216)),
+        ("http.max_header_bytes", "16384", .integer(RequestLimits.headerBytesRange)),
         ("http.threads", "0", .integer(0...256)),
         ("http.max_connections", "16384", .integer(1...65_536)),
         ("http.max_connections_per_ip", "128", .integer(1...65_536)),
@@ -133,7 +134,8 @@ public struct DaemonConfiguration: Sendable {
             maxBodyBytes: maxBodyBytes, connectionTimeoutSeconds: seconds("http.connection_timeout"),
             connectionLimit: Int(self["http.max_connections"]) ?? 16_384, connectionLimitPerAddress: Int(self["http.max_connections_per_ip"]) ?? 128,
             deadlines: ConnectionDeadlines(headerMilliseconds: seconds("http.header_timeout") * 1_000, bodyMilliseconds: seconds("http.body_timeout") * 1_000,
-                                           bodyMinBytesPerSecond: Int(self["http.body_min_rate"]) ?? 500))
+                                           bodyMinBytesPerSecond: Int(self["http.body_min_rate"]) ?? 500),
+            limits: RequestLimits(maxHeaderBytes: Int(self["http.max_header_bytes"]) ?? 16_384))
     }
 
     /// Criteria defaults, webhook delivery, rollout and CORS settings for the application.
