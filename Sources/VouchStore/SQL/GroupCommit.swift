@@ -42,6 +42,11 @@ final class GroupCommitJob: @unchecked Sendable {
         outcome = .failure(error)
     }
 
+    /// Fails the job unless it already has an outcome: for a leader that could not finish the batch it took.
+    func failIfUnfinished(_ error: any Error) {
+        if outcome == nil { outcome = .failure(error) }
+    }
+
     /// After the shared COMMIT: lets a member that succeeded complete its result.
     func commit() {
         if case .success(let value) = outcome { outcome = .success(afterCommit(value)) }
@@ -85,14 +90,17 @@ final class GroupCommit: Sendable {
             if job.isFinished { break }
             leads = pendingJobs.withLock { $0.takeLead() }
         }
-        if leads { try lead(on: database) }
+        if leads { lead(on: database) }
         guard let result = try job.result() as? T else { throw GroupCommitFailure("the group commit result was of the wrong type") }
         return result
     }
 
     /// Commits every queued job in one transaction, wakes their callers, then hands the lead to the first caller
     /// still waiting, if any.
-    private func lead(on database: any SQLDatabase) throws {
+    ///
+    /// Never throws: every job it takes ends with its own result or an error, so no caller is answered twice and no
+    /// job told it failed is left in the queue for the next leader to commit.
+    private func lead(on database: any SQLDatabase) {
         var batch: [GroupCommitJob] = []
         defer {
             for member in batch {
@@ -105,12 +113,30 @@ final class GroupCommit: Sendable {
             }
             next?.wake.signal()
         }
+        do {
+            try commitBatch(on: database, taking: &batch)
+        } catch {
+            // The writer could not be had (PostgreSQL: the session is gone and reconnecting failed), so nothing of
+            // the batch ran. When the batch was not taken yet, the queued jobs (the leader's own among them) are
+            // taken now and fail with the same error: the writer is unavailable to them as much as to the leader,
+            // and a job left queued would be committed later although its caller was told to send it again.
+            if batch.isEmpty { batch = takeQueuedJobs() }
+            batch.forEach { $0.failIfUnfinished(error) }
+        }
+    }
+
+    private func takeQueuedJobs() -> [GroupCommitJob] {
+        pendingJobs.withLock { queue in
+            let taken = queue.jobs
+            queue.jobs.removeAll()
+            return taken
+        }
+    }
+
+    /// Takes the queued jobs once the writer is held, so that jobs arriving meanwhile join the batch, and commits them.
+    private func commitBatch(on database: any SQLDatabase, taking batch: inout [GroupCommitJob]) throws {
         try database.withWriter { connection in
-            batch = pendingJobs.withLock { queue in
-                let taken = queue.jobs
-                queue.jobs.removeAll()
-                return taken
-            }
+            batch = takeQueuedJobs()
             // A caller handed the lead may find its job already carried by another leader's commit.
             guard !batch.isEmpty else { return }
             do {
