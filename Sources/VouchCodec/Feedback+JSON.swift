@@ -16,12 +16,14 @@ extension Feedback {
             "heard": .optional(heard), "regression": .bool(regression), "wcag": .strings(wcag), "comment": .optional(comment),
             "blocking": .bool(isBlocking),
             "channel": .string(channel.rawValue), "recorded_by": .string(recordedBy), "recorded_at": .string(Timestamp.string(recordedAt)),
+            // Entered on a personal link: which, who made it, and the staff member who opened it, if one did.
+            "link": link.map { .object(["id": .string($0.id), "created_by": .string($0.createdBy), "opened_by": .optional($0.openedBy)]) } ?? .null,
         ])
     }
 }
 
 extension FeedbackDraft {
-    public static let readOnlyFields = ["id", "fix", "revision", "blocking", "recorded_by", "recorded_at"]
+    public static let readOnlyFields = ["id", "fix", "revision", "blocking", "recorded_by", "recorded_at", "link"]
 
     /// Reads one feedback object; `prefix` names its place in a batch (`[3].`).
     public static func read(_ json: JSONValue, prefix: String = "") -> (draft: FeedbackDraft, errors: [FieldError]) {

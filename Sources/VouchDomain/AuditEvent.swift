@@ -14,9 +14,12 @@ public struct AuditEvent: Sendable, Equatable {
     /// JSON text of the state before and after; nil where there was none.
     public var before: String?
     public var after: String?
+    /// How the principal acted when not through a token of their own: "link l_… created by maria" (a tester's
+    /// personal link, and who opened it); nil for a token and for vouchd itself.
+    public var via: String?
 
     public init(id: Int64 = 0, at: Date, principal: String, action: AuditAction, fixKey: String? = nil, subject: String? = nil, note: String? = nil,
-                before: String? = nil, after: String? = nil) {
+                before: String? = nil, after: String? = nil, via: String? = nil) {
         self.id = id
         self.at = at
         self.principal = principal
@@ -26,5 +29,6 @@ public struct AuditEvent: Sendable, Equatable {
         self.note = note
         self.before = before
         self.after = after
+        self.via = via
     }
 }

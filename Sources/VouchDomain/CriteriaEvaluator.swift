@@ -13,9 +13,11 @@ public enum CriteriaEvaluator {
         public var testingSince: Date?
         public var approvals: [Approval]
         public var now: Date
+        /// Who shaped the current revision and may not decide on it; at least the fix's creator.
+        public var authors: [RevisionAuthor]
 
         public init(fix: Fix, settings: CriteriaSettings, latest: [Feedback], failing: [(id: String, recordedAt: Date)], testingSince: Date?,
-                    approvals: [Approval], now: Date) {
+                    approvals: [Approval], now: Date, authors: [RevisionAuthor]? = nil) {
             self.fix = fix
             self.settings = settings
             self.latest = latest
@@ -23,6 +25,12 @@ public enum CriteriaEvaluator {
             self.testingSince = testingSince
             self.approvals = approvals
             self.now = now
+            self.authors = authors ?? RevisionAuthor.authors(of: fix, from: [])
+        }
+
+        /// Whether `principal` shaped the current revision.
+        public func isAuthor(_ principal: String) -> Bool {
+            authors.contains { Principal.sameIdentity($0.principal, principal) }
         }
     }
 
@@ -94,10 +102,11 @@ public enum CriteriaEvaluator {
         for approval in input.approvals {
             entries.append(.init(approval: approval, standing: standing(of: approval, input: input)))
         }
-        // One vote per person, however their name is spelled, and never the author's.
+        // One vote per person, however their name is spelled, and never an author's: an approval given before its
+        // giver changed the fix stops counting.
         var validApprovals: [CriteriaReport.ApprovalEntry] = []
         for entry in entries where entry.approval.decision == .approve && entry.standing.isValid
-            && !Principal.sameIdentity(entry.approval.principal, input.fix.author)
+            && !input.isAuthor(entry.approval.principal)
             && !validApprovals.contains(where: { Principal.sameIdentity($0.approval.principal, entry.approval.principal) }) {
             validApprovals.append(entry)
         }
@@ -106,14 +115,19 @@ public enum CriteriaEvaluator {
         var approvalDetails = entries.map { entry in
             "\(entry.approval.decision == .approve ? "approved" : "rejected") by \(entry.approval.principal) on revision \(entry.approval.revision): \(entry.standing.explanation)"
                 + (entry.approval.comment.map { " (\($0))" } ?? "")
+                + (entry.approval.revision == input.fix.revision && input.isAuthor(entry.approval.principal)
+                   ? "; does not count, since \(entry.approval.principal) has since shaped this revision" : "")
         }
         if approvalDetails.isEmpty { approvalDetails = ["no approvals recorded"] }
+        approvalDetails.append("may not decide on revision \(input.fix.revision), having shaped it: " + RevisionAuthor.describe(input.authors))
         let approvalMissing: String?
         if let rejection = rejections.first {
             approvalMissing = "a new revision: \(rejection.approval.principal) rejected revision \(input.fix.revision)"
         } else if validApprovals.count < settings.approvalsRequired {
             let needed = settings.approvalsRequired - validApprovals.count
-            approvalMissing = "\(needed) more \(plural(needed, "approval")) by a release manager other than the author (\(input.fix.author))"
+            let authors = input.authors.map(\.principal)
+            approvalMissing = "\(needed) more \(plural(needed, "approval")) by a release manager other than "
+                + (authors.count == 1 ? "the author (\(authors[0]))" : "its authors (\(RevisionAuthor.joined(authors)))")
         } else {
             approvalMissing = nil
         }

@@ -32,13 +32,16 @@ public struct Feedback: Sendable, Equatable {
     public var channel: FeedbackChannel
     public var recordedBy: String
     public var recordedAt: Date
+    /// The personal link it was entered on, when it came through one: who made the link, and who opened it when
+    /// staff did (then it is not the tester's own act, and the evidence says so).
+    public var link: LinkUse?
 
     public init(id: String, fixKey: String, revision: Int, testerID: String?, platform: Platform, osVersion: String, device: String? = nil,
                 appBuild: String, assistiveTech: AssistiveTechnology, atVersion: String? = nil, browser: Browser? = nil,
                 browserVersion: String? = nil, verdict: Verdict, taskOutcome: TaskOutcome,
                 severity: Severity, nameAnnounced: Announcement? = nil, roleAnnounced: Announcement? = nil, stateAnnounced: Announcement? = nil,
                 focusOrder: Announcement? = nil, heard: String? = nil, regression: Bool = false, wcag: [String] = [], comment: String? = nil,
-                channel: FeedbackChannel, recordedBy: String, recordedAt: Date) {
+                channel: FeedbackChannel, recordedBy: String, recordedAt: Date, link: LinkUse? = nil) {
         self.id = id
         self.fixKey = fixKey
         self.revision = revision
@@ -65,6 +68,7 @@ public struct Feedback: Sendable, Equatable {
         self.channel = channel
         self.recordedBy = recordedBy
         self.recordedAt = recordedAt
+        self.link = link
     }
 
     /// Blocking feedback stops promotion: a serious or critical problem, or a regression.

@@ -4,13 +4,17 @@ public struct Principal: Sendable, Equatable {
     public var name: String
     public var role: Role
     public var testerID: String?
+    /// The token's id, or the personal link's for a tester signed in through one (then `link` is set).
     public var tokenID: String
+    /// Set when the tester acts through a personal link rather than a token.
+    public var link: LinkUse?
 
-    public init(name: String, role: Role, testerID: String? = nil, tokenID: String) {
+    public init(name: String, role: Role, testerID: String? = nil, tokenID: String, link: LinkUse? = nil) {
         self.name = name
         self.role = role
         self.testerID = testerID
         self.tokenID = tokenID
+        self.link = link
     }
 
     public func allows(_ permission: Permission) -> Bool { role.allows(permission) }

@@ -5,7 +5,20 @@ public struct ConsoleSession: Sendable, Equatable {
     /// Who the session acts as: a staff member through one token, or a tester through one personal link.
     public enum Holder: Sendable, Equatable {
         case token(id: String)
-        case link(id: String, testerID: String)
+        /// `openedBy`: the staff principal signed in in the browser that opened the link, if one was.
+        case link(id: String, testerID: String, openedBy: String? = nil)
+    }
+
+    /// How many sessions one token, one link and one tester keep at most: a new one beyond that ends the oldest, so
+    /// nobody holding a link or a token can grow the database by opening it again and again.
+    public struct Bounds: Sendable, Equatable {
+        public var perCredential: Int
+        public var perTester: Int
+
+        public init(perCredential: Int, perTester: Int) {
+            self.perCredential = perCredential
+            self.perTester = perTester
+        }
     }
 
     public var idSHA256: [UInt8]

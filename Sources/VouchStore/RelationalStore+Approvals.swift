@@ -6,8 +6,18 @@ extension RelationalStore {
     /// Records a decision; one standing vote per principal and revision.
     /// - Parameter replacing: the principal's own voided or expired approval that this one replaces, as the caller saw
     ///   it; if the standing votes changed meanwhile, nothing is written and the caller is told to look again.
-    public func recordApproval(_ approval: Approval, replacing: String?, emitting events: [WebhookEvent]) throws {
-        try write { connection, changes in
+    public func recordApproval(_ approval: Approval, by requester: Requester, replacing: String?, emitting events: [WebhookEvent]) throws {
+        try write(by: requester) { connection, changes in
+            // Four-eyes, checked where it cannot race an edit: whoever shaped this revision, up to this transaction,
+            // may not decide on it.
+            guard let fix = try RelationalStore.fix(approval.fixKey, on: connection) else { throw StoreError.notFound(kind: "fix", id: approval.fixKey) }
+            guard fix.revision == approval.revision else {
+                throw StoreConflict("fix \(approval.fixKey) moved to revision \(fix.revision) while the decision was being recorded; look at the evidence again")
+            }
+            let authors = try RelationalStore.revisionAuthors(of: fix, on: connection)
+            if let author = authors.first(where: { Principal.sameIdentity($0.principal, approval.principal) }) {
+                throw DecisionRefused(author.refusal(fix: approval.fixKey, revision: fix.revision))
+            }
             // Compared in Swift, not SQL, so names stored before normalisation still meet their normalised spelling.
             let standing = try connection.query("SELECT id, principal FROM approvals WHERE fix_key = ? AND revision = ? AND replaced_at_ms IS NULL",
                                                 [.text(approval.fixKey), .int(approval.revision)])
@@ -30,7 +40,7 @@ extension RelationalStore {
                 at: approval.recordedAt, principal: approval.principal, action: AuditAction(decision: approval.decision), fixKey: approval.fixKey,
                 subject: approval.id, note: approval.comment,
                 after: JSONWriter.string(.object(["revision": .int(approval.revision), "evidence_hash": .string(approval.evidenceHash),
-                                                  "replaces": .optional(replacing)]))))
+                                                  "replaces": .optional(replacing)])), via: requester.viaLink))
             _ = try RelationalStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
             changes.record(.approvalRecorded(fixKey: approval.fixKey))
         }

@@ -4,7 +4,7 @@ import VouchDomain
 extension RelationalStore {
     public func auditEvents(fix key: String?, after id: Int64?, limit: Int) throws -> [AuditEvent] {
         try database.read { connection in
-            var sql = "SELECT id, at_ms, principal, action, fix_key, subject, note, before_json, after_json FROM audit_events WHERE id > ?"
+            var sql = "SELECT id, at_ms, principal, action, fix_key, subject, note, before_json, after_json, via FROM audit_events WHERE id > ?"
             var values: [SQLValue] = [.integer(id ?? 0)]
             if let key {
                 sql += " AND fix_key = ?"
@@ -18,8 +18,23 @@ extension RelationalStore {
                 }
                 return AuditEvent(id: row.int64(0), at: StoreClock.date(row.int64(1)), principal: row.string(2), action: action,
                            fixKey: row.optionalString(4), subject: row.optionalString(5), note: row.optionalString(6),
-                           before: row.optionalString(7), after: row.optionalString(8))
+                           before: row.optionalString(7), after: row.optionalString(8), via: row.optionalString(9))
             }
         }
+    }
+
+    /// Who shaped the fix's current revision (`RevisionAuthor`), from its audit events.
+    public func revisionAuthors(of fix: Fix) throws -> [RevisionAuthor] {
+        try database.read { try RelationalStore.revisionAuthors(of: fix, on: $0) }
+    }
+
+    static func revisionAuthors(of fix: Fix, on connection: any SQLConnection) throws -> [RevisionAuthor] {
+        let actions = RevisionAuthor.authoringActions.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let events = try connection.query(
+            "SELECT id, at_ms, principal, action FROM audit_events WHERE fix_key = ? AND action IN (\(actions)) ORDER BY id", [.text(fix.key.rawValue)]
+        ).compactMap { row in
+            AuditAction(rawValue: row.string(3)).map { AuditEvent(id: row.int64(0), at: StoreClock.date(row.int64(1)), principal: row.string(2), action: $0) }
+        }
+        return RevisionAuthor.authors(of: fix, from: events)
     }
 }

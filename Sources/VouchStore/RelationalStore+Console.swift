@@ -6,10 +6,10 @@ import VouchJSON
 /// The console's sessions, testers' personal links and feedback drafts (docs/console.md).
 extension RelationalStore {
     static let linkColumns = "id, tester_id, secret_sha256, created_by, created_at_ms, expires_at_ms, revoked_at_ms"
-    static let sessionColumns = "id_sha256, token_id, link_id, tester_id, csrf, created_at_ms, last_seen_at_ms, expires_at_ms"
+    static let sessionColumns = "id_sha256, token_id, link_id, tester_id, csrf, created_at_ms, last_seen_at_ms, expires_at_ms, opened_by"
 
-    public func createTesterLink(_ link: TesterLink) throws {
-        try write { connection, changes in
+    public func createTesterLink(_ link: TesterLink, by requester: Requester) throws {
+        try write(by: requester) { connection, changes in
             let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(link.testerID)]).first?.string(0)
             guard let status else { throw StoreError.notFound(kind: "tester", id: link.testerID) }
             guard status == "active" else {
@@ -39,8 +39,8 @@ extension RelationalStore {
     }
 
     /// Revokes one of the tester's links and ends the sessions it opened.
-    public func revokeTesterLink(_ id: String, of testerID: String, by principal: String, at time: Date) throws -> TesterLink {
-        try write { connection, changes in
+    public func revokeTesterLink(_ id: String, of testerID: String, by principal: Requester, at time: Date) throws -> TesterLink {
+        try write(by: principal) { connection, changes in
             guard let before = try connection.query("SELECT \(RelationalStore.linkColumns) FROM tester_links WHERE id = ? AND tester_id = ?",
                                                     [.text(id), .text(testerID)]).first.map(RelationalStore.link(from:)) else {
                 throw StoreError.notFound(kind: "link of tester \(testerID)", id: id)
@@ -52,7 +52,7 @@ extension RelationalStore {
             try connection.query("DELETE FROM console_sessions WHERE link_id = ?", [.text(id)])
             var after = before
             after.revokedAt = time
-            try audit(connection, AuditEvent(at: time, principal: principal, action: .testerLinkRevoke, subject: testerID,
+            try audit(connection, AuditEvent(at: time, by: principal, action: .testerLinkRevoke, subject: testerID,
                                              before: JSONWriter.string(RelationalStore.auditDescription(of: before)),
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: after))))
             changes.record(.testerChanged(id: testerID))
@@ -60,17 +60,36 @@ extension RelationalStore {
         }
     }
 
-    public func createConsoleSession(_ session: ConsoleSession) throws {
-        try write { connection, _ in
-            let (tokenID, linkID, testerID): (String?, String?, String?) = switch session.holder {
-            case .token(let id): (id, nil, nil)
-            case .link(let id, let tester): (nil, id, tester)
+    /// Stores a new session; then, in the same transaction, ends the oldest sessions of its token or link, and of
+    /// its tester, beyond `bounds`.
+    public func createConsoleSession(_ session: ConsoleSession, by requester: Requester, keepingAtMost bounds: ConsoleSession.Bounds) throws {
+        try write(by: requester) { connection, _ in
+            let (tokenID, linkID, testerID, openedBy): (String?, String?, String?, String?) = switch session.holder {
+            case .token(let id): (id, nil, nil, nil)
+            case .link(let id, let tester, let staff): (nil, id, tester, staff)
             }
-            try connection.query("INSERT INTO console_sessions (\(RelationalStore.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            try connection.query("INSERT INTO console_sessions (\(RelationalStore.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                  [.blob(session.idSHA256), .optional(tokenID), .optional(linkID), .optional(testerID), .text(session.csrf),
                                   .integer(StoreClock.milliseconds(session.createdAt)), .integer(StoreClock.milliseconds(session.lastSeenAt)),
-                                  .integer(StoreClock.milliseconds(session.expiresAt))])
+                                  .integer(StoreClock.milliseconds(session.expiresAt)), .optional(openedBy)])
+            if let tokenID { try RelationalStore.keepNewestSessions(where: "token_id", is: tokenID, atMost: bounds.perCredential, on: connection) }
+            if let linkID { try RelationalStore.keepNewestSessions(where: "link_id", is: linkID, atMost: bounds.perCredential, on: connection) }
+            if let testerID { try RelationalStore.keepNewestSessions(where: "tester_id", is: testerID, atMost: bounds.perTester, on: connection) }
         }
+    }
+
+    /// Deletes the sessions whose `column` is `value`, but the newest `limit` (their drafts go with them).
+    private static func keepNewestSessions(where column: String, is value: String, atMost limit: Int, on connection: any SQLConnection) throws {
+        try connection.query(
+            """
+            DELETE FROM console_sessions WHERE \(column) = ? AND id_sha256 NOT IN (
+                SELECT id_sha256 FROM console_sessions WHERE \(column) = ? ORDER BY created_at_ms DESC, id_sha256 DESC LIMIT ?)
+            """, [.text(value), .text(value), .int(max(1, limit))])
+    }
+
+    /// How many sessions a link has now (for tests and the figures of RELIABILITY.md).
+    public func consoleSessionCount(link id: String) throws -> Int {
+        try database.read { try $0.scalar("SELECT COUNT(*) FROM console_sessions WHERE link_id = ?", [.text(id)]) ?? 0 }
     }
 
     /// The session, if it exists; a link session only while its link is neither revoked nor expired and its tester
@@ -92,14 +111,14 @@ extension RelationalStore {
 
     /// Records activity, so the idle expiry counts from now.
     public func touchConsoleSession(idSHA256: [UInt8], at time: Date) throws {
-        try write { connection, _ in
+        try write(by: .daemon) { connection, _ in
             try connection.query("UPDATE console_sessions SET last_seen_at_ms = ? WHERE id_sha256 = ?",
                                  [.integer(StoreClock.milliseconds(time)), .blob(idSHA256)])
         }
     }
 
     public func deleteConsoleSession(idSHA256: [UInt8]) throws {
-        try write { connection, _ in
+        try write(by: .daemon) { connection, _ in
             try connection.query("DELETE FROM console_sessions WHERE id_sha256 = ?", [.blob(idSHA256)])
         }
     }
@@ -107,7 +126,7 @@ extension RelationalStore {
     /// Deletes sessions past their absolute end or idle since before `idleBefore`, with their drafts; returns how many.
     @discardableResult
     public func deleteStaleConsoleSessions(at time: Date, idleBefore: Date) throws -> Int {
-        try write { connection, _ in
+        try write(by: .daemon) { connection, _ in
             try connection.query("DELETE FROM console_sessions WHERE expires_at_ms <= ? OR last_seen_at_ms < ?",
                                  [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(idleBefore))])
             return connection.changes
@@ -123,7 +142,7 @@ extension RelationalStore {
     }
 
     public func saveConsoleDraft(session idSHA256: [UInt8], fix key: String, answers: String, at time: Date) throws {
-        try write { connection, _ in
+        try write(by: .daemon) { connection, _ in
             try connection.query(
                 """
                 INSERT INTO console_drafts (session_sha256, fix_key, answers, updated_at_ms) VALUES (?, ?, ?, ?)
@@ -133,7 +152,7 @@ extension RelationalStore {
     }
 
     public func deleteConsoleDraft(session idSHA256: [UInt8], fix key: String) throws {
-        try write { connection, _ in
+        try write(by: .daemon) { connection, _ in
             try connection.query("DELETE FROM console_drafts WHERE session_sha256 = ? AND fix_key = ?", [.blob(idSHA256), .text(key)])
         }
     }
@@ -152,7 +171,7 @@ extension RelationalStore {
 
     static func session(from row: SQLRow) -> ConsoleSession {
         let holder: ConsoleSession.Holder = if let linkID = row.optionalString(2) {
-            .link(id: linkID, testerID: row.optionalString(3) ?? "")
+            .link(id: linkID, testerID: row.optionalString(3) ?? "", openedBy: row.optionalString(8))
         } else {
             .token(id: row.optionalString(1) ?? "")
         }

@@ -10,8 +10,8 @@ extension RelationalStore {
         }
     }
 
-    public func enroll(_ testerIDs: [String], in key: String, by principal: String, at time: Date) throws -> EnrollmentChange {
-        try write { connection, changes in
+    public func enroll(_ testerIDs: [String], in key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange {
+        try write(by: principal) { connection, changes in
             guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var errors: [FieldError] = []
             for (index, id) in testerIDs.enumerated() {
@@ -25,11 +25,11 @@ extension RelationalStore {
             var added: [String] = []
             for id in testerIDs {
                 try connection.query("INSERT INTO enrollments (fix_key, tester_id, enrolled_by, enrolled_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                                     [.text(key), .text(id), .text(principal), .integer(StoreClock.milliseconds(time))])
+                                     [.text(key), .text(id), .text(principal.name), .integer(StoreClock.milliseconds(time))])
                 if connection.changes > 0 { added.append(id) }
             }
             if !added.isEmpty {
-                try audit(connection, AuditEvent(at: time, principal: principal, action: .fixEnroll, fixKey: key,
+                try audit(connection, AuditEvent(at: time, by: principal, action: .fixEnroll, fixKey: key,
                                                  after: JSONWriter.string(.object(["enrolled": .strings(added)]))))
                 changes.flagRuleChanged(key)
             }
@@ -37,8 +37,8 @@ extension RelationalStore {
         }
     }
 
-    public func unenroll(_ testerIDs: [String], from key: String, by principal: String, at time: Date) throws -> EnrollmentChange {
-        try write { connection, changes in
+    public func unenroll(_ testerIDs: [String], from key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange {
+        try write(by: principal) { connection, changes in
             guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var removed: [String] = []
             for id in testerIDs {
@@ -46,7 +46,7 @@ extension RelationalStore {
                 if connection.changes > 0 { removed.append(id) }
             }
             if !removed.isEmpty {
-                try audit(connection, AuditEvent(at: time, principal: principal, action: .fixUnenroll, fixKey: key,
+                try audit(connection, AuditEvent(at: time, by: principal, action: .fixUnenroll, fixKey: key,
                                                  after: JSONWriter.string(.object(["unenrolled": .strings(removed)]))))
                 changes.flagRuleChanged(key)
             }

@@ -6,18 +6,19 @@ extension RelationalStore {
     static let feedbackColumns = """
         seq, id, fix_key, revision, tester_id, platform, os_version, device, app_build, assistive_tech, at_version, verdict, task_outcome,
         severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment, channel, recorded_by, recorded_at_ms,
-        browser, browser_version
+        browser, browser_version, link_id, link_created_by, link_opened_by
         """
 
-    public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?,
+    public func submitFeedback(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?,
                                emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
         // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
-        try groupWrite { connection, changes in
-            try RelationalStore.submit(records, idempotency: idempotency, emitting: emitting, on: connection, recording: &changes, store: self)
+        try groupWrite(by: requester) { connection, changes in
+            try RelationalStore.submit(records, by: requester, idempotency: idempotency, emitting: emitting, on: connection, recording: &changes, store: self)
         }
     }
 
-    static func submit(_ records: [Feedback], idempotency: IdempotencyClaim?, emitting: ([Feedback], [Feedback], Fix) -> [WebhookEvent],
+    static func submit(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?,
+                       emitting: ([Feedback], [Feedback], Fix) -> [WebhookEvent],
                        on connection: any SQLConnection, recording changes: inout TransactionChanges, store: RelationalStore) throws -> FeedbackSubmission {
         if let claim = idempotency, let earlier = try connection.query(
             "SELECT request_sha256, feedback_ids FROM idempotency_records WHERE principal = ? AND key = ?", [.text(claim.principal), .text(claim.key)]).first {
@@ -52,8 +53,8 @@ extension RelationalStore {
                 """
                 INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
                     verdict, task_outcome, severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment,
-                    channel, recorded_by, recorded_at_ms, browser, browser_version)
-                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    channel, recorded_by, recorded_at_ms, browser, browser_version, link_id, link_created_by, link_opened_by)
+                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [.text(record.id), .text(record.fixKey), .int(record.revision), .text(testerID), .text(record.platform.rawValue), .text(record.osVersion),
                  .optional(record.device), .text(record.appBuild), .text(record.assistiveTech.rawValue), .optional(record.atVersion),
@@ -61,14 +62,16 @@ extension RelationalStore {
                  .optional(record.nameAnnounced?.rawValue), .optional(record.roleAnnounced?.rawValue), .optional(record.stateAnnounced?.rawValue),
                  .optional(record.focusOrder?.rawValue), .optional(record.heard), .int(record.regression ? 1 : 0), .text(record.wcag.joined(separator: ",")),
                  .optional(record.comment), .text(record.channel.rawValue), .text(record.recordedBy), .integer(StoreClock.milliseconds(record.recordedAt)),
-                 .optional(record.browser?.rawValue), .optional(record.browserVersion)])
+                 .optional(record.browser?.rawValue), .optional(record.browserVersion),
+                 .optional(record.link?.id), .optional(record.link?.createdBy), .optional(record.link?.openedBy)])
             // The audit keeps the evidence, not the person: no comment, no assistive technology.
             let details: JSONValue = .object([
                 "id": .string(record.id), "tester": .string(testerID), "revision": .int(record.revision), "verdict": .string(record.verdict.rawValue),
                 "severity": .string(record.severity.rawValue), "regression": .bool(record.regression), "channel": .string(record.channel.rawValue),
             ])
             try store.audit(connection, AuditEvent(at: record.recordedAt, principal: record.recordedBy, action: .feedbackCreate,
-                                                   fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details)))
+                                                   fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details),
+                                                   via: requester.viaLink))
         }
         if let first = records.first, let fix = try fix(first.fixKey, on: connection) {
             // The events carry the evidence (the latest feedback per tester): read and built only when an endpoint
@@ -163,6 +166,7 @@ extension RelationalStore {
             browser: row.optionalString(25).flatMap(Browser.init(rawValue:)), browserVersion: row.optionalString(26), verdict: verdict, taskOutcome: outcome, severity: severity, nameAnnounced: announcement(14), roleAnnounced: announcement(15),
             stateAnnounced: announcement(16), focusOrder: announcement(17), heard: row.optionalString(18), regression: row.int(19) != 0,
             wcag: wcag.isEmpty ? [] : wcag.split(separator: ",").map(String.init), comment: row.optionalString(21), channel: channel,
-            recordedBy: row.string(23), recordedAt: StoreClock.date(row.int64(24)))
+            recordedBy: row.string(23), recordedAt: StoreClock.date(row.int64(24)),
+            link: row.optionalString(27).map { LinkUse(id: $0, createdBy: row.string(28), openedBy: row.optionalString(29)) })
     }
 }

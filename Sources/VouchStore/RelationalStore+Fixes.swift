@@ -10,15 +10,15 @@ extension RelationalStore {
         rollout_next_step_at_ms, promotion_event_id
         """
 
-    public func createFix(_ fix: Fix, by principal: String, emitting events: [WebhookEvent]) throws -> Fix {
-        try write { connection, changes in
+    public func createFix(_ fix: Fix, by principal: Requester, emitting events: [WebhookEvent]) throws -> Fix {
+        try write(by: principal) { connection, changes in
             if try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(fix.key.rawValue)]) != nil {
                 throw StoreError.alreadyExists(kind: "fix", id: fix.key.rawValue)
             }
             try connection.query(
                 "INSERT INTO fixes (\(RelationalStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 RelationalStore.values(of: fix))
-            try audit(connection, AuditEvent(at: fix.createdAt, principal: principal, action: .fixCreate, fixKey: fix.key.rawValue,
+            try audit(connection, AuditEvent(at: fix.createdAt, by: principal, action: .fixCreate, fixKey: fix.key.rawValue,
                                              after: JSONWriter.string(fix.jsonValue)))
             _ = try RelationalStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
             changes.flagRuleChanged(fix.key.rawValue)
@@ -44,9 +44,9 @@ extension RelationalStore {
         }
     }
 
-    public func updateFix(_ key: String, action: AuditAction, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+    public func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
                           _ change: (Fix) throws -> Fix) throws -> FixChange {
-        try write { connection, changes in
+        try write(by: principal) { connection, changes in
             guard let before = try RelationalStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
             let after = try change(before)
             let fixChange = FixChange(before: before, after: after)
@@ -65,7 +65,7 @@ extension RelationalStore {
                 if fixChange.changesFlagRule { changes.flagRuleChanged(key) }
                 if after.criteria != before.criteria { changes.record(.criteriaChanged(fixKey: key)) }
             }
-            try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: action, fixKey: key, note: note,
+            try audit(connection, AuditEvent(at: after.updatedAt, by: principal, action: action, fixKey: key, note: note,
                                              before: JSONWriter.string(before.jsonValue), after: JSONWriter.string(after.jsonValue)))
             _ = try RelationalStore.enqueue(emitting(before, after), onlyTo: nil, on: connection, recording: &changes)
             return fixChange

@@ -8,8 +8,8 @@ extension RelationalStore {
         d.created_at_ms, d.updated_at_ms
         """
 
-    public func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?) throws -> [String] {
-        try write { connection, changes in try RelationalStore.enqueue(events, onlyTo: endpointID, on: connection, recording: &changes) }
+    public func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, by requester: Requester) throws -> [String] {
+        try write(by: requester) { connection, changes in try RelationalStore.enqueue(events, onlyTo: endpointID, on: connection, recording: &changes) }
     }
 
     /// The enabled endpoints, or only the one named.
@@ -97,7 +97,7 @@ extension RelationalStore {
     }
 
     public func recordAttempt(_ attempt: DeliveryAttempt) throws -> WebhookDelivery {
-        try write { connection, changes in
+        try write(by: .daemon) { connection, changes in
             guard var delivery = try RelationalStore.delivery(attempt.deliveryID, on: connection) else {
                 throw StoreError.notFound(kind: "delivery", id: attempt.deliveryID)
             }
@@ -176,8 +176,8 @@ extension RelationalStore {
         }
     }
 
-    public func redeliver(_ id: String, by principal: String, at time: Date) throws -> WebhookDelivery {
-        try write { connection, changes in
+    public func redeliver(_ id: String, by principal: Requester, at time: Date) throws -> WebhookDelivery {
+        try write(by: principal) { connection, changes in
             guard let delivery = try RelationalStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
             guard delivery.status == .dead || delivery.status == .cancelled else {
                 throw StoreConflict("delivery \(id) has the status \(delivery.status.rawValue); only dead or cancelled deliveries can be redelivered")
@@ -188,7 +188,7 @@ extension RelationalStore {
             try connection.query(
                 "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at_ms = ?, updated_at_ms = ? WHERE id = ?",
                 [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
-            try audit(connection, AuditEvent(at: time, principal: principal, action: .webhookRedeliver, subject: id))
+            try audit(connection, AuditEvent(at: time, by: principal, action: .webhookRedeliver, subject: id))
             guard let updated = try RelationalStore.delivery(id, on: connection) else { throw StoreError.notFound(kind: "delivery", id: id) }
             changes.record(.deliveryRequeued(id: id))
             return updated

@@ -13,15 +13,15 @@ extension RelationalStore {
         }
     }
 
-    public func changeTargets(of key: String, adding: [String], removing: [String], by principal: String, at time: Date) throws -> TargetChange {
-        try write { connection, changes in
+    public func changeTargets(of key: String, adding: [String], removing: [String], by principal: Requester, at time: Date) throws -> TargetChange {
+        try write(by: principal) { connection, changes in
             guard try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(key)]) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var added: [String] = []
             var removed: [String] = []
             for targetingKey in adding {
                 try connection.query(
                     "INSERT INTO fix_targets (fix_key, targeting_key, added_by, added_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    [.text(key), .text(targetingKey), .text(principal), .integer(StoreClock.milliseconds(time))])
+                    [.text(key), .text(targetingKey), .text(principal.name), .integer(StoreClock.milliseconds(time))])
                 if connection.changes > 0 { added.append(targetingKey) }
             }
             for targetingKey in removing {
@@ -33,7 +33,7 @@ extension RelationalStore {
             if !added.isEmpty || !removed.isEmpty {
                 // Targeting keys are app user ids, not testers' identities, so the audit keeps them for accountability.
                 try audit(connection, AuditEvent(
-                    at: time, principal: principal, action: .fixTargets, fixKey: key,
+                    at: time, by: principal, action: .fixTargets, fixKey: key,
                     before: nil, after: JSONWriter.string(.object(["added": .strings(added), "removed": .strings(removed)]))))
                 changes.flagRuleChanged(key)
             }

@@ -3,8 +3,8 @@ import VouchDomain
 import VouchJSON
 
 extension RelationalStore {
-    public func createTester(_ tester: Tester, by principal: String) throws -> Tester {
-        try write { connection, changes in
+    public func createTester(_ tester: Tester, by principal: Requester) throws -> Tester {
+        try write(by: principal) { connection, changes in
             try connection.query(
                 """
                 INSERT INTO testers (id, status, consent_version, consent_given_at_ms, consent_recorded_by, created_at_ms, updated_at_ms)
@@ -13,7 +13,7 @@ extension RelationalStore {
                 [.text(tester.id), .text(tester.consent.version), .integer(StoreClock.milliseconds(tester.consent.givenAt)), .text(tester.consent.recordedBy),
                  .integer(StoreClock.milliseconds(tester.createdAt)), .integer(StoreClock.milliseconds(tester.updatedAt))])
             try RelationalStore.writePersonalData(of: tester, on: connection)
-            try audit(connection, AuditEvent(at: tester.createdAt, principal: principal, action: .testerCreate, subject: tester.id,
+            try audit(connection, AuditEvent(at: tester.createdAt, by: principal, action: .testerCreate, subject: tester.id,
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: tester))))
             changes.record(.testerChanged(id: tester.id))
             return tester
@@ -31,8 +31,8 @@ extension RelationalStore {
         }
     }
 
-    public func updateTester(_ id: String, by principal: String, _ change: (Tester) throws -> Tester) throws -> TesterChange {
-        try write { connection, changes in
+    public func updateTester(_ id: String, by principal: Requester, _ change: (Tester) throws -> Tester) throws -> TesterChange {
+        try write(by: principal) { connection, changes in
             guard let before = try RelationalStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             let after = try change(before)
             if after != before {
@@ -42,7 +42,7 @@ extension RelationalStore {
                      .integer(StoreClock.milliseconds(after.updatedAt)), .text(id)])
                 try RelationalStore.erasePersonalData(of: id, on: connection)
                 try RelationalStore.writePersonalData(of: after, on: connection)
-                try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: .testerUpdate, subject: id,
+                try audit(connection, AuditEvent(at: after.updatedAt, by: principal, action: .testerUpdate, subject: id,
                                                  before: JSONWriter.string(RelationalStore.auditDescription(of: before)),
                                                  after: JSONWriter.string(RelationalStore.auditDescription(of: after))))
                 changes.record(.testerChanged(id: id))
@@ -55,8 +55,8 @@ extension RelationalStore {
         }
     }
 
-    public func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: String, at time: Date) throws -> Withdrawal {
-        let withdrawal = try write { connection, changes -> Withdrawal in
+    public func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: Requester, at time: Date) throws -> Withdrawal {
+        let withdrawal = try write(by: principal) { connection, changes -> Withdrawal in
             guard let before = try RelationalStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             guard before.isActive else {
                 let when = before.withdrawnAt.map { " at \($0.formatted(.iso8601))" } ?? ""
@@ -116,7 +116,7 @@ extension RelationalStore {
                 "purge_feedback": .bool(purgeFeedback), "feedback_unlinked": .int(unlinked), "feedback_deleted": .int(deleted),
                 "tokens_revoked": .int(tokens.count), "enrollments_removed": .int(enrolled.count), "direct_targets_removed": .int(targeted.count),
             ])
-            try audit(connection, AuditEvent(at: time, principal: principal, action: .testerWithdraw, subject: id,
+            try audit(connection, AuditEvent(at: time, by: principal, action: .testerWithdraw, subject: id,
                                              before: JSONWriter.string(RelationalStore.auditDescription(of: before)), after: JSONWriter.string(details)))
             try RelationalStore.unlinkAuditEvents(testerID: id, tokenIDs: allTokens, targetingKeys: keys, on: connection)
             // The flag goes off for her keys at once, and her tokens stop working.

@@ -10,18 +10,19 @@ extension RelationalStore {
     /// principal already has is refused, so no two principals look alike (docs/decisions.md, "Principals, not tokens").
     /// - Parameter principal: the normalised principal of a staff token (nil for a tester token, whose principal is the
     ///   tester's pseudonym) and the request field it came from, for the error.
-    public func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws {
-        _ = try createToken(token, principal: principal, onlyIfFirst: false)
+    public func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?, by requester: Requester) throws {
+        _ = try createToken(token, principal: principal, by: requester, onlyIfFirst: false)
     }
 
     public func createFirstToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws -> Bool {
-        try createToken(token, principal: principal, onlyIfFirst: true)
+        try createToken(token, principal: principal, by: .daemon, onlyIfFirst: true)
     }
 
     /// - Parameter onlyIfFirst: create it only when the database has no token at all, checked in the same transaction.
     /// - Returns: whether it was created.
-    private func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?, onlyIfFirst: Bool) throws -> Bool {
-        try write { connection, changes in
+    private func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?, by requester: Requester,
+                             onlyIfFirst: Bool) throws -> Bool {
+        try write(by: requester) { connection, changes in
             if onlyIfFirst, try connection.scalar("SELECT COUNT(*) FROM tokens") != 0 { return false }
             if let testerID = token.testerID {
                 let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(testerID)]).first?.string(0)
@@ -62,8 +63,8 @@ extension RelationalStore {
         }
     }
 
-    public func revokeToken(_ id: String, by principal: String, at time: Date) throws -> TokenRecord {
-        try write { connection, changes in
+    public func revokeToken(_ id: String, by principal: Requester, at time: Date) throws -> TokenRecord {
+        try write(by: principal) { connection, changes in
             guard let before = try RelationalStore.token(id, on: connection) else { throw StoreError.notFound(kind: "token", id: id) }
             guard before.revokedAt == nil else { return before }
             if before.role == .admin,
@@ -76,7 +77,7 @@ extension RelationalStore {
             try connection.query("DELETE FROM console_sessions WHERE token_id = ?", [.text(id)])
             var after = before
             after.revokedAt = time
-            try audit(connection, AuditEvent(at: time, principal: principal, action: .tokenRevoke, subject: id,
+            try audit(connection, AuditEvent(at: time, by: principal, action: .tokenRevoke, subject: id,
                                              before: JSONWriter.string(RelationalStore.auditDescription(of: before)),
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: after))))
             changes.record(.tokenRevoked(after))

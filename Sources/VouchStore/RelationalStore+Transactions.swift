@@ -32,19 +32,48 @@ final class CommittedRevision: Sendable {
 }
 
 extension RelationalStore {
-    /// Runs `body` in one write transaction and publishes what it recorded once COMMIT succeeded, before returning.
-    func write<T: Sendable>(_ body: (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
-        let write = try database.write({ try RelationalStore.recording(body, on: $0) }, committed: complete)
+    /// Runs `body` in one write transaction made for `requester` and publishes what it recorded once COMMIT
+    /// succeeded, before returning. The requester's credential is confirmed first, inside the transaction.
+    func write<T: Sendable>(by requester: Requester, _ body: (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
+        let write = try database.write({ connection in
+            try RelationalStore.confirm(requester, on: connection)
+            return try RelationalStore.recording(body, on: connection)
+        }, committed: complete)
         publish(write.committed)
         return write.result
     }
 
     /// `write` for callers that arrive together (feedback): one COMMIT carries several transactions' savepoints, and
     /// each caller publishes only its own changes, only when its savepoint and the COMMIT both succeeded.
-    func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
-        let write = try database.groupWrite({ try RelationalStore.recording(body, on: $0) }, committed: complete)
+    func groupWrite<T: Sendable>(by requester: Requester, _ body: @escaping (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
+        let write = try database.groupWrite({ connection in
+            try RelationalStore.confirm(requester, on: connection)
+            return try RelationalStore.recording(body, on: connection)
+        }, committed: complete)
         publish(write.committed)
         return write.result
+    }
+
+    /// Refuses the write when the requester's token was revoked, or her personal link revoked, expired or deleted
+    /// (withdrawal), before this transaction began.
+    ///
+    /// Runs inside the write transaction, after its write lock was granted: every revocation, on this vouchd or
+    /// another sharing the database, commits under the same lock, so one that committed first is seen here (SQLite
+    /// has one writer; PostgreSQL's `READ COMMITTED` gives each statement a snapshot taken after the lock was had).
+    /// The token directory in memory follows revocations a moment later, which is enough for reads, not for writes.
+    static func confirm(_ requester: Requester, on connection: any SQLConnection) throws {
+        switch requester.credential {
+        case nil:
+            return
+        case .token(let id):
+            let row = try connection.query("SELECT revoked_at_ms FROM tokens WHERE id = ?", [.text(id)]).first
+            guard let row, row.optionalInt(0) == nil else { throw CredentialEnded("the token was revoked, so the change was not stored", tokenID: id) }
+        case .link(let link):
+            let row = try connection.query("SELECT revoked_at_ms, expires_at_ms FROM tester_links WHERE id = ?", [.text(link.id)]).first
+            guard let row, row.optionalInt(0) == nil, row.int64(1) > StoreClock.nowMilliseconds() else {
+                throw CredentialEnded("the personal link was revoked or has expired, so the change was not stored")
+            }
+        }
     }
 
     /// Runs one transaction's body inside it and seals what the body recorded.

@@ -5,8 +5,8 @@ import VouchJSON
 extension RelationalStore {
     static let endpointColumns = "id, url, events, required, secret, enabled, disabled_reason, created_by, created_at_ms, updated_at_ms"
 
-    public func createEndpoint(_ endpoint: WebhookEndpoint) throws {
-        try write { connection, _ in
+    public func createEndpoint(_ endpoint: WebhookEndpoint, by requester: Requester) throws {
+        try write(by: requester) { connection, _ in
             try connection.query("INSERT INTO webhook_endpoints (\(RelationalStore.endpointColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                  RelationalStore.values(of: endpoint))
             try audit(connection, AuditEvent(at: endpoint.createdAt, principal: endpoint.createdBy, action: .webhookCreate, subject: endpoint.id,
@@ -25,8 +25,8 @@ extension RelationalStore {
         try database.read { try RelationalStore.endpoint(id, on: $0) }
     }
 
-    public func updateEndpoint(_ id: String, by principal: String, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint {
-        try write { connection, changes in
+    public func updateEndpoint(_ id: String, by principal: Requester, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint {
+        try write(by: principal) { connection, changes in
             guard let before = try RelationalStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
             let after = try change(before)
             guard after != before else { return after }
@@ -41,22 +41,22 @@ extension RelationalStore {
                 // Disabled by hand: nothing more goes out to it, as after a 410.
                 try RelationalStore.cancelPendingDeliveries(of: id, at: after.updatedAt, on: connection, recording: &changes)
             }
-            try audit(connection, AuditEvent(at: after.updatedAt, principal: principal, action: .webhookUpdate, subject: id,
+            try audit(connection, AuditEvent(at: after.updatedAt, by: principal, action: .webhookUpdate, subject: id,
                                              before: JSONWriter.string(RelationalStore.auditDescription(of: before)),
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: after))))
             return after
         }
     }
 
-    public func deleteEndpoint(_ id: String, by principal: String, at time: Date) throws {
-        try write { connection, changes in
+    public func deleteEndpoint(_ id: String, by principal: Requester, at time: Date) throws {
+        try write(by: principal) { connection, changes in
             guard let before = try RelationalStore.endpoint(id, on: connection) else { throw StoreError.notFound(kind: "webhook", id: id) }
             // Kept as a row so its deliveries keep their history; pending ones are cancelled, which fails a promotion
             // that was waiting on this endpoint rather than letting it pass without the receiver's answer.
             try connection.query("UPDATE webhook_endpoints SET deleted_at_ms = ?, enabled = 0, disabled_reason = 'deleted', updated_at_ms = ? WHERE id = ?",
                                  [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(time)), .text(id)])
             try RelationalStore.cancelPendingDeliveries(of: id, at: time, on: connection, recording: &changes)
-            try audit(connection, AuditEvent(at: time, principal: principal, action: .webhookDelete, subject: id,
+            try audit(connection, AuditEvent(at: time, by: principal, action: .webhookDelete, subject: id,
                                              before: JSONWriter.string(RelationalStore.auditDescription(of: before))))
         }
     }

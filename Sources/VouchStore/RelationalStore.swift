@@ -31,10 +31,11 @@ public final class RelationalStore: Store {
     func audit(_ connection: any SQLConnection, _ event: AuditEvent) throws {
         try connection.query(
             """
-            INSERT INTO audit_events (at_ms, principal, action, fix_key, subject, note, before_json, after_json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO audit_events (at_ms, principal, action, fix_key, subject, note, before_json, after_json, via)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.integer(StoreClock.milliseconds(event.at)), .text(event.principal), .text(event.action.rawValue),
-             .optional(event.fixKey), .optional(event.subject), .optional(event.note), .optional(event.before), .optional(event.after)])
+             .optional(event.fixKey), .optional(event.subject), .optional(event.note), .optional(event.before), .optional(event.after),
+             .optional(event.via)])
     }
 }

@@ -23,22 +23,22 @@ public protocol Store: Sendable {
     /// Runs `body` while this process holds `lock` among all sharing the database; nil when another holds it.
     func whileHolding<T: Sendable>(_ lock: SharedLock, lease: Duration, _ body: (_ stillHeld: () -> Bool) throws -> T) throws -> T?
 
-    func createFix(_ fix: Fix, by principal: String, emitting events: [WebhookEvent]) throws -> Fix
+    func createFix(_ fix: Fix, by principal: Requester, emitting events: [WebhookEvent]) throws -> Fix
     func fix(_ key: String) throws -> Fix?
     /// Fixes ordered by key, after the given key, at most `limit`.
     func fixes(state: FixState?, after key: String?, limit: Int) throws -> [Fix]
     /// Reads the fix, applies `change` inside the write transaction, stores and audits the result, and puts the
     /// events `emitting` returns in the outbox in the same transaction.
-    func updateFix(_ key: String, action: AuditAction, by principal: String, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+    func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
                    _ change: (Fix) throws -> Fix) throws -> FixChange
 
     func targets(of key: String) throws -> [String]
-    func changeTargets(of key: String, adding: [String], removing: [String], by principal: String, at time: Date) throws -> TargetChange
+    func changeTargets(of key: String, adding: [String], removing: [String], by principal: Requester, at time: Date) throws -> TargetChange
 
     /// Every fix's evaluation rule, for building the OFREP snapshot at start.
     func flagRules() throws -> [FlagRule]
 
-    func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws
+    func createToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?, by requester: Requester) throws
     /// Creates the token only when the database has no token at all (the first admin token, which several vouchd
     /// starting together on one database may each try to make); returns whether it did.
     func createFirstToken(_ token: TokenRecord, principal: (name: PrincipalName, field: String)?) throws -> Bool
@@ -46,32 +46,34 @@ public protocol Store: Sendable {
     func activeTokens() throws -> [TokenRecord]
     /// The SHA-256 of every revoked token's secret, so a revoked token is told apart from a guess.
     func revokedTokenHashes() throws -> [[UInt8]]
-    func revokeToken(_ id: String, by principal: String, at time: Date) throws -> TokenRecord
+    func revokeToken(_ id: String, by principal: Requester, at time: Date) throws -> TokenRecord
     func tokenCount() throws -> Int
     /// Fixes by state, feedback by verdict and webhook deliveries by status, for `/metrics`.
     func operationalCounts() throws -> OperationalCounts
 
     func auditEvents(fix key: String?, after id: Int64?, limit: Int) throws -> [AuditEvent]
+    /// Who shaped the fix's current revision and so may not decide on it (four-eyes).
+    func revisionAuthors(of fix: Fix) throws -> [RevisionAuthor]
 
-    func createTester(_ tester: Tester, by principal: String) throws -> Tester
+    func createTester(_ tester: Tester, by principal: Requester) throws -> Tester
     func tester(_ id: String) throws -> Tester?
     func testers(after id: String?, limit: Int) throws -> [Tester]
     /// Applies `change` inside the write transaction.
-    func updateTester(_ id: String, by principal: String, _ change: (Tester) throws -> Tester) throws -> TesterChange
+    func updateTester(_ id: String, by principal: Requester, _ change: (Tester) throws -> Tester) throws -> TesterChange
     /// Erases the tester's personal data, keys, enrollments and comments in one transaction, and revokes their tokens.
-    func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: String, at time: Date) throws -> Withdrawal
+    func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: Requester, at time: Date) throws -> Withdrawal
     /// Everything stored about one tester (GDPR Art. 15).
     func exportTester(_ id: String) throws -> TesterExport
     /// The fix keys a tester is enrolled in.
     func enrolledFixes(of testerID: String) throws -> [String]
 
     func enrollments(of key: String) throws -> [Enrollment]
-    func enroll(_ testerIDs: [String], in key: String, by principal: String, at time: Date) throws -> EnrollmentChange
-    func unenroll(_ testerIDs: [String], from key: String, by principal: String, at time: Date) throws -> EnrollmentChange
+    func enroll(_ testerIDs: [String], in key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange
+    func unenroll(_ testerIDs: [String], from key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange
 
     /// Stores a submission's records in one transaction after checking, inside it, that the fix still takes feedback
     /// at the records' revision and every tester is active and enrolled.
-    func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?,
+    func submitFeedback(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?,
                         emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission
     func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback]
     /// The latest feedback per tester on one revision, and how many records that revision has.
@@ -82,18 +84,18 @@ public protocol Store: Sendable {
     func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)]
 
     /// Records a decision; one per principal and revision.
-    func recordApproval(_ approval: Approval, replacing: String?, emitting events: [WebhookEvent]) throws
+    func recordApproval(_ approval: Approval, by requester: Requester, replacing: String?, emitting events: [WebhookEvent]) throws
     func approvals(of key: String) throws -> [Approval]
     /// Fixes in a state the promotion timer looks at (testing, promoting, releasing…).
     func fixes(in states: [FixState]) throws -> [Fix]
 
-    func createEndpoint(_ endpoint: WebhookEndpoint) throws
+    func createEndpoint(_ endpoint: WebhookEndpoint, by requester: Requester) throws
     func endpoints(after id: String?, limit: Int) throws -> [WebhookEndpoint]
     func endpoint(_ id: String) throws -> WebhookEndpoint?
-    func updateEndpoint(_ id: String, by principal: String, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint
-    func deleteEndpoint(_ id: String, by principal: String, at time: Date) throws
+    func updateEndpoint(_ id: String, by principal: Requester, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint
+    func deleteEndpoint(_ id: String, by principal: Requester, at time: Date) throws
     /// Puts events in the outbox outside any fix change (a test event).
-    func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?) throws -> [String]
+    func enqueue(_ events: [WebhookEvent], onlyTo endpointID: String?, by requester: Requester) throws -> [String]
 
     /// Claims pending deliveries due at `now`, oldest first, excluding ids already being sent: each is leased to
     /// `owner` until `leaseUntil`, and no other process sharing the database claims it before then.
@@ -106,19 +108,20 @@ public protocol Store: Sendable {
     func deliveries(endpoint: String?, status: WebhookDelivery.Status?, after id: String?, limit: Int) throws -> [WebhookDelivery]
     func deliveries(ofEvent eventID: String) throws -> [WebhookDelivery]
     /// Puts a dead delivery back in the queue with a fresh set of attempts.
-    func redeliver(_ id: String, by principal: String, at time: Date) throws -> WebhookDelivery
+    func redeliver(_ id: String, by principal: Requester, at time: Date) throws -> WebhookDelivery
 
     /// The signing key called `name`, made with `generate` by the first caller and the same for every caller after.
     func serverKey(named name: String, generate: () -> [UInt8]) throws -> [UInt8]
 
     /// Testers' personal console links: created for an active tester, listed, found by the SHA-256 of the secret,
     /// revoked (which ends the sessions the link opened). Withdrawal deletes them.
-    func createTesterLink(_ link: TesterLink) throws
+    func createTesterLink(_ link: TesterLink, by requester: Requester) throws
     func testerLinks(of testerID: String) throws -> [TesterLink]
     func testerLink(secretSHA256: [UInt8]) throws -> TesterLink?
-    func revokeTesterLink(_ id: String, of testerID: String, by principal: String, at time: Date) throws -> TesterLink
+    func revokeTesterLink(_ id: String, of testerID: String, by principal: Requester, at time: Date) throws -> TesterLink
     /// Console sessions by the SHA-256 of their cookie. Revoking the token a session signed in with deletes it.
-    func createConsoleSession(_ session: ConsoleSession) throws
+    func createConsoleSession(_ session: ConsoleSession, by requester: Requester, keepingAtMost bounds: ConsoleSession.Bounds) throws
+    func consoleSessionCount(link id: String) throws -> Int
     func consoleSession(idSHA256: [UInt8], at time: Date) throws -> ConsoleSession?
     func touchConsoleSession(idSHA256: [UInt8], at time: Date) throws
     func deleteConsoleSession(idSHA256: [UInt8]) throws
@@ -131,15 +134,15 @@ public protocol Store: Sendable {
 }
 
 extension Store {
-    public func updateFix(_ key: String, action: AuditAction, by principal: String, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange {
+    public func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange {
         try updateFix(key, action: action, by: principal, note: note, emitting: { _, _ in [] }, change)
     }
 
-    public func createFix(_ fix: Fix, by principal: String) throws -> Fix {
+    public func createFix(_ fix: Fix, by principal: Requester) throws -> Fix {
         try createFix(fix, by: principal, emitting: [])
     }
 
-    public func submitFeedback(_ records: [Feedback], idempotency: IdempotencyClaim?) throws -> FeedbackSubmission {
-        try submitFeedback(records, idempotency: idempotency, emitting: { _, _, _ in [] })
+    public func submitFeedback(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?) throws -> FeedbackSubmission {
+        try submitFeedback(records, by: requester, idempotency: idempotency, emitting: { _, _, _ in [] })
     }
 }

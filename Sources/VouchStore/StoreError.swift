@@ -7,6 +7,15 @@ public enum StoreError: Error, Sendable, Equatable {
     case alreadyExists(kind: String, id: String)
 }
 
+/// A decision refused because of who asks, not the fix's state: an author of the revision may not approve it (403).
+public struct DecisionRefused: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
 /// Why a submission or enrollment was refused by state, worded for the client (409).
 public struct StoreConflict: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String

@@ -15,7 +15,7 @@ enum OutboxFiller {
         let now = Date()
         let endpoint = WebhookEndpoint(id: "we_" + randomAlphanumeric(count: 16), url: url, events: [], required: false,
                                        secret: WebhookSigner.makeSecret(), createdBy: "bench", createdAt: now, updatedAt: now)
-        try store.createEndpoint(endpoint)
+        try store.createEndpoint(endpoint, by: "bench")
         // A feedback.received event as vouchd writes it (same fields and size), one fix per 100 events.
         let events = (0..<count).map { number -> WebhookEvent in
             // All in the past, one millisecond apart: every delivery is due when vouchd starts.
@@ -31,7 +31,7 @@ enum OutboxFiller {
             return WebhookEvent(id: "msg_" + randomAlphanumeric(count: 24), type: .feedbackReceived, fixKey: fix, revision: 1,
                                 body: JSONWriter.bytes(body), createdAt: time)
         }
-        let deliveries = try store.enqueue(events, onlyTo: endpoint.id)
+        let deliveries = try store.enqueue(events, onlyTo: endpoint.id, by: "bench")
         guard deliveries.count == count else { throw BenchError("\(deliveries.count) deliveries were enqueued, not \(count)") }
         Report.line("Webhook outbox endpoint", "\(endpoint.id) \(url)")
         Report.line("Webhook outbox pending deliveries", String(deliveries.count))

@@ -183,8 +183,11 @@ class ConsoleBrowser:
         return landed
 
     def open_link(self, link_path: str) -> Visit:
-        """Opens a tester's personal link; must land on the welcome page."""
-        landed = self.open(link_path)
+        """Opens a tester's personal link and presses its one button; must land on the welcome page."""
+        page = self.open(link_path)
+        assert page.path == link_path and page.title.startswith("Your personal link"), \
+            f"the personal link showed {page.path} ({page.title!r}), not its page"
+        landed = self.after(self.driver.find_element(By.CSS_SELECTOR, "main form button").click, "continuing from the personal link")
         assert landed.path == "/console/welcome", f"the personal link landed on {landed.path} ({landed.title!r})"
         return landed
 

@@ -502,3 +502,46 @@ def test_64_ofrep_clients_never_see_a_node_s_configuration_go_backwards(cluster)
     assert not problems, f"{len(problems)} answers were not 200/304 with valid OFREP JSON:\n" + "\n".join(problems[:10])
     # The run went through what it is meant to: changes the clients saw, and answers to If-None-Match.
     assert statuses[304] > 0 and len(changes) >= 10 and len(revisions) > len(changes) / 2, (statuses, len(changes), revisions)
+
+
+# --- 5. revocation across nodes --------------------------------------------------------------------------------------
+
+REVOCATION_TRIALS = 20
+
+
+def token_known_everywhere(cluster: Cluster, name: str, role: str) -> tuple[str, str]:
+    """(id, secret) of a new token made through node A, once every node accepts it."""
+    made = cluster.connect("A").expect(201, "POST", "/v1/tokens", {"name": name, "role": role})
+    cluster.secrets.append(made["token"])
+    for node in NODE_NAMES[1:]:
+        connection = cluster.connect(node, made["token"])
+        wait_until(lambda: connection.request("GET", "/v1/fixes?limit=1").status != 401, 5.0,
+                   lambda: f"node {node} does not know the token {name!r} yet", every=0.15)
+    return made["id"], made["token"]
+
+
+def test_a_token_revoked_on_one_node_writes_nothing_on_another(cluster: Cluster):
+    """The attack: right after node A answered 200 to the revocation, the revoked token writes through node B, whose
+    copy of the tokens has not heard yet. No write may commit: node B checks the token inside its write transaction,
+    under the write lock the revocation committed under (docs/storage.md, "Revocation across nodes")."""
+    admin_a = cluster.connect("A")
+    refused: collections.Counter[int] = collections.Counter()
+    for trial in range(REVOCATION_TRIALS):
+        role = "admin" if trial % 2 == 0 else "maintainer"
+        token_id, secret = token_known_everywhere(cluster, f"revoked-{trial}", role)
+        writer_b = cluster.connect("B", secret)
+        writer_b.request("GET", "/v1/fixes?limit=1")  # the connection is open before the race starts
+        admin_a.expect(200, "DELETE", f"/v1/tokens/{token_id}")
+        if role == "admin":
+            reply = writer_b.request("POST", "/v1/tokens", {"name": f"made-by-revoked-{trial}", "role": "admin"})
+        else:
+            reply = writer_b.request("POST", "/v1/fixes", {"key": f"revoked-fix-{trial}", "title": "Written after revocation",
+                                                           "ui_area": "TV channel selector", "platforms": ["ios"]})
+        refused[reply.status] += 1
+        assert reply.status == 401, f"trial {trial}: the {role} token revoked on node A got {reply.status} on node B: {reply.body[:200]!r}"
+        # And its next request is refused at once, without counting against the address as a guess.
+        assert writer_b.request("GET", "/v1/fixes?limit=1").status == 401
+    tokens = admin_a.expect(200, "GET", "/v1/tokens?limit=200")["tokens"]
+    assert not [token for token in tokens if token["name"].startswith("made-by-revoked-")], "a revoked token made a token"
+    assert admin_a.request("GET", "/v1/fixes/revoked-fix-1").status == 404
+    report(f"revocation across nodes: {REVOCATION_TRIALS} writes right after revocation on another node, answers {dict(refused)}")

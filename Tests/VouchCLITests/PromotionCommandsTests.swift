@@ -59,7 +59,7 @@ import VouchJSON
             """))
         // The author may not decide on their own fix: the server's reason, and no advice to change tokens.
         #expect(try server.vouch("approve", Self.key) == VouchRun(status: 77, stdout: "", stderr: """
-            Error: Not allowed: admin is the author of fix tv-channel-selector-labels and cannot approve or reject it; another release manager must decide.
+            Error: Not allowed: admin may not approve or reject revision 1 of fix tv-channel-selector-labels, having shaped it (created the fix); another release manager must decide.
 
             """))
 

@@ -46,7 +46,7 @@ struct ClusterFollowerTests {
             let secret = "vch_" + String(repeating: "a", count: 40)
             let token = TokenRecord(id: "tok_cluster", name: "ios-app", principalName: "ios-app", role: .sdk, secretSHA256: Digest.sha256(secret),
                                     createdBy: "admin", createdAt: time)
-            try first.store.createToken(token, principal: nil)
+            try first.store.createToken(token, principal: nil, by: "admin")
             #expect(waited(upTo: 1) { second.tokens.principal(forSecret: secret) != nil } != nil, "the second node did not accept the new token")
             _ = try first.store.revokeToken("tok_cluster", by: "admin", at: time)
             #expect(waited(upTo: 1) { second.tokens.principal(forSecret: secret) == nil } != nil, "the second node still accepts a revoked token")

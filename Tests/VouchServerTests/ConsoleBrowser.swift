@@ -45,6 +45,13 @@ final class ConsoleBrowser {
         return page
     }
 
+    /// Opens a personal link as a person does: its page, then its one button (a POST, which signs in).
+    func openLink(_ path: String) throws -> Page {
+        let page = try get(path)
+        guard page.status == 200, let csrf = page.csrf else { return page }
+        return try post(path, [("csrf", csrf)])
+    }
+
     /// Forgets or replaces a cookie, as an attacker's browser or a copied cookie would.
     func setCookie(_ name: String, _ value: String?) { cookies[name] = value }
 

@@ -141,7 +141,7 @@ struct ConsoleMaintainerTesterTests {
         #expect(abs(link.expiresAt.timeIntervalSince(link.createdAt) - 7 * 86_400) < 1)
 
         let testerBrowser = ConsoleBrowser(port: server.port)
-        #expect(try testerBrowser.get(path).location == "/console/welcome")
+        #expect(try testerBrowser.openLink(path).location == "/console/welcome")
         #expect(try testerBrowser.get("/console/").html.contains("Your fixes"))
     }
 
@@ -150,7 +150,7 @@ struct ConsoleMaintainerTesterTests {
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         let testerBrowser = ConsoleBrowser(port: server.port)
-        _ = try testerBrowser.get(link.path)
+        _ = try testerBrowser.openLink(link.path)
         let browser = try server.signedInBrowser(role: "maintainer")
         let page = try browser.get("/console/testers/\(tester)")
         #expect(page.html.contains("Revoke<span class=\"visually-hidden\"> link \(link.id)</span>"))

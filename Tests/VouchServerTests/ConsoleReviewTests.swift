@@ -246,7 +246,7 @@ import VouchJSON
                                                                    ("evidence", try evidenceHash(server)), ("step", "confirm")])
         #expect(refused.status == 422)
         #expect(refused.html.contains("<title>Error: Approve or reject Label channel logos – Vouch</title>"))
-        #expect(refused.html.contains("Admin is the author of fix \(Self.key) and cannot approve or reject it; another release manager must decide"))
+        #expect(refused.html.contains("Admin may not approve or reject revision 1 of fix \(Self.key), having shaped it (created the fix); another release manager must decide"))
         #expect(refused.html.contains("href=\"#field-decision\""))
         #expect(refused.html.contains(">Looks good to me</textarea>"))
         #expect(try approvals(server).isEmpty)

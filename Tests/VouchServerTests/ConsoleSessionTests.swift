@@ -115,7 +115,14 @@ struct ConsoleSessionTests {
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         let browser = ConsoleBrowser(port: server.port)
-        let opened = try browser.get(link.path)
+        // Opening it (as a mail scanner or a chat preview would) signs nobody in: it says whose it is and asks.
+        let page = try browser.get(link.path)
+        #expect(page.status == 200)
+        #expect(page.html.contains("<h1 class=\"heading-l\">Your personal link</h1>"))
+        #expect(page.html.contains("Continue as Aiko Tanaka"))
+        #expect(browser.cookies["vouch_console"] == nil)
+        #expect(try server.store.consoleSessionCount(link: link.id) == 0)
+        let opened = try browser.post(link.path, [("csrf", try #require(page.csrf))])
         #expect(opened.status == 303)
         #expect(opened.location == "/console/welcome")
         #expect(opened.headers["referrer-policy"] == "no-referrer")
@@ -135,7 +142,7 @@ struct ConsoleSessionTests {
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         let browser = ConsoleBrowser(port: server.port)
-        _ = try browser.get(link.path)
+        _ = try browser.openLink(link.path)
         #expect(try browser.get("/console/").status == 200)
         #expect(try server.call("DELETE", "/v1/testers/\(tester)/links/\(link.id)").status == 200)
         #expect(try browser.get("/console/").status == 303)
@@ -153,7 +160,7 @@ struct ConsoleSessionTests {
         let tester = try server.createTester()
         let secret = "expired-link-secret-0123456789abcdefghijklm"
         try server.store.createTesterLink(TesterLink(id: "l_expired", testerID: tester, secretSHA256: Digest.sha256(secret), createdBy: "admin",
-                                                     createdAt: Date().addingTimeInterval(-7_200), expiresAt: Date().addingTimeInterval(-3_600)))
+                                                     createdAt: Date().addingTimeInterval(-7_200), expiresAt: Date().addingTimeInterval(-3_600)), by: "maria")
         let browser = ConsoleBrowser(port: server.port)
         let expired = try browser.get("/console/link/\(secret)")
         #expect(expired.status == 404)

@@ -32,7 +32,7 @@ extension LiveServer {
     /// A browser signed in through the tester's personal link.
     func testerBrowser(_ testerID: String) throws -> ConsoleBrowser {
         let browser = ConsoleBrowser(port: port)
-        let opened = try browser.get(try personalLink(for: testerID).path)
+        let opened = try browser.openLink(try personalLink(for: testerID).path)
         guard opened.status == 303 else { throw DaemonError("the link answered \(opened.status)") }
         return browser
     }

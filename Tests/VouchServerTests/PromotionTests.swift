@@ -71,7 +71,7 @@ import VouchJSON
         // The author may not approve their own fix.
         let byAuthor = try server.call("POST", "/v1/fixes/\(key)/approvals", json: #"{"decision":"approve"}"#)
         #expect(byAuthor.status == 403)
-        #expect(byAuthor.json["detail"]?.stringValue?.contains("author") == true)
+        #expect(byAuthor.json["detail"]?.stringValue?.contains("having shaped it (created the fix)") == true)
         #expect(try server.call("POST", "/v1/fixes/\(key)/promote").status == 409)
         let releaseManager = try server.token(role: "release_manager", name: "rita")
         let approved = try server.call("POST", "/v1/fixes/\(key)/approvals", token: releaseManager, json: #"{"decision":"approve","comment":"VoiceOver users confirm it"}"#)

@@ -12,22 +12,29 @@ struct TesterConsoleJourney {
     let fixKey: String
 
     /// A tester enrolled in the channel selector fix (iOS only), signed in with her personal link.
-    init(_ server: LiveServer, name: String = "Aiko Tanaka", keys: [String] = ["user-7"], createFix: Bool = true) throws {
+    /// - Parameter existing: a browser to open her link in (one where staff are signed in), instead of a new one.
+    init(_ server: LiveServer, name: String = "Aiko Tanaka", keys: [String] = ["user-7"], createFix: Bool = true, in existing: ConsoleBrowser? = nil) throws {
         if createFix {
             try server.createChannelSelectorFix()
             try server.call("POST", "/v1/fixes/\(Self.key)/start")
         }
-        try self.init(server, fixKey: Self.key, name: name, keys: keys)
+        try self.init(server, fixKey: Self.key, name: name, keys: keys, in: existing)
     }
 
     /// A tester enrolled in `fixKey`, which is already in testing.
-    init(_ server: LiveServer, fixKey: String, name: String = "Aiko Tanaka", keys: [String] = ["user-7"]) throws {
+    init(_ server: LiveServer, fixKey: String, name: String = "Aiko Tanaka", keys: [String] = ["user-7"], in existing: ConsoleBrowser? = nil) throws {
         self.server = server
         self.fixKey = fixKey
         testerID = try server.createTester(name: name, keys: keys)
         let enrolled = try server.call("POST", "/v1/fixes/\(fixKey)/enrollments", json: #"{"testers":["\#(testerID)"]}"#)
         guard (200..<300).contains(enrolled.status) else { throw DaemonError("enrollment failed: \(enrolled.status) \(enrolled.text)") }
-        browser = try server.testerBrowser(testerID)
+        if let existing {
+            let opened = try existing.openLink(try server.personalLink(for: testerID).path)
+            guard opened.status == 303 else { throw DaemonError("the link answered \(opened.status)") }
+            browser = existing
+        } else {
+            browser = try server.testerBrowser(testerID)
+        }
     }
 
     var csrf: String { get throws { try #require(try browser.get("/console/").csrf) } }

@@ -27,7 +27,7 @@ struct ChangeFeedTests {
                 next.criteria.minTestersPassed = 3
                 return next
             }
-            try store.createToken(sdkToken("tok_a"), principal: (try PrincipalName("ios-app", field: "name"), "name"))
+            try store.createToken(sdkToken("tok_a"), principal: (try PrincipalName("ios-app", field: "name"), "name"), by: "admin")
             _ = try store.revokeToken("tok_a", by: "admin", at: time)
             _ = try store.updateFix(key, action: .fixStart, by: "maria", note: nil) { try $0.applying(.start, at: self.time) }
 
@@ -66,7 +66,7 @@ struct ChangeFeedTests {
                 return next
             }
             _ = try store.createTester(StoreFixtures.tester("t_extra", keys: ["user-9"]), by: "maria")
-            _ = try store.submitFeedback([StoreFixtures.passing("fb_1", by: "t_0")], idempotency: nil)
+            _ = try store.submitFeedback([StoreFixtures.passing("fb_1", by: "t_0")], by: "maria", idempotency: nil)
             #expect(try store.configurationRevision() == revision)
             #expect(log.all.count == 3)
             #expect(log.all.allSatisfy { $0.revision == revision && $0.configuration == nil && !$0.changesFlagRules })
@@ -94,7 +94,7 @@ struct ChangeFeedTests {
             // A body that recorded changes, and even a rule, then failed.
             struct Refused: Error {}
             #expect(throws: Refused.self) {
-                try store.write { connection, changes in
+                try store.write(by: "maria") { connection, changes in
                     try connection.query("UPDATE fixes SET title = 'half done' WHERE key = ?", [.text(self.key)])
                     changes.flagRuleChanged(self.key)
                     changes.record(.tokenAdded(self.sdkToken("tok_b")))
@@ -114,7 +114,7 @@ struct ChangeFeedTests {
             try StoreFixtures.failCommits(of: store, afterInsertOn: "configuration_revisions")
             let log = PublicationLog(store.changes)
             let failure = #expect(throws: (any Error).self) {
-                try store.createToken(self.sdkToken("tok_c"), principal: (try PrincipalName("ios-app", field: "name"), "name"))
+                try store.createToken(self.sdkToken("tok_c"), principal: (try PrincipalName("ios-app", field: "name"), "name"), by: "admin")
             }
             #expect(failure.map { StoreFixtures.isViolation($0, of: .foreignKey) } == true)
             #expect(log.all.isEmpty)
@@ -137,7 +137,7 @@ struct ChangeFeedTests {
                 // Every fifth submitter is not enrolled: its savepoint rolls back inside a shared transaction.
                 let tester = index % 5 == 4 ? "t_stranger" : "t_\(index % 4)"
                 do {
-                    let submission = try store.submitFeedback([StoreFixtures.passing("fb_\(index)", by: tester)], idempotency: nil)
+                    let submission = try store.submitFeedback([StoreFixtures.passing("fb_\(index)", by: tester)], by: "maria", idempotency: nil)
                     stored.withLock { $0 += submission.records.map(\.id) }
                 } catch {
                     #expect(tester == "t_stranger")
@@ -163,7 +163,7 @@ struct ChangeFeedTests {
             DispatchQueue.concurrentPerform(iterations: 40) { index in
                 let tester = "t_\(index % 4)"
                 do {
-                    let submission = try store.submitFeedback([StoreFixtures.passing("fb_\(index)", by: tester)], idempotency: nil)
+                    let submission = try store.submitFeedback([StoreFixtures.passing("fb_\(index)", by: tester)], by: "maria", idempotency: nil)
                     stored.withLock { $0 += submission.records.map(\.id) }
                 } catch {
                     failedCommits.add(1, ordering: .relaxed)

@@ -18,8 +18,8 @@ struct SharedDatabaseTests {
             let log = PublicationLog(second.changes)
             _ = try first.createFix(try StoreFixtures.fix(), by: "maria")
             _ = try first.changeTargets(of: key, adding: ["qa-device"], removing: [], by: "maria", at: time)
-            try first.createToken(StoreFixtures.token("tok_a"), principal: (try PrincipalName("ios-app", field: "name"), "name"))
-            try first.createToken(StoreFixtures.token("tok_bb"), principal: nil)
+            try first.createToken(StoreFixtures.token("tok_a"), principal: (try PrincipalName("ios-app", field: "name"), "name"), by: "admin")
+            try first.createToken(StoreFixtures.token("tok_bb"), principal: nil, by: "admin")
             _ = try first.revokeToken("tok_bb", by: "admin", at: time)
             _ = try first.updateFix(key, action: .fixCriteria, by: "rita", note: nil) { fix in
                 var next = fix
@@ -70,8 +70,8 @@ struct SharedDatabaseTests {
         try backend.withDatabase { open in
             let first = try open()
             let second = try open()
-            try first.createEndpoint(StoreFixtures.endpoint("we_a"))
-            let ids = try first.enqueue([StoreFixtures.event("evt_a")], onlyTo: nil)
+            try first.createEndpoint(StoreFixtures.endpoint("we_a"), by: "admin")
+            let ids = try first.enqueue([StoreFixtures.event("evt_a")], onlyTo: nil, by: "admin")
             #expect(ids.count == 1)
             let now = time.addingTimeInterval(1)
             let lease = now.addingTimeInterval(30)

@@ -17,19 +17,19 @@ struct StoreApprovalTests {
     func approvalsStandOnePerPrincipalAndRevisionUntilReplaced(backend: StoreBackend) throws {
         try backend.withStore { store in
             try StoreFixtures.fixInTesting(store, testers: 0)
-            try store.createEndpoint(StoreFixtures.endpoint("we_ci", events: [.approvalRecorded]))
+            try store.createEndpoint(StoreFixtures.endpoint("we_ci", events: [.approvalRecorded]), by: "admin")
             let log = PublicationLog(store.changes)
-            try store.recordApproval(approval("apr_2", by: "rita", minutesLater: 1), replacing: nil,
+            try store.recordApproval(approval("apr_2", by: "rita", minutesLater: 1), by: "rita", replacing: nil,
                                      emitting: [StoreFixtures.event("evt_apr", .approvalRecorded)])
-            try store.recordApproval(approval("apr_1", by: "ken", .reject, minutesLater: 1), replacing: nil, emitting: [])
+            try store.recordApproval(approval("apr_1", by: "ken", .reject, minutesLater: 1), by: "rita", replacing: nil, emitting: [])
             #expect(try store.approvals(of: key) == [approval("apr_1", by: "ken", .reject, minutesLater: 1), approval("apr_2", by: "rita", minutesLater: 1)],
                     "ordered by time, then id")
             // The same person under another spelling still has her standing vote.
-            #expect(throws: StoreConflict.self) { try store.recordApproval(self.approval("apr_3", by: "Rita"), replacing: nil, emitting: []) }
+            #expect(throws: StoreConflict.self) { try store.recordApproval(self.approval("apr_3", by: "Rita"), by: "rita", replacing: nil, emitting: []) }
             #expect(throws: StoreConflict.self, "replacing a vote that is not hers") {
-                try store.recordApproval(self.approval("apr_3", by: "rita"), replacing: "apr_1", emitting: [])
+                try store.recordApproval(self.approval("apr_3", by: "rita"), by: "rita", replacing: "apr_1", emitting: [])
             }
-            try store.recordApproval(approval("apr_4", by: "rita", .reject, minutesLater: 2), replacing: "apr_2", emitting: [])
+            try store.recordApproval(approval("apr_4", by: "rita", .reject, minutesLater: 2), by: "rita", replacing: "apr_2", emitting: [])
             #expect(try store.approvals(of: key).map(\.id) == ["apr_1", "apr_4"])
             #expect(try store.approvals(of: "other-fix").isEmpty)
             #expect(try store.deliveries(ofEvent: "evt_apr").map(\.endpointID) == ["we_ci"])

@@ -25,15 +25,15 @@ struct StoreConsoleTests {
     func linksAreCreatedForActiveTestersFoundByHashAndRevokedWithTheirSessions(backend: StoreBackend) throws {
         try backend.withStore { store in
             try StoreFixtures.fixInTesting(store, testers: 1)
-            try store.createTesterLink(link("tl_2"))
-            try store.createTesterLink(link("tl_1"))
+            try store.createTesterLink(link("tl_2"), by: "maria")
+            try store.createTesterLink(link("tl_1"), by: "maria")
             #expect(try store.testerLinks(of: "t_0").map(\.id) == ["tl_1", "tl_2"], "same creation time: by id")
             #expect(try store.testerLink(secretSHA256: hash(UInt8(ascii: "1"))) == link("tl_1"))
             #expect(try store.testerLink(secretSHA256: hash(9)) == nil)
-            #expect(throws: StoreError.notFound(kind: "tester", id: "t_nobody")) { try store.createTesterLink(self.link("tl_3", of: "t_nobody")) }
+            #expect(throws: StoreError.notFound(kind: "tester", id: "t_nobody")) { try store.createTesterLink(self.link("tl_3", of: "t_nobody"), by: "maria") }
 
-            try store.createConsoleSession(session(1, .link(id: "tl_1", testerID: "t_0")))
-            try store.createConsoleSession(session(2, .link(id: "tl_2", testerID: "t_0")))
+            try store.createConsoleSession(session(1, .link(id: "tl_1", testerID: "t_0")), by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
+            try store.createConsoleSession(session(2, .link(id: "tl_2", testerID: "t_0")), by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
             let revoked = try store.revokeTesterLink("tl_1", of: "t_0", by: "maria", at: time.addingTimeInterval(60))
             #expect(revoked.revokedAt == time.addingTimeInterval(60))
             #expect(try store.consoleSession(idSHA256: hash(1), at: time) == nil, "the link's session ended with it")
@@ -50,12 +50,12 @@ struct StoreConsoleTests {
     func sessionsLastUntilTheirEndTheirLinksEndOrTheyGoStale(backend: StoreBackend) throws {
         try backend.withStore { store in
             try StoreFixtures.fixInTesting(store, testers: 1)
-            try store.createToken(StoreFixtures.token("tok_staff", role: .admin), principal: nil)
-            try store.createTesterLink(link("tl_short", expiresInHours: 1))
+            try store.createToken(StoreFixtures.token("tok_staff", role: .admin), principal: nil, by: "admin")
+            try store.createTesterLink(link("tl_short", expiresInHours: 1), by: "maria")
             let staff = session(1, .token(id: "tok_staff"))
-            try store.createConsoleSession(staff)
-            try store.createConsoleSession(session(2, .link(id: "tl_short", testerID: "t_0")))
-            try store.createConsoleSession(session(3, .token(id: "tok_staff"), idleFromMinute: 30))
+            try store.createConsoleSession(staff, by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
+            try store.createConsoleSession(session(2, .link(id: "tl_short", testerID: "t_0")), by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
+            try store.createConsoleSession(session(3, .token(id: "tok_staff"), idleFromMinute: 30), by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
             #expect(try store.consoleSession(idSHA256: hash(1), at: time) == staff)
             #expect(try store.consoleSession(idSHA256: hash(1), at: time.addingTimeInterval(8 * 3_600)) == nil, "past its absolute end")
             #expect(try store.consoleSession(idSHA256: hash(2), at: time.addingTimeInterval(3_600)) == nil, "its link expired")
@@ -65,7 +65,7 @@ struct StoreConsoleTests {
             // Idle since before minute 40: session 2 (minute 0) and 3 (minute 30); session 1 was just seen.
             #expect(try store.deleteStaleConsoleSessions(at: time, idleBefore: time.addingTimeInterval(40 * 60)) == 2)
             #expect(try store.deleteStaleConsoleSessions(at: time.addingTimeInterval(8 * 3_600), idleBefore: time) == 1, "past its end")
-            try store.createConsoleSession(staff)
+            try store.createConsoleSession(staff, by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
             try store.deleteConsoleSession(idSHA256: hash(1))
             #expect(try store.consoleSession(idSHA256: hash(1), at: time) == nil)
         }
@@ -75,11 +75,11 @@ struct StoreConsoleTests {
     func draftsAreSavedReplacedAndGoWithTheirSession(backend: StoreBackend) throws {
         try backend.withStore { store in
             try StoreFixtures.fixInTesting(store, testers: 1)
-            try store.createToken(StoreFixtures.token("tok_staff", role: .admin), principal: nil)
-            try store.createToken(StoreFixtures.token("tok_spare", role: .admin), principal: nil)
-            try store.createTesterLink(link("tl_1"))
-            try store.createConsoleSession(session(1, .link(id: "tl_1", testerID: "t_0")))
-            try store.createConsoleSession(session(2, .token(id: "tok_staff")))
+            try store.createToken(StoreFixtures.token("tok_staff", role: .admin), principal: nil, by: "admin")
+            try store.createToken(StoreFixtures.token("tok_spare", role: .admin), principal: nil, by: "admin")
+            try store.createTesterLink(link("tl_1"), by: "maria")
+            try store.createConsoleSession(session(1, .link(id: "tl_1", testerID: "t_0")), by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
+            try store.createConsoleSession(session(2, .token(id: "tok_staff")), by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
 
             try store.saveConsoleDraft(session: hash(1), fix: key, answers: #"{"verdict":"passed"}"#, at: time)
             try store.saveConsoleDraft(session: hash(1), fix: key, answers: #"{"verdict":"failed"}"#, at: time)
@@ -95,7 +95,7 @@ struct StoreConsoleTests {
             _ = try store.withdrawTester("t_0", purgeFeedback: false, by: "maria", at: time)
             #expect(try store.consoleDraft(session: hash(1), fix: key) == nil, "withdrawal ends her link's sessions and their drafts")
             #expect(try store.testerLinks(of: "t_0").isEmpty)
-            #expect(throws: StoreConflict.self) { try store.createTesterLink(self.link("tl_2")) }
+            #expect(throws: StoreConflict.self) { try store.createTesterLink(self.link("tl_2"), by: "maria") }
         }
     }
 }

@@ -32,7 +32,7 @@ struct StoreDialectValueTests {
             for (index, text) in texts.enumerated() {
                 var fix = try StoreFixtures.fix("text-" + number(index))
                 (fix.title, fix.description, fix.uiArea, fix.expectedAnnouncement, fix.author) = (text, text, text, text, text)
-                fixes.append(try store.createFix(fix, by: text))
+                fixes.append(try store.createFix(fix, by: Requester(name: text, credential: nil)))
                 _ = try store.updateFix(fix.key.rawValue, action: .fixUpdate, by: "maria", note: text) { $0 }
             }
             #expect(try store.fixes(state: .draft, after: nil, limit: 100) == fixes)
@@ -60,19 +60,19 @@ struct StoreDialectValueTests {
                 (record.comment, record.heard, record.device, record.osVersion, record.appBuild, record.atVersion) = (text, text, text, text, text, text)
                 records.append(record)
             }
-            _ = try store.submitFeedback(records, idempotency: IdempotencyClaim(principal: Self.texts[9], key: Self.texts[7], requestSHA256: [0]))
+            _ = try store.submitFeedback(records, by: "maria", idempotency: IdempotencyClaim(principal: Self.texts[9], key: Self.texts[7], requestSHA256: [0]))
             let stored = try store.feedback(of: key, tester: nil, revision: nil, after: nil, limit: 100).map(\.feedback)
             #expect(stored == records)
             #expect(bytes(stored.map(\.comment)) == bytes(texts))
-            let replay = try store.submitFeedback([], idempotency: IdempotencyClaim(principal: Self.texts[9], key: Self.texts[7], requestSHA256: [0]))
+            let replay = try store.submitFeedback([], by: "maria", idempotency: IdempotencyClaim(principal: Self.texts[9], key: Self.texts[7], requestSHA256: [0]))
             #expect(replay.replayed && replay.records == records)
 
             for (index, text) in texts.enumerated() {
                 try store.recordApproval(Approval(id: "apr_" + number(index), fixKey: key, revision: 1, principal: "rm_\(index)", decision: .approve, comment: text,
-                                                  evidenceHash: text, recordedAt: time), replacing: nil, emitting: [])
+                                                  evidenceHash: text, recordedAt: time), by: "rita", replacing: nil, emitting: [])
                 let session = [UInt8(index), 0]
                 try store.createConsoleSession(ConsoleSession(idSHA256: session, holder: .token(id: text), csrf: text, createdAt: time, lastSeenAt: time,
-                                                              expiresAt: time.addingTimeInterval(60)))
+                                                              expiresAt: time.addingTimeInterval(60)), by: "maria", keepingAtMost: .init(perCredential: 100, perTester: 100))
                 try store.saveConsoleDraft(session: session, fix: key, answers: text, at: time)
                 #expect(bytes([try store.consoleDraft(session: session, fix: key)]) == bytes([text]))
                 #expect(try store.consoleSession(idSHA256: session, at: time)?.csrf == text)
@@ -88,8 +88,8 @@ struct StoreDialectValueTests {
         try backend.withStore { store in
             let zeros = Array(repeating: UInt8(0), count: 32)
             let oneAtTheEnd = Array(repeating: UInt8(0), count: 31) + [1]
-            try store.createToken(StoreFixtures.token("tok_zeros", hash: zeros), principal: nil)
-            try store.createToken(StoreFixtures.token("tok_one", hash: oneAtTheEnd), principal: nil)
+            try store.createToken(StoreFixtures.token("tok_zeros", hash: zeros), principal: nil, by: "admin")
+            try store.createToken(StoreFixtures.token("tok_one", hash: oneAtTheEnd), principal: nil, by: "admin")
             _ = try store.revokeToken("tok_zeros", by: "admin", at: time)
             #expect(try store.revokedTokenHashes() == [zeros], "a hash of zeros is neither empty nor cut at its first zero")
             #expect(try store.activeTokens().map(\.secretSHA256) == [oneAtTheEnd])
@@ -97,16 +97,16 @@ struct StoreDialectValueTests {
             _ = try store.createTester(StoreFixtures.tester("t_0", keys: []), by: "maria")
             for (id, secret) in [("tl_zeros", zeros), ("tl_one", oneAtTheEnd)] {
                 try store.createTesterLink(TesterLink(id: id, testerID: "t_0", secretSHA256: secret, createdBy: "maria", createdAt: time,
-                                                      expiresAt: time.addingTimeInterval(60)))
+                                                      expiresAt: time.addingTimeInterval(60)), by: "maria")
             }
             #expect(try store.testerLink(secretSHA256: zeros)?.id == "tl_zeros")
             #expect(try store.testerLink(secretSHA256: oneAtTheEnd)?.id == "tl_one")
             #expect(try store.testerLink(secretSHA256: []) == nil)
             #expect(try store.testerLink(secretSHA256: Array(zeros.prefix(31))) == nil)
 
-            try store.createEndpoint(StoreFixtures.endpoint("we_a"))
+            try store.createEndpoint(StoreFixtures.endpoint("we_a"), by: "admin")
             let body: [UInt8] = [0] + Array(0...255) + [0]
-            _ = try store.enqueue([StoreFixtures.event("evt_bytes", body: body), StoreFixtures.event("evt_empty", body: [])], onlyTo: nil)
+            _ = try store.enqueue([StoreFixtures.event("evt_bytes", body: body), StoreFixtures.event("evt_empty", body: [])], onlyTo: nil, by: "admin")
             let jobs = try store.claimDeliveries(at: time, by: "node", leaseUntil: time.addingTimeInterval(30), excluding: [], limit: 10)
             #expect(Set(jobs.map(\.body)) == [body, []])
             #expect(try store.serverKey(named: "zeros") { zeros } == zeros)

@@ -58,7 +58,7 @@ struct StoreFixTests {
     func updateThatFailsAfterWritingRollsBackEveryWrite(backend: StoreBackend) throws {
         try backend.withStore { store in
             _ = try store.createFix(try StoreFixtures.fix(), by: "maria")
-            _ = try store.enqueue([StoreFixtures.event("evt_taken")], onlyTo: nil)
+            _ = try store.enqueue([StoreFixtures.event("evt_taken")], onlyTo: nil, by: "admin")
             let revision = try store.configurationRevision()
             let failure = #expect(throws: (any Error).self) {
                 try store.updateFix(self.key, action: .fixStart, by: "maria", note: nil, emitting: { _, _ in [StoreFixtures.event("evt_taken")] }) {

@@ -30,9 +30,9 @@ struct StoreOperationsTests {
             _ = try store.createFix(try StoreFixtures.fix("draft-two"), by: "maria")
             var failed = StoreFixtures.passing("fb_2", by: "t_1")
             failed.verdict = .failed
-            _ = try store.submitFeedback([StoreFixtures.passing("fb_1", by: "t_0"), failed], idempotency: nil)
-            try store.createEndpoint(StoreFixtures.endpoint("we_a"))
-            _ = try store.enqueue([StoreFixtures.event("evt_1")], onlyTo: nil)
+            _ = try store.submitFeedback([StoreFixtures.passing("fb_1", by: "t_0"), failed], by: "maria", idempotency: nil)
+            try store.createEndpoint(StoreFixtures.endpoint("we_a"), by: "admin")
+            _ = try store.enqueue([StoreFixtures.event("evt_1")], onlyTo: nil, by: "admin")
             #expect(try store.operationalCounts() == OperationalCounts(fixesByState: ["testing": 1, "draft": 2],
                                                                        feedbackByVerdict: ["passed": 1, "failed": 1],
                                                                        deliveriesByStatus: ["pending": 1]))

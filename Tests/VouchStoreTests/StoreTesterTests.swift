@@ -69,11 +69,11 @@ struct StoreTesterTests {
         try backend.withStore { store in
             try StoreFixtures.fixInTesting(store, testers: 11)  // t_1 has user-1, t_10 has user-10
             _ = try store.changeTargets(of: key, adding: ["user-1", "user-10"], removing: [], by: "maria", at: time)
-            try store.createToken(StoreFixtures.token("tok_t1", role: .tester, testerID: "t_1"), principal: nil)
+            try store.createToken(StoreFixtures.token("tok_t1", role: .tester, testerID: "t_1"), principal: nil, by: "admin")
             var feedback = StoreFixtures.passing("fb_1", by: "t_1")
             feedback.comment = "My name is Aiko"
             feedback.device = "iPhone 15"
-            _ = try store.submitFeedback([feedback], idempotency: IdempotencyClaim(principal: "tok_t1", key: "k1", requestSHA256: [1]))
+            _ = try store.submitFeedback([feedback], by: "maria", idempotency: IdempotencyClaim(principal: "tok_t1", key: "k1", requestSHA256: [1]))
             _ = try store.updateFix(key, action: .fixUpdate, by: "maria", note: "asked by t_1") { $0 }
 
             let withdrawal = try store.withdrawTester("t_1", purgeFeedback: false, by: "maria", at: time.addingTimeInterval(60))
@@ -97,7 +97,7 @@ struct StoreTesterTests {
             #expect(text.contains("\"user-10\""), "a key that merely starts like hers is another tester's")
             #expect(audit.contains { $0.note == "asked by withdrawn" })
             // Her submission's idempotency record went: the same claim is new again, not a replay of her feedback.
-            let again = try store.submitFeedback([StoreFixtures.passing("fb_2", by: "t_0")],
+            let again = try store.submitFeedback([StoreFixtures.passing("fb_2", by: "t_0")], by: "maria",
                                                  idempotency: IdempotencyClaim(principal: "tok_t1", key: "k1", requestSHA256: [1]))
             #expect(!again.replayed)
             #expect(throws: StoreConflict.self) { try store.withdrawTester("t_1", purgeFeedback: false, by: "maria", at: self.time) }
@@ -108,9 +108,9 @@ struct StoreTesterTests {
     func withdrawalWithPurgeDeletesHerFeedbackOnly(backend: StoreBackend) throws {
         try backend.withStore { store in
             try StoreFixtures.fixInTesting(store, testers: 2)
-            _ = try store.submitFeedback([StoreFixtures.passing("fb_0", by: "t_0")], idempotency: nil)
-            _ = try store.submitFeedback([StoreFixtures.passing("fb_1a", by: "t_1")], idempotency: nil)
-            _ = try store.submitFeedback([StoreFixtures.passing("fb_1b", by: "t_1")], idempotency: nil)
+            _ = try store.submitFeedback([StoreFixtures.passing("fb_0", by: "t_0")], by: "maria", idempotency: nil)
+            _ = try store.submitFeedback([StoreFixtures.passing("fb_1a", by: "t_1")], by: "maria", idempotency: nil)
+            _ = try store.submitFeedback([StoreFixtures.passing("fb_1b", by: "t_1")], by: "maria", idempotency: nil)
             let withdrawal = try store.withdrawTester("t_1", purgeFeedback: true, by: "maria", at: time)
             #expect(withdrawal.feedbackDeleted == 2)
             #expect(withdrawal.feedbackUnlinked == 0)
@@ -126,9 +126,9 @@ struct StoreTesterTests {
     func exportHoldsEverythingStoredAboutHer(backend: StoreBackend) throws {
         try backend.withStore { store in
             try StoreFixtures.fixInTesting(store, testers: 2)
-            try store.createToken(StoreFixtures.token("tok_t0", role: .tester, testerID: "t_0"), principal: nil)
-            _ = try store.submitFeedback([StoreFixtures.passing("fb_0", by: "t_0")], idempotency: nil)
-            _ = try store.submitFeedback([StoreFixtures.passing("fb_1", by: "t_1")], idempotency: nil)
+            try store.createToken(StoreFixtures.token("tok_t0", role: .tester, testerID: "t_0"), principal: nil, by: "admin")
+            _ = try store.submitFeedback([StoreFixtures.passing("fb_0", by: "t_0")], by: "maria", idempotency: nil)
+            _ = try store.submitFeedback([StoreFixtures.passing("fb_1", by: "t_1")], by: "maria", idempotency: nil)
             let export = try store.exportTester("t_0")
             #expect(export.tester == (try store.tester("t_0")))
             #expect(export.enrollments.map(\.fixKey) == [key])

@@ -16,7 +16,7 @@ struct StoreTokenTests {
     func tokensKeepOnlyTheHashAndRevocationIsAudited(backend: StoreBackend) throws {
         try backend.withStore { store in
             let token = StoreFixtures.token("tok_1", hash: Array(repeating: UInt8(7), count: 32))
-            try store.createToken(token, principal: try principal("ios-app"))
+            try store.createToken(token, principal: try principal("ios-app"), by: "admin")
             #expect(try store.activeTokens() == [token])
             let revoked = try store.revokeToken("tok_1", by: "admin", at: time)
             #expect(revoked.revokedAt == time)
@@ -34,8 +34,8 @@ struct StoreTokenTests {
             // Hashes with zero bytes at the start, in the middle and at the end: blobs, never C strings.
             let kept = StoreFixtures.token("tok_kept", hash: [0, 0] + Array(repeating: 0xAB, count: 30))
             let gone = StoreFixtures.token("tok_gone", hash: Array(repeating: 0xCD, count: 15) + [0] + Array(repeating: 0, count: 16))
-            try store.createToken(kept, principal: nil)
-            try store.createToken(gone, principal: nil)
+            try store.createToken(kept, principal: nil, by: "admin")
+            try store.createToken(gone, principal: nil, by: "admin")
             #expect(try store.revokedTokenHashes().isEmpty)
             _ = try store.revokeToken("tok_gone", by: "admin", at: time)
             #expect(try store.revokedTokenHashes() == [gone.secretSHA256])
@@ -51,17 +51,17 @@ struct StoreTokenTests {
     func aSecondTokenWithTheSameHashIsRefusedAndLeavesNothing(backend: StoreBackend) throws {
         try backend.withStore { store in
             let hash = Array(repeating: UInt8(9), count: 32)
-            try store.createToken(StoreFixtures.token("tok_first", hash: hash), principal: try principal("ios-app"))
+            try store.createToken(StoreFixtures.token("tok_first", hash: hash), principal: try principal("ios-app"), by: "admin")
             let revision = try store.configurationRevision()
             let failure = #expect(throws: (any Error).self) {
-                try store.createToken(StoreFixtures.token("tok_copy", hash: hash), principal: try self.principal("android-app"))
+                try store.createToken(StoreFixtures.token("tok_copy", hash: hash), principal: try self.principal("android-app"), by: "admin")
             }
             #expect(failure.map { StoreFixtures.isViolation($0, of: .unique) } == true)
             #expect(try store.tokenCount() == 1)
             #expect(try store.configurationRevision() == revision)
             #expect(try store.auditEvents(fix: nil, after: nil, limit: 10).map(\.action) == [.tokenCreate])
             // The principal registered inside the failed transaction went with it: the name is free.
-            try store.createToken(StoreFixtures.token("tok_android"), principal: try principal("android-app"))
+            try store.createToken(StoreFixtures.token("tok_android"), principal: try principal("android-app"), by: "admin")
             #expect(try store.tokenCount() == 2)
         }
     }
@@ -69,7 +69,7 @@ struct StoreTokenTests {
     @Test(arguments: StoreBackend.allCases)
     func tokensPageByIdInByteOrder(backend: StoreBackend) throws {
         try backend.withStore { store in
-            for id in ["a-fix", "_z", "B", "a_z"] { try store.createToken(StoreFixtures.token(id), principal: nil) }
+            for id in ["a-fix", "_z", "B", "a_z"] { try store.createToken(StoreFixtures.token(id), principal: nil, by: "admin") }
             #expect(try store.tokens(after: nil, limit: 2).map(\.id) == ["B", "_z"])
             #expect(try store.tokens(after: "_z", limit: 2).map(\.id) == ["a-fix", "a_z"])
             #expect(try store.tokens(after: "a_z", limit: 2).isEmpty)
@@ -80,13 +80,13 @@ struct StoreTokenTests {
     func aTesterTokenNeedsAnActiveTesterAndTheLastAdminTokenStays(backend: StoreBackend) throws {
         try backend.withStore { store in
             #expect(throws: ValidationFailure([FieldError(field: "tester", message: "no tester 't_nobody'")])) {
-                try store.createToken(StoreFixtures.token("tok_t", role: .tester, testerID: "t_nobody"), principal: nil)
+                try store.createToken(StoreFixtures.token("tok_t", role: .tester, testerID: "t_nobody"), principal: nil, by: "admin")
             }
             _ = try store.createTester(StoreFixtures.tester("t_aiko", keys: []), by: "maria")
-            try store.createToken(StoreFixtures.token("tok_t", role: .tester, testerID: "t_aiko"), principal: nil)
+            try store.createToken(StoreFixtures.token("tok_t", role: .tester, testerID: "t_aiko"), principal: nil, by: "admin")
             #expect(try store.activeTokens().map(\.testerID) == ["t_aiko"])
 
-            try store.createToken(StoreFixtures.token("tok_admin", role: .admin), principal: try principal("admin"))
+            try store.createToken(StoreFixtures.token("tok_admin", role: .admin), principal: try principal("admin"), by: "admin")
             #expect(throws: StoreConflict.self) { try store.revokeToken("tok_admin", by: "admin", at: self.time) }
             #expect(try store.activeTokens().count == 2)
         }

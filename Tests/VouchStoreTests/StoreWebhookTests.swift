@@ -15,7 +15,7 @@ struct StoreWebhookTests {
     @Test(arguments: StoreBackend.allCases)
     func endpointsAreCreatedListedInByteOrderUpdatedAndDeleted(backend: StoreBackend) throws {
         try backend.withStore { store in
-            for id in ["we_a-fix", "we__z", "we_B"] { try store.createEndpoint(StoreFixtures.endpoint(id, events: [.fixCreated, .fixPromoted])) }
+            for id in ["we_a-fix", "we__z", "we_B"] { try store.createEndpoint(StoreFixtures.endpoint(id, events: [.fixCreated, .fixPromoted]), by: "admin") }
             #expect(try store.endpoint("we__z") == StoreFixtures.endpoint("we__z", events: [.fixCreated, .fixPromoted]))
             #expect(try store.endpoints(after: nil, limit: 2).map(\.id) == ["we_B", "we__z"])
             #expect(try store.endpoints(after: "we__z", limit: 2).map(\.id) == ["we_a-fix"])
@@ -42,20 +42,20 @@ struct StoreWebhookTests {
     @Test(arguments: StoreBackend.allCases)
     func eventsGoToSubscribedEnabledEndpointsAndTheClaimCarriesTheBodyBytes(backend: StoreBackend) throws {
         try backend.withStore { store in
-            try store.createEndpoint(StoreFixtures.endpoint("we_all"))
-            try store.createEndpoint(StoreFixtures.endpoint("we_promoted", events: [.fixPromoted]))
-            try store.createEndpoint(StoreFixtures.endpoint("we_off"))
+            try store.createEndpoint(StoreFixtures.endpoint("we_all"), by: "admin")
+            try store.createEndpoint(StoreFixtures.endpoint("we_promoted", events: [.fixPromoted]), by: "admin")
+            try store.createEndpoint(StoreFixtures.endpoint("we_off"), by: "admin")
             _ = try store.updateEndpoint("we_off", by: "admin") { endpoint in
                 var next = endpoint
                 next.enabled = false
                 return next
             }
             let body: [UInt8] = [0x00, 0x7B, 0x00, 0xFF, 0xFE, 0x00]
-            let ids = try store.enqueue([StoreFixtures.event("evt_created", body: body)], onlyTo: nil)
+            let ids = try store.enqueue([StoreFixtures.event("evt_created", body: body)], onlyTo: nil, by: "admin")
             #expect(ids == ["dlv_created_all"])
             // A test event sent to one endpoint reaches it whatever it subscribed to.
-            #expect(try store.enqueue([StoreFixtures.event("evt_test", .webhookTest)], onlyTo: "we_promoted") == ["dlv_test_promoted"])
-            #expect(try store.enqueue([], onlyTo: nil).isEmpty)
+            #expect(try store.enqueue([StoreFixtures.event("evt_test", .webhookTest)], onlyTo: "we_promoted", by: "admin") == ["dlv_test_promoted"])
+            #expect(try store.enqueue([], onlyTo: nil, by: "admin").isEmpty)
 
             let now = time.addingTimeInterval(1)
             let jobs = try store.claimDeliveries(at: now, by: "node", leaseUntil: now.addingTimeInterval(30), excluding: ["dlv_test_promoted"], limit: 10)
@@ -71,9 +71,9 @@ struct StoreWebhookTests {
     @Test(arguments: StoreBackend.allCases)
     func attemptsRetrySucceedDieOrDisableTheEndpoint(backend: StoreBackend) throws {
         try backend.withStore { store in
-            try store.createEndpoint(StoreFixtures.endpoint("we_a"))
-            try store.createEndpoint(StoreFixtures.endpoint("we_gone"))
-            _ = try store.enqueue((1...3).map { StoreFixtures.event("evt_\($0)", at: time.addingTimeInterval(Double($0))) }, onlyTo: nil)
+            try store.createEndpoint(StoreFixtures.endpoint("we_a"), by: "admin")
+            try store.createEndpoint(StoreFixtures.endpoint("we_gone"), by: "admin")
+            _ = try store.enqueue((1...3).map { StoreFixtures.event("evt_\($0)", at: time.addingTimeInterval(Double($0))) }, onlyTo: nil, by: "admin")
             let retryAt = time.addingTimeInterval(600)
 
             let retried = try store.recordAttempt(attempt("dlv_1_a", .retry(at: retryAt)))
@@ -104,8 +104,8 @@ struct StoreWebhookTests {
     @Test(arguments: StoreBackend.allCases)
     func redeliveryPutsADeadDeliveryBackWithFreshAttempts(backend: StoreBackend) throws {
         try backend.withStore { store in
-            try store.createEndpoint(StoreFixtures.endpoint("we_a"))
-            _ = try store.enqueue([StoreFixtures.event("evt_1"), StoreFixtures.event("evt_2")], onlyTo: nil)
+            try store.createEndpoint(StoreFixtures.endpoint("we_a"), by: "admin")
+            _ = try store.enqueue([StoreFixtures.event("evt_1"), StoreFixtures.event("evt_2")], onlyTo: nil, by: "admin")
             _ = try store.recordAttempt(attempt("dlv_1_a", .dead(reason: "refused")))
             let later = time.addingTimeInterval(3_600)
             let again = try store.redeliver("dlv_1_a", by: "admin", at: later)
@@ -121,8 +121,8 @@ struct StoreWebhookTests {
     func theNextDeliveryDueIsTheEarliestPendingOne(backend: StoreBackend) throws {
         try backend.withStore { store in
             #expect(try store.nextDeliveryDue() == nil)
-            try store.createEndpoint(StoreFixtures.endpoint("we_a"))
-            _ = try store.enqueue([StoreFixtures.event("evt_late", at: time.addingTimeInterval(50)), StoreFixtures.event("evt_early", at: time)], onlyTo: nil)
+            try store.createEndpoint(StoreFixtures.endpoint("we_a"), by: "admin")
+            _ = try store.enqueue([StoreFixtures.event("evt_late", at: time.addingTimeInterval(50)), StoreFixtures.event("evt_early", at: time)], onlyTo: nil, by: "admin")
             #expect(try store.nextDeliveryDue() == time)
             _ = try store.recordAttempt(attempt("dlv_early_a", .retry(at: time.addingTimeInterval(90))))
             #expect(try store.nextDeliveryDue() == time.addingTimeInterval(50))

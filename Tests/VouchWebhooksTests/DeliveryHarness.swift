@@ -32,7 +32,7 @@ final class DeliveryHarness {
         for (index, url) in ([url] + otherURLs).enumerated() {
             try DeliveryHarness.createEndpoint(index == 0 ? endpointID : "we_other\(index)", url: url, in: store, at: now)
         }
-        _ = try store.enqueue([DeliveryHarness.event(eventID, at: now)], onlyTo: nil)
+        _ = try store.enqueue([DeliveryHarness.event(eventID, at: now)], onlyTo: nil, by: "admin")
         let settings = DeliveryWorker.Settings(schedule: DeliverySchedule(retryDelays: retryDelays, jitterFraction: 0),
                                                timeoutMilliseconds: timeoutMilliseconds, allowPrivateNetworks: allowPrivateNetworks,
                                                threadCount: threadCount, maxIdleMilliseconds: 50)
@@ -42,7 +42,7 @@ final class DeliveryHarness {
 
     private static func createEndpoint(_ id: String, url: String, in store: RelationalStore, at time: Date) throws {
         try store.createEndpoint(WebhookEndpoint(id: id, url: url, events: [], required: true, secret: WebhookSigner.makeSecret(),
-                                                 createdBy: "test", createdAt: time, updatedAt: time))
+                                                 createdBy: "test", createdAt: time, updatedAt: time), by: "admin")
     }
 
     private static func event(_ id: String, at time: Date) -> WebhookEvent {
@@ -54,7 +54,7 @@ final class DeliveryHarness {
     func addEndpoint(_ id: String, url: String, withEvent eventID: String) throws {
         let now = Date()
         try DeliveryHarness.createEndpoint(id, url: url, in: store, at: now)
-        _ = try store.enqueue([DeliveryHarness.event(eventID, at: now)], onlyTo: id)
+        _ = try store.enqueue([DeliveryHarness.event(eventID, at: now)], onlyTo: id, by: "admin")
         worker.wake()
     }
 

@@ -25,6 +25,11 @@ enum ErrorResponses {
             return Problem(status: 400, detail: "the body is not valid JSON: \(parseError)")
         case let conflict as StoreConflict:
             return Problem(status: 409, detail: conflict.description)
+        case let refused as DecisionRefused:
+            return Problem(status: 403, detail: refused.description)
+        case let ended as CredentialEnded:
+            // Revoked on another vouchd a moment ago: this one's copy of the tokens had not heard yet, the write did.
+            return Problem(status: 401, detail: ended.description)
         case StoreError.notFound(let kind, let id):
             return Problem(status: 404, detail: "no \(kind) '\(id)'")
         case StoreError.alreadyExists(let kind, let id):

@@ -57,7 +57,7 @@ public final class TokenDirectory: Sendable {
         for change in committed.changes {
             switch change {
             case .tokenAdded(let token): add(token)
-            case .tokenRevoked(let token): revoke(token)
+            case .tokenRevoked(let token): revoke(id: token.id, secretHash: token.secretSHA256)
             default: break
             }
         }
@@ -71,14 +71,20 @@ public final class TokenDirectory: Sendable {
         }
     }
 
-    private func revoke(_ token: TokenRecord) {
+    private func revoke(id: String, secretHash: [UInt8]) {
         state.withLock { state in
-            state.revoked.insert(token.secretSHA256)
-            state.principals[token.secretSHA256] = nil
-            state.byID[token.id] = nil
+            state.revoked.insert(secretHash)
+            state.principals[secretHash] = nil
+            state.byID[id] = nil
             removals.add(1, ordering: .releasing)
         }
         recent.forEach { $0 = [] }
+    }
+
+    /// Revokes the token with this id, found revoked in the database before the change feed brought the news.
+    public func revokeNow(tokenID: String) {
+        guard let secretHash = state.withLock({ state in state.principals.first { $0.value.tokenID == tokenID }?.key }) else { return }
+        revoke(id: tokenID, secretHash: secretHash)
     }
 
     /// The principal for a presented secret, or nil when it is unknown or revoked.

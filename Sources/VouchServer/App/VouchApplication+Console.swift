@@ -7,9 +7,9 @@ extension VouchApplication {
     /// (docs/console.md).
     static func registerConsole(in router: inout APIRouter, sessions: ConsoleSessions, api: ConsoleAPI, store: any Store,
                                 promotion: PromotionService, tokens: TokenDirectory, authFailures: AuthFailureLimiter,
-                                settings: ApplicationSettings, clock: @escaping @Sendable () -> Date) {
+                                settings: ApplicationSettings, logger: Logger, clock: @escaping @Sendable () -> Date) {
         let routes = ConsoleRoutes(sessions: sessions)
-        SignInPages(routes: routes, store: store, tokens: tokens, authFailures: authFailures, clock: clock).register(in: &router)
+        SignInPages(routes: routes, store: store, tokens: tokens, authFailures: authFailures, logger: logger, clock: clock).register(in: &router)
         HomePages(routes: routes, store: store).register(in: &router)
         AssetPages(routes: routes).register(in: &router)
         ReviewPages(routes: routes, store: store, promotion: promotion, api: api).register(in: &router)

@@ -119,7 +119,7 @@ public final class VouchApplication: Sendable {
             let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)
             consoleSessions = sessions
             VouchApplication.registerConsole(in: &router, sessions: sessions, api: consoleAPI, store: store, promotion: promotion,
-                                             tokens: tokens, authFailures: authFailures, settings: settings, clock: clock)
+                                             tokens: tokens, authFailures: authFailures, settings: settings, logger: logger, clock: clock)
         } else {
             consoleSessions = nil
         }
@@ -329,6 +329,9 @@ public final class VouchApplication: Sendable {
                 // An unknown console address, or a refusal before the console's own handler ran: a page, not JSON.
                 return ConsoleErrorPage.response(for: problem, to: request, sessions: consoleSessions)
             } else if let problem = ErrorResponses.problem(for: error) {
+                // The database knew of a revocation before this process's copy of the tokens did: the copy learns it
+                // now, so the token's next request is refused at once and its 401s are not taken for guesses.
+                if let ended = error as? CredentialEnded, let tokenID = ended.tokenID { tokens.revokeNow(tokenID: tokenID) }
                 if problem.status == 503 || problem.status == 507 {
                     // The operator must hear of a locked database or a full disk; the client only sees the problem.
                     logger.log(problem.status == 507 ? .error : .warning, problem.status == 507 ? "disk full, write refused" : "database busy, write refused",

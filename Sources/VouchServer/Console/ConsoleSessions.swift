@@ -28,6 +28,9 @@ final class ConsoleSessions: Sendable {
     nonisolated(unsafe) private let sweeper: any DispatchSourceTimer
     private let sweeping = Mutex(false)
     static let sweepIntervalSeconds = 600
+    /// Sessions one token or link keeps at most (a phone, a tablet and a computer, with room to spare), and one
+    /// tester; a new session beyond that ends the oldest (docs/console.md, "Sessions").
+    static let bounds = ConsoleSession.Bounds(perCredential: 5, perTester: 10)
 
     init(store: any Store, tokens: TokenDirectory, settings: ConsoleSettings, clock: @escaping @Sendable () -> Date) {
         self.store = store
@@ -53,9 +56,12 @@ final class ConsoleSessions: Sendable {
             // The token directory follows every revocation at once; the store deletes the rows in the same commit.
             guard let tokenPrincipal = tokens.principal(tokenID: id) else { return nil }
             principal = tokenPrincipal
-        case .link(let id, let testerID):
-            // The tester's own pseudonym, as a tester token's principal: what her feedback records as `recorded_by`.
-            principal = Principal(name: testerID, role: .tester, testerID: testerID, tokenID: id)
+        case .link(let id, let testerID, let openedBy):
+            // The tester's own pseudonym, as a tester token's principal: what her feedback records as `recorded_by`;
+            // with the link, its creator and who opened it, so what staff entered on it is never taken for her own act.
+            let createdBy = try store.testerLinks(of: testerID).first { $0.id == id }?.createdBy ?? ""
+            principal = Principal(name: testerID, role: .tester, testerID: testerID, tokenID: id,
+                                  link: LinkUse(id: id, createdBy: createdBy, openedBy: openedBy))
         }
         if now.timeIntervalSince(session.lastSeenAt) > ConsoleSessions.touchIntervalSeconds {
             try store.touchConsoleSession(idSHA256: hash, at: now)
@@ -63,14 +69,17 @@ final class ConsoleSessions: Sendable {
         return (session, principal)
     }
 
-    /// Starts a session; returns the cookie header that carries it.
-    func start(_ holder: ConsoleSession.Holder, endingNoLaterThan limit: Date? = nil, secure: Bool) throws -> (name: String, value: String) {
+    /// Starts a session for `requester` (whose token or link is confirmed as the session is stored); returns the cookie
+    /// header that carries it.
+    func start(_ holder: ConsoleSession.Holder, for requester: Requester, endingNoLaterThan limit: Date? = nil,
+               secure: Bool) throws -> (name: String, value: String) {
         let secret = SecureRandom.alphanumeric(count: 43)
         let now = clock()
         var expiresAt = now.addingTimeInterval(Double(settings.sessionLifetimeSeconds))
         if let limit { expiresAt = min(expiresAt, limit) }
         try store.createConsoleSession(ConsoleSession(idSHA256: Digest.sha256(secret), holder: holder, csrf: SecureRandom.alphanumeric(count: 32),
-                                                      createdAt: now, lastSeenAt: now, expiresAt: expiresAt))
+                                                      createdAt: now, lastSeenAt: now, expiresAt: expiresAt),
+                                       by: requester, keepingAtMost: ConsoleSessions.bounds)
         return ConsoleSessions.cookie(ConsoleSessions.cookieName, secret, maxAge: Int(expiresAt.timeIntervalSince(now)), secure: secure)
     }
 

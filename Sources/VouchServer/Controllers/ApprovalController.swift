@@ -45,8 +45,8 @@ struct ApprovalController {
         }
         try reader.finish()
         guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
-        if Principal.sameIdentity(fix.author, context.principal.name) {
-            throw Problem(status: 403, detail: "\(context.principal.name) is the author of fix \(key) and cannot approve or reject it; another release manager must decide")
+        if let author = try store.revisionAuthors(of: fix).first(where: { Principal.sameIdentity($0.principal, context.principal.name) }) {
+            throw DecisionRefused(author.refusal(fix: key, revision: fix.revision))
         }
         let decidable: [FixState] = [.testing, .promotionFailed]
         guard decidable.contains(fix.state) else {
@@ -60,7 +60,7 @@ struct ApprovalController {
         let event = WebhookEventFactory.make(.approvalRecorded, fix: fix, evidence: promotion.evidence(for: fix), extra: [
             "decision": .string(approval.decision.rawValue), "principal": .string(approval.principal), "approval": .string(approval.id),
         ], at: approval.recordedAt)
-        try store.recordApproval(approval, replacing: replacing, emitting: [event])
+        try store.recordApproval(approval, by: context.requester, replacing: replacing, emitting: [event])
         let standing = CriteriaEvaluator.standing(of: approval, input: try promotion.input(for: fix))
         return .json(ApprovalController.json(.init(approval: approval, standing: standing)), status: 201)
     }

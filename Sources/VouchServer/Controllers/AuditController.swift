@@ -35,7 +35,7 @@ struct AuditController {
         return .object([
             "id": .number(Double(event.id)), "at": .string(Timestamp.string(event.at)), "principal": .string(event.principal),
             "action": .string(event.action.rawValue), "fix": .optional(event.fixKey), "subject": .optional(event.subject),
-            "note": .optional(event.note), "before": parsed(event.before), "after": parsed(event.after),
+            "note": .optional(event.note), "before": parsed(event.before), "after": parsed(event.after), "via": .optional(event.via),
         ])
     }
 }

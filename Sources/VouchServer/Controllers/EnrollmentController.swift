@@ -31,7 +31,7 @@ struct EnrollmentController {
         }
         try reader.finish()
         let key = context.parameters["key"]
-        let change = try store.enroll(testers ?? [], in: key, by: context.principal.name, at: clock())
+        let change = try store.enroll(testers ?? [], in: key, by: context.requester, at: clock())
         var body = EnrollmentController.json(key, change.enrollments)
         if case .object(var object) = body {
             object["added"] = .strings(change.added)
@@ -43,7 +43,7 @@ struct EnrollmentController {
     func unenroll(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let key = context.parameters["key"]
         let tester = context.parameters["tester"]
-        let change = try store.unenroll([tester], from: key, by: context.principal.name, at: clock())
+        let change = try store.unenroll([tester], from: key, by: context.requester, at: clock())
         guard !change.removed.isEmpty else { throw Problem(status: 404, detail: "tester \(tester) is not enrolled in fix \(key)") }
         return .json(EnrollmentController.json(key, change.enrollments))
     }

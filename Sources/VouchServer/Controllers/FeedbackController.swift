@@ -55,8 +55,11 @@ struct FeedbackController {
                 draft.tester = context.principal.testerID
             }
             do {
-                records.append(try FeedbackValidator.makeFeedback(from: draft, id: FeedbackController.makeID(), fix: fix, channel: InProcessCall.current?.channel ?? .http,
-                                                                  recordedBy: context.principal.name, at: time, fieldPrefix: prefix, priorErrors: readErrors))
+                var record = try FeedbackValidator.makeFeedback(from: draft, id: FeedbackController.makeID(), fix: fix, channel: InProcessCall.current?.channel ?? .http,
+                                                                recordedBy: context.principal.name, at: time, fieldPrefix: prefix, priorErrors: readErrors)
+                // Entered on a personal link: which, made by whom, opened by whom (docs/console.md, "Personal links").
+                record.link = context.principal.link
+                records.append(record)
             } catch {
                 errors += error.errors
             }
@@ -66,7 +69,7 @@ struct FeedbackController {
             // Scoped by token, so two tokens that share a principal name never share keys.
             IdempotencyClaim(principal: context.principal.tokenID, key: $0, requestSHA256: Digest.sha256(Array(key.utf8) + [0x0A] + request.body))
         }
-        let submission = try store.submitFeedback(records, idempotency: claim) { stored, latest, fix in
+        let submission = try store.submitFeedback(records, by: context.requester, idempotency: claim) { stored, latest, fix in
             stored.map { record in
                 // No tester pseudonym: next to the evidence counts by technology it would tell a receiver which
                 // technology that tester uses (docs/privacy.md, "What never leaves").

@@ -25,7 +25,7 @@ struct FixController {
     func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let (draft, readErrors) = FixDraft.read(try RequestBody.json(request))
         let fix = try FixValidator.makeFix(from: draft, author: context.principal.name, at: clock(), priorErrors: readErrors)
-        let created = try store.createFix(fix, by: context.principal.name,
+        let created = try store.createFix(fix, by: context.requester,
                                           emitting: [WebhookEventFactory.make(.fixCreated, fix: fix, evidence: nil, at: fix.createdAt)])
         return .json(created.jsonValue, status: 201, headers: [(name: "Location", value: "/v1/fixes/\(created.key.rawValue)")])
     }
@@ -62,7 +62,7 @@ struct FixController {
         let time = clock()
         // Refuse a bad body before touching the store, so a missing fix and a bad field are told apart.
         if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
-        let change = try store.updateFix(context.parameters["key"], action: .fixUpdate, by: context.principal.name, note: nil) { fix in
+        let change = try store.updateFix(context.parameters["key"], action: .fixUpdate, by: context.requester, note: nil) { fix in
             try FixValidator.applyPatch(draft, to: fix, at: time)
         }
         return .json(change.after.jsonValue)

@@ -30,7 +30,7 @@ struct StatusController {
         let (overrides, errors) = CriteriaOverrides.read(try RequestBody.json(request))
         if !errors.isEmpty { throw ValidationFailure(errors) }
         let time = clock()
-        let change = try store.updateFix(context.parameters["key"], action: .fixCriteria, by: context.principal.name, note: nil) { fix in
+        let change = try store.updateFix(context.parameters["key"], action: .fixCriteria, by: context.requester, note: nil) { fix in
             var next = fix
             next.criteria = overrides
             if next != fix { next.updatedAt = time }
@@ -56,7 +56,7 @@ struct StatusController {
         if phased == true { RolloutPlan.validate(steps: steps, intervalSeconds: interval).forEach { reader.addError($0) } }
         try reader.finish()
         let time = clock()
-        let change = try store.updateFix(context.parameters["key"], action: .fixRollout, by: context.principal.name, note: nil) { fix in
+        let change = try store.updateFix(context.parameters["key"], action: .fixRollout, by: context.requester, note: nil) { fix in
             let editable: [FixState] = [.draft, .testing, .promotionFailed, .rolledBack, .paused]
             guard editable.contains(fix.state) else {
                 throw StoreConflict("fix \(fix.key) is \(fix.state.rawValue); the rollout profile is set before promotion (draft, testing, promotion_failed, paused or rolled_back)")

@@ -43,7 +43,7 @@ struct TargetController {
         }
         try reader.finish()
         let key = context.parameters["key"]
-        let result = try store.changeTargets(of: key, adding: add, removing: remove, by: context.principal.name, at: clock())
+        let result = try store.changeTargets(of: key, adding: add, removing: remove, by: context.requester, at: clock())
         return .json(.object([
             "fix": .string(key), "targets": .strings(result.targets), "added": .strings(result.added), "removed": .strings(result.removed),
         ]))

@@ -26,7 +26,7 @@ struct TesterController {
         let (draft, readErrors) = TesterDraft.read(try RequestBody.json(request))
         let tester = try TesterValidator.makeTester(from: draft, id: TesterController.makeID(), recordedBy: context.principal.name, at: clock(),
                                                     priorErrors: readErrors)
-        let created = try store.createTester(tester, by: context.principal.name)
+        let created = try store.createTester(tester, by: context.requester)
         return .json(created.jsonValue, status: 201, headers: [(name: "Location", value: "/v1/testers/\(created.id)")])
     }
 
@@ -50,7 +50,7 @@ struct TesterController {
         let (draft, readErrors) = TesterDraft.read(try RequestBody.json(request))
         if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
         let time = clock()
-        let change = try store.updateTester(context.parameters["id"], by: context.principal.name) { tester in
+        let change = try store.updateTester(context.parameters["id"], by: context.requester) { tester in
             try TesterValidator.applyPatch(draft, to: tester, recordedBy: context.principal.name, at: time)
         }
         return .json(change.after.jsonValue)
@@ -62,7 +62,7 @@ struct TesterController {
         var reader = JSONFieldReader(object: try RequestBody.object(request, emptyAllowed: true))
         let purge = reader.bool("purge_feedback") ?? false
         try reader.finish()
-        let withdrawal = try store.withdrawTester(id, purgeFeedback: purge, by: context.principal.name, at: clock())
+        let withdrawal = try store.withdrawTester(id, purgeFeedback: purge, by: context.requester, at: clock())
         return .json(.object([
             "tester": withdrawal.tester.jsonValue, "feedback_unlinked": .int(withdrawal.feedbackUnlinked),
             "feedback_deleted": .int(withdrawal.feedbackDeleted), "tokens_revoked": .int(withdrawal.revokedTokenIDs.count),

@@ -33,7 +33,7 @@ struct TesterLinkController {
         let now = clock()
         let link = TesterLink(id: "l_" + SecureRandom.alphanumeric(count: 16), testerID: context.parameters["id"], secretSHA256: Digest.sha256(secret),
                               createdBy: context.principal.name, createdAt: now, expiresAt: now.addingTimeInterval(Double(seconds)))
-        try store.createTesterLink(link)
+        try store.createTesterLink(link, by: context.requester)
         var json = TesterLinkController.json(link, at: now)
         json["url"] = .string(base + "/console/link/" + secret)
         return .json(.object(json), status: 201)
@@ -49,7 +49,7 @@ struct TesterLinkController {
 
     func revoke(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = clock()
-        let link = try store.revokeTesterLink(context.parameters["link"], of: context.parameters["id"], by: context.principal.name, at: now)
+        let link = try store.revokeTesterLink(context.parameters["link"], of: context.parameters["id"], by: context.requester, at: now)
         return .json(.object(TesterLinkController.json(link, at: now)))
     }
 

@@ -66,7 +66,7 @@ struct TokenController {
         let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: name!.trimmingCharacters(in: .whitespaces),
                                  principalName: principal?.name.value ?? tester!, role: role!, testerID: tester, secretSHA256: Digest.sha256(secret),
                                  createdBy: context.principal.name, createdAt: clock())
-        try store.createToken(record, principal: principal)
+        try store.createToken(record, principal: principal, by: context.requester)
         var body = TokenController.json(record)
         body["token"] = .string(secret)
         return .json(.object(body), status: 201)
@@ -77,7 +77,7 @@ struct TokenController {
     }
 
     func revoke(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let token = try store.revokeToken(context.parameters["id"], by: context.principal.name, at: clock())
+        let token = try store.revokeToken(context.parameters["id"], by: context.requester, at: clock())
         return .json(.object(TokenController.json(token)))
     }
 

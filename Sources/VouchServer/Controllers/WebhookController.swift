@@ -72,7 +72,7 @@ struct WebhookController {
         let endpoint = WebhookEndpoint(id: "we_" + SecureRandom.alphanumeric(count: 16), url: fields.url!, events: fields.events ?? [],
                                        required: fields.required ?? false, secret: WebhookSigner.makeSecret(), enabled: fields.enabled ?? true,
                                        createdBy: context.principal.name, createdAt: time, updatedAt: time)
-        try store.createEndpoint(endpoint)
+        try store.createEndpoint(endpoint, by: context.requester)
         var body = WebhookController.json(endpoint)
         // The only time the secret is shown.
         body["secret"] = .string(endpoint.secret)
@@ -92,7 +92,7 @@ struct WebhookController {
     func patch(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let fields = try read(request, creating: false)
         let time = clock()
-        let endpoint = try store.updateEndpoint(context.parameters["id"], by: context.principal.name) { endpoint in
+        let endpoint = try store.updateEndpoint(context.parameters["id"], by: context.requester) { endpoint in
             var next = endpoint
             if let url = fields.url { next.url = url }
             if let events = fields.events { next.events = events }
@@ -108,7 +108,7 @@ struct WebhookController {
     }
 
     func delete(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        try store.deleteEndpoint(context.parameters["id"], by: context.principal.name, at: clock())
+        try store.deleteEndpoint(context.parameters["id"], by: context.requester, at: clock())
         return .empty(204)
     }
 
@@ -122,7 +122,7 @@ struct WebhookController {
                                        "data": .object(["webhook": .string(id), "requested_by": .string(context.principal.name)])])
         let event = WebhookEvent(id: "msg_" + SecureRandom.alphanumeric(count: 24), type: .webhookTest, fixKey: nil, revision: nil,
                                  body: JSONWriter.bytes(body), createdAt: time)
-        let deliveries = try store.enqueue([event], onlyTo: id)
+        let deliveries = try store.enqueue([event], onlyTo: id, by: context.requester)
         return .json(.object(["event": .string(event.id), "deliveries": .strings(deliveries)]), status: 202)
     }
 
@@ -151,7 +151,7 @@ struct WebhookController {
     }
 
     func redeliver(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let delivery = try store.redeliver(context.parameters["id"], by: context.principal.name, at: clock())
+        let delivery = try store.redeliver(context.parameters["id"], by: context.requester, at: clock())
         return .json(WebhookController.json(delivery))
     }
 

@@ -44,7 +44,8 @@ public final class PromotionService: Sendable {
         CriteriaEvaluator.Input(
             fix: fix, settings: settings.criteria.applying(fix.criteria), latest: try known ?? store.latestFeedback(of: fix.key.rawValue, revision: fix.revision),
             failing: try store.failingFeedback(of: fix.key.rawValue, revision: fix.revision),
-            testingSince: fix.testingSince, approvals: try store.approvals(of: fix.key.rawValue), now: clock())
+            testingSince: fix.testingSince, approvals: try store.approvals(of: fix.key.rawValue), now: clock(),
+            authors: try store.revisionAuthors(of: fix))
     }
 
     func evidence(for fix: Fix) -> WebhookEventFactory.Evidence? {
@@ -55,7 +56,7 @@ public final class PromotionService: Sendable {
 
     /// Applies a lifecycle action with its audit event and webhook event.
     @discardableResult
-    func transition(_ key: String, _ action: FixAction, by principal: String, note: String? = nil,
+    func transition(_ key: String, _ action: FixAction, by principal: Requester, note: String? = nil,
                     extra: @escaping @Sendable (Fix) -> JSONObject = { _ in [:] },
                     prepare: @escaping @Sendable (Fix) throws -> Fix = { $0 }) throws -> FixChange {
         let time = clock()
@@ -89,15 +90,15 @@ public final class PromotionService: Sendable {
                 throw Problem(status: 409, detail: "fix \(key) does not meet its criteria yet: " + report.missing.joined(separator: "; "),
                               errors: report.criteria.filter { !$0.met }.map { .init(field: $0.name, message: $0.missing ?? $0.summary) })
             }
-            return try promote(key, action: action, by: principal.name, expectedRevision: fix.revision)
+            return try promote(key, action: action, by: Requester(principal), expectedRevision: fix.revision)
         default:
-            return try transition(key, action, by: principal.name, note: note)
+            return try transition(key, action, by: Requester(principal), note: note)
         }
     }
 
     /// testing → promoting (or promotion_failed → promoting), emitting `fix.promoted` and remembering its id; its
     /// deliveries settle it (`react(to:)`).
-    func promote(_ key: String, action: FixAction, by principal: String, expectedRevision: Int) throws -> FixChange {
+    func promote(_ key: String, action: FixAction, by principal: Requester, expectedRevision: Int) throws -> FixChange {
         let eventID = WebhookEventFactory.makeID()
         return try transition(key, action, by: principal, prepare: { fix in
             guard fix.revision == expectedRevision else {

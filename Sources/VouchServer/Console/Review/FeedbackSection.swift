@@ -15,7 +15,11 @@ struct FeedbackSection {
             var severity = ReviewWords.severity(feedback.severity)
             if feedback.regression { severity += "; something else broke" }
             let blocking: HTML = feedback.isBlocking ? " \(StatusTag("Blocking", tone: .bad).render())" : .empty
-            return ["\(tester)<br><span class=\"hint\">\(technology)</span>", "\(ReviewWords.verdict(feedback.verdict))",
+            // Staff who opened the tester's link entered this, not the tester: the evidence says so where it is weighed.
+            let enteredBy: HTML = feedback.link?.openedBy.map {
+                "<br><strong>Entered by \($0) on the tester's personal link, not by the tester</strong>"
+            } ?? .empty
+            return ["\(tester)<br><span class=\"hint\">\(technology)</span>\(enteredBy)", "\(ReviewWords.verdict(feedback.verdict))",
                     "\(severity)\(blocking)", Words.timeElement(feedback.recordedAt)]
         }
         return DataTable(caption: "Latest feedback per tester on revision \(revision)", columns: ["Tester", "Verdict", "Severity", "Recorded"],
