@@ -34,9 +34,11 @@ import VouchDomain
         #expect(answer.headers["access-control-allow-credentials"] == nil, comment)
     }
 
+    /// Every path under `/ofrep/`, the event stream's too (an EventSource that sends `Last-Event-ID` is preflighted).
     @Test func aPreflightFromAnyOriginIsAllowedWithoutAToken() throws {
         let server = try prepared()
-        for path in [OFREPCORSTests.bulk, OFREPCORSTests.bulk + "/tv-channel-selector-labels", OFREPCORSTests.bulk + "/no-such-flag"] {
+        for path in [OFREPCORSTests.bulk, OFREPCORSTests.bulk + "/tv-channel-selector-labels", OFREPCORSTests.bulk + "/no-such-flag",
+                     "/ofrep/v1/event-stream"] {
             let answer = try preflight(server, path: path)
             #expect(answer.status == 204, "\(path)")
             #expect(answer.headers["access-control-allow-origin"] == "*")
@@ -123,6 +125,9 @@ import VouchDomain
         #expect(options.headers["access-control-allow-origin"] == nil)
         let unknownPath = try server.call("OPTIONS", "/ofrep/v1/nothing-here", token: .some(nil))
         #expect(unknownPath.status == 404)
+        let stream = try server.call("OPTIONS", "/ofrep/v1/event-stream", token: .some(nil))
+        #expect(stream.status == 204)
+        #expect(stream.headers["allow"] == "GET, OPTIONS")
 
         let api = try server.call("GET", "/v1/fixes", headers: [("Origin", OFREPCORSTests.origin)])
         #expect(api.status == 200)

@@ -181,7 +181,10 @@ public final class VouchApplication: Sendable {
     /// may wait (any write: a group commit, a DNS lookup), an answer finished by a worker while the connection is parked.
     public func reply(_ request: HTTPRequest) -> HTTPReply {
         // Lengths first: `==` on two Strings of different lengths still called into the standard library.
-        if request.path.utf8.count == EventStreamHub.path.utf8.count, request.path == EventStreamHub.path { return openEventStream(request) }
+        // The stream's preflight is answered with every other OFREP path's, by the CORS policy in `handle`.
+        if request.path.utf8.count == EventStreamHub.path.utf8.count, request.path == EventStreamHub.path, request.method != "OPTIONS" {
+            return openEventStream(request)
+        }
         guard VouchApplication.mayWait(request) else { return .now(handle(request)) }
         return .later { [self] completion in
             let queued = workers.submit {
@@ -244,7 +247,9 @@ public final class VouchApplication: Sendable {
         let presentsToken = request.headers.contains("authorization") || request.headers.contains("x-api-key")
         var route = -1
         var response: HTTPResponse
-        if let options = cors.answerOptions(request, methods: router.methods(forPath:)) {
+        if let options = cors.answerOptions(request, methods: { [router] path in
+            path == EventStreamHub.path ? ["GET"] : router.methods(forPath: path)
+        }) {
             response = options
         } else if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
             let retryAfter = [(name: "Retry-After", value: String(wait))]
