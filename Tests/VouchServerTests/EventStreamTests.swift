@@ -147,6 +147,43 @@ import VouchJSON
         let url = try #require(bulk.json["eventStreams"]?.arrayValue?.first?["url"]?.stringValue)
         #expect(url.hasPrefix("https://flags.example.com/vouch/ofrep/v1/event-stream?credential="))
     }
+
+    /// The third attack: one tester token held every stream slot. A person's token holds at most
+    /// `maxStreamsPerToken`; past it, 429 and no `eventStreams` in its bulk answers, while other tokens go on.
+    @Test func onePersonsTokenCannotHoldEveryStream() throws {
+        var settings = LiveServer.testSettings()
+        settings.eventStreams.maxStreams = 10
+        settings.eventStreams.maxStreamsPerToken = 3
+        // A closed client is noticed when its stream's next keep-alive is written.
+        settings.eventStreams.keepAliveSeconds = 1
+        let (server, sdk, sdkURL) = try prepared(settings: settings)
+        let tester = try server.token(role: "maintainer", name: "mallory")
+        func bulk() throws -> LiveServer.Answer {
+            try server.call("POST", "/ofrep/v1/evaluate/flags", token: .some(tester), json: EventStreamTests.context)
+        }
+        let url = try #require(try bulk().json["eventStreams"]?.arrayValue?.first?["url"]?.stringValue)
+        var held = try (0..<3).map { _ in try EventStreamClient(url: url) }
+        #expect(held.map(\.status) == [200, 200, 200])
+        let refused = try EventStreamClient(url: url)
+        #expect(refused.status == 429)
+        #expect(refused.headers["retry-after"] == "1")
+        let atCap = try bulk()
+        #expect(atCap.status == 200)
+        #expect(atCap.json["eventStreams"] == nil, "a token that cannot open a stream is offered none")
+        // Everyone else still gets in: the app's shared sdk token opens more than a person's share.
+        let others = try (0..<5).map { _ in try EventStreamClient(url: sdkURL) }
+        #expect(others.allSatisfy { $0.status == 200 })
+        #expect(try server.call("POST", "/ofrep/v1/evaluate/flags", token: .some(sdk), json: EventStreamTests.context).json["eventStreams"] != nil)
+        // One of hers ends: she is offered a stream again and may open it.
+        held.removeLast()
+        var offered = false
+        for _ in 0..<250 where !offered {
+            offered = try bulk().json["eventStreams"] != nil
+            if !offered { usleep(20_000) }
+        }
+        #expect(offered)
+        #expect(try EventStreamClient(url: url).status == 200)
+    }
 }
 
 /// The credential alone: signed, bound to a token, expiring, and stable within its window.

@@ -30,6 +30,7 @@ public struct DaemonConfiguration: Sendable {
         ("ofrep.stream_keepalive", "15s", .duration(1...300)),
         ("ofrep.inactivity_delay", "120s", .duration(0...86_400)),
         ("ofrep.max_streams", "12288", .integer(1...65_536)),
+        ("ofrep.max_streams_per_token", "8", .integer(1...65_536)),
         ("auth.max_failures", "20", .integer(1...100_000)),
         ("auth.failure_window", "60s", .duration(1...86_400)),
         ("database.url", "", .databaseURL),
@@ -157,7 +158,7 @@ public struct DaemonConfiguration: Sendable {
         let eventStreams = EventStreamSettings(
             enabled: self["ofrep.event_streams"] == "true", publicURL: self["ofrep.public_url"], credentialSeconds: seconds("ofrep.stream_credential_ttl"),
             keepAliveSeconds: seconds("ofrep.stream_keepalive"), inactivityDelaySeconds: seconds("ofrep.inactivity_delay"),
-            maxStreams: Int(self["ofrep.max_streams"]) ?? 12_288)
+            maxStreams: Int(self["ofrep.max_streams"]) ?? 12_288, maxStreamsPerToken: Int(self["ofrep.max_streams_per_token"]) ?? 8)
         return ApplicationSettings(criteria: criteria, delivery: delivery, rollout: rollout, authFailures: authFailures,
                                    logRequests: self["log.requests"] == "true", cors: CORSPolicy(origins: origins),
                                    dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000, eventStreams: eventStreams,

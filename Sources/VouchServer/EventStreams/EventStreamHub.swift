@@ -22,6 +22,8 @@ public final class EventStreamHub: Sendable {
 
     private struct Registry {
         var streams: [Int: (tokenID: String, stream: HTTPStream)] = [:]
+        /// Open streams of each person's token (not `sdk`), for `maxStreamsPerToken`.
+        var perToken: [String: Int] = [:]
         var nextID = 0
         /// The last revision sent, so a change that arrives out of order never sends an older id after a newer one.
         var sentRevision: Int64 = 0
@@ -41,6 +43,10 @@ public final class EventStreamHub: Sendable {
     /// Keep-alive comments; made at init, resumed by `start`, cancelled by `stop`. Dispatch sources are thread-safe.
     nonisolated(unsafe) private let keepAlive: any DispatchSourceTimer
     private let keepAliveRunning = Mutex(false)
+    /// Tokens that hold `maxStreamsPerToken` streams now; their bulk answers offer none. The count lets every other
+    /// bulk answer skip the lock while no token is at its cap.
+    private let tokensAtCap = Mutex<Set<String>>([])
+    private let tokensAtCapCount = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - revision: the configuration revision at start, and when it was made.
@@ -75,13 +81,19 @@ public final class EventStreamHub: Sendable {
     /// `,"eventStreams":[…]` for a bulk answer to this principal, or nothing when streams are off or the address
     /// clients reach vouchd at is unknown.
     public func bulkMember(for principal: Principal, host: String?) -> [UInt8] {
-        guard settings.enabled, let base = baseURL(host: host) else { return [] }
+        guard settings.enabled, !isAtCap(principal), let base = baseURL(host: host) else { return [] }
         var bytes = Array(#","eventStreams":[{"type":"sse","url":"#.utf8)
         JSONWriter.writeString(base + EventStreamHub.path + "?credential=" + credential(for: principal.tokenID), into: &bytes)
         bytes.append(contentsOf: #","inactivityDelaySec":"#.utf8)
         bytes.append(contentsOf: String(settings.inactivityDelaySeconds).utf8)
         bytes.append(contentsOf: "}]".utf8)
         return bytes
+    }
+
+    /// Whether the principal's token holds as many streams as it may: then it is offered none.
+    private func isAtCap(_ principal: Principal) -> Bool {
+        guard tokensAtCapCount.load(ordering: .relaxed) > 0, principal.role != .sdk else { return false }
+        return tokensAtCap.withLock { $0.contains(principal.tokenID) }
     }
 
     private func credential(for tokenID: String) -> String {
@@ -127,19 +139,30 @@ public final class EventStreamHub: Sendable {
                                                        // nginx and similar proxies buffer answers unless told not to.
                                                        (name: "X-Accel-Buffering", value: "no")])
         if request.method == "HEAD" { return .now(head) }
-        // Counted and listed under one lock, so opens at the same moment never pass `maxStreams` together.
-        let opened = registry.withLock { registry -> HTTPStream? in
-            guard registry.streams.count < settings.maxStreams else { return nil }
+        // Counted and listed under one lock, so opens at the same moment never pass `maxStreams` (or a token's cap) together.
+        let personal = principal.role != .sdk
+        let opened = registry.withLock { registry -> Result<HTTPStream, StreamRefusal> in
+            guard registry.streams.count < settings.maxStreams else { return .failure(.serverFull) }
+            let held = personal ? registry.perToken[principal.tokenID, default: 0] : 0
+            guard held < settings.maxStreamsPerToken || !personal else { return .failure(.tokenFull) }
             registry.nextID += 1
             let id = registry.nextID
-            let stream = HTTPStream(onClose: { [weak self] in
-                _ = self?.registry.withLock { $0.streams.removeValue(forKey: id) }
-            })
+            let stream = HTTPStream(onClose: { [weak self] in self?.closed(id) })
             registry.streams[id] = (principal.tokenID, stream)
-            return stream
+            if personal {
+                registry.perToken[principal.tokenID] = held + 1
+                if held + 1 >= settings.maxStreamsPerToken { markAtCap(principal.tokenID, true) }
+            }
+            return .success(stream)
         }
-        guard let stream = opened else {
+        let stream: HTTPStream
+        switch opened {
+        case .success(let made): stream = made
+        case .failure(.serverFull):
             return .now(.empty(503, headers: [(name: "Retry-After", value: String(max(1, settings.keepAliveSeconds)))]))
+        case .failure(.tokenFull):
+            // This token's own streams fill its share: it waits for one of them to end, everyone else goes on.
+            return .now(.empty(429, headers: [(name: "Retry-After", value: String(max(1, settings.keepAliveSeconds)))]))
         }
         // A revocation committed since the look-up above closed the token's streams before this one was listed, so
         // look again now that it is: either that close saw this stream, or this look-up sees the revocation.
@@ -158,6 +181,25 @@ public final class EventStreamHub: Sendable {
             }
         }
         return .stream(head, stream)
+    }
+
+    private enum StreamRefusal: Error { case serverFull, tokenFull }
+
+    /// A stream ended: unlisted, and its token's count lowered.
+    private func closed(_ id: Int) {
+        registry.withLock { registry in
+            guard let (tokenID, _) = registry.streams.removeValue(forKey: id), let held = registry.perToken[tokenID] else { return }
+            registry.perToken[tokenID] = held > 1 ? held - 1 : nil
+            if held == settings.maxStreamsPerToken { markAtCap(tokenID, false) }
+        }
+    }
+
+    /// Called under the registry's lock, so a token's place in `tokensAtCap` follows its count.
+    private func markAtCap(_ tokenID: String, _ atCap: Bool) {
+        tokensAtCap.withLock { capped in
+            if atCap { capped.insert(tokenID) } else { capped.remove(tokenID) }
+            tokensAtCapCount.store(capped.count, ordering: .relaxed)
+        }
     }
 
     private static let unauthorized = HTTPReply.now(.empty(401, headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")]))

@@ -13,14 +13,20 @@ public struct EventStreamSettings: Sendable {
     public var inactivityDelaySeconds: Int
     /// Streams held at once; more are refused with 503 so they never take every connection.
     public var maxStreams: Int
+    /// Streams one person's token (every role but `sdk`) holds at once; more are refused with 429 and its bulk answers
+    /// offer none, so one token cannot take every stream. An app on one device needs one, and a second while it
+    /// reconnects. `sdk` tokens stand for every install of an app: `ofrep.max_streams` and
+    /// `http.max_connections_per_ip` bound them.
+    public var maxStreamsPerToken: Int
 
     public init(enabled: Bool = true, publicURL: String = "", credentialSeconds: Int = 3_600, keepAliveSeconds: Int = 15,
-                inactivityDelaySeconds: Int = 120, maxStreams: Int = 12_288) {
+                inactivityDelaySeconds: Int = 120, maxStreams: Int = 12_288, maxStreamsPerToken: Int = 8) {
         self.enabled = enabled
         self.publicURL = publicURL
         self.credentialSeconds = credentialSeconds
         self.keepAliveSeconds = keepAliveSeconds
         self.inactivityDelaySeconds = inactivityDelaySeconds
         self.maxStreams = maxStreams
+        self.maxStreamsPerToken = maxStreamsPerToken
     }
 }
