@@ -6,7 +6,7 @@ extension OutputFormatter {
     static func eventLine(_ event: JSONValue) -> String {
         let fix = event["fix"]?.stringValue.map { "fix " + $0 }
         let object = [event["subject"]?.stringValue, fix].compactMap { $0 }.joined(separator: " on ")
-        var line = "\(text(event, "at")): \(text(event, "principal")) \(spoken(event, "action", .auditAction))" + (object.isEmpty ? "" : " " + object)
+        var line = "\(time(event, "at")): \(text(event, "principal")) \(spoken(event, "action", .auditAction))" + (object.isEmpty ? "" : " " + object)
         let before = event["before"]?["state"]?.stringValue
         let after = event["after"]?["state"]?.stringValue
         if let before, let after, before != after {

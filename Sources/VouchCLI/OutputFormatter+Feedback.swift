@@ -18,7 +18,7 @@ extension OutputFormatter {
         var line = "\(text(record, "id")): tester \(text(record, "tester")), revision \(number(record, "revision")), verdict \(spoken(record, "verdict", .verdict)), "
             + "task \(spoken(record, "task_outcome", .taskOutcome)), severity \(spoken(record, "severity", .severity)), "
             + "\(technology) on \(spoken(record, "platform", .platform)) \(text(record, "os_version")), app build \(text(record, "app_build")), "
-            + "recorded \(text(record, "recorded_at")) by \(text(record, "recorded_by")) through \(spoken(record, "channel", .channel))."
+            + "recorded on \(time(record, "recorded_at")) by \(text(record, "recorded_by")) through \(spoken(record, "channel", .channel))."
         if let browser = record["browser"]?.stringValue {
             line += " Browser: \(SpokenWords.say(browser, .browser))" + (record["browser_version"]?.stringValue.map { " " + $0 } ?? "") + "."
         }
@@ -43,7 +43,7 @@ extension OutputFormatter {
             var line = "\(text(record, "tester")): \(spoken(record, "verdict", .verdict)), severity \(spoken(record, "severity", .severity)), "
                 + "\(technologyName(record["assistive_tech"]?.stringValue)) on \(spoken(record, "platform", .platform))"
             if record["regression"]?.boolValue == true { line += ", regression" }
-            return line + ", feedback \(text(record, "feedback")), recorded \(text(record, "recorded_at"))."
+            return line + ", feedback \(text(record, "feedback")), recorded on \(time(record, "recorded_at"))."
         }
         let latest = summary["latest"]?.arrayValue ?? []
         let blocking = summary["blocking"]?.arrayValue ?? []

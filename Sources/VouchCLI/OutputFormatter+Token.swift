@@ -4,8 +4,8 @@ extension OutputFormatter {
     /// One line per token, each part labelled; never the secret, which the server does not send after creation anyway.
     static func tokenLine(_ token: JSONValue) -> String {
         var line = "\(text(token, "id")): \(text(token, "name")). Principal: \(text(token, "principal")). Role: \(roleWords(token))."
-        if let revokedAt = token["revoked_at"]?.stringValue { line += " Revoked \(revokedAt)." }
-        line += " Created \(text(token, "created_at")) by \(text(token, "created_by"))."
+        if token["revoked_at"]?.stringValue != nil { line += " Revoked on \(time(token, "revoked_at"))." }
+        line += " Created on \(time(token, "created_at")) by \(text(token, "created_by"))."
         return line
     }
 

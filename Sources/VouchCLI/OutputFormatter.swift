@@ -40,6 +40,11 @@ struct OutputFormatter {
         value[key]?.stringValue ?? fallback
     }
 
+    /// A member that holds an RFC 3339 time, in words ("4 December 2026 at 5:17 UTC"), or `fallback` when it is missing.
+    static func time(_ value: JSONValue, _ key: String, _ fallback: String = "unknown") -> String {
+        value[key]?.stringValue.map(SpokenTime.say) ?? fallback
+    }
+
     /// A whole-number member as text.
     static func number(_ value: JSONValue, _ key: String) -> String {
         value[key]?.intValue.map(String.init) ?? "unknown"

@@ -30,7 +30,7 @@ enum TesterLinkCommands {
                 [
                     "Link \(OutputFormatter.text(link, "id")) for tester \(id) is created.",
                     "Address: \(OutputFormatter.text(link, "url"))",
-                    "Expires: \(OutputFormatter.text(link, "expires_at"))",
+                    "Expires: \(OutputFormatter.time(link, "expires_at"))",
                     "The address is shown only this once: send it to the tester now, as you would send a password.",
                 ]
             }

@@ -50,7 +50,7 @@ import VouchJSON
 
         let lines = both.map { record in
             "\(record["id"]?.stringValue ?? ""): tester \(tester), revision 1, verdict passed, task completed with a workaround, severity minor, "
-                + "VoiceOver 18.2 on iOS 18.2, app build 5.4.1 (412), recorded \(record["recorded_at"]?.stringValue ?? "") by admin through the command line."
+                + "VoiceOver 18.2 on iOS 18.2, app build 5.4.1 (412), recorded on \(ConsoleTime.say(record["recorded_at"]?.stringValue)) by admin through the command line."
         }
         #expect(try server.vouch("feedback", "list", Self.key) == VouchRun(status: 0, stdout: """
             \(lines[0]) Heard: NHK, button, selected. Comment: Some issues, but usable.
@@ -103,7 +103,7 @@ import VouchJSON
         let lines = records.map { record in
             "\(record["id"]?.stringValue ?? ""): tester \(tester), revision 1, verdict \(record["verdict"]?.stringValue == "cant_tell" ? "can't tell" : "passed"), "
                 + "task completed independently, severity \(record["severity"]?.stringValue ?? ""), VoiceOver on iOS 18.2, app build 413, "
-                + "recorded \(record["recorded_at"]?.stringValue ?? "") by admin through the command line."
+                + "recorded on \(ConsoleTime.say(record["recorded_at"]?.stringValue)) by admin through the command line."
         }
         #expect(accepted == VouchRun(status: 0, stdout: """
             2 feedback records are recorded for fix tv-channel-selector-labels:
@@ -173,7 +173,7 @@ import VouchJSON
         func brief(_ record: JSONValue) -> String {
             let technology = record["assistive_tech"]?.stringValue == "voiceover" ? "VoiceOver on iOS" : "TalkBack on Android"
             return "\(record["tester"]?.stringValue ?? ""): \(record["verdict"]?.stringValue ?? ""), severity \(record["severity"]?.stringValue ?? ""), "
-                + "\(technology), feedback \(record["feedback"]?.stringValue ?? ""), recorded \(record["recorded_at"]?.stringValue ?? "")."
+                + "\(technology), feedback \(record["feedback"]?.stringValue ?? ""), recorded on \(ConsoleTime.say(record["recorded_at"]?.stringValue))."
         }
         let benRecord = try #require(latest.first { $0["tester"]?.stringValue == ben })
         let anaRecord = try #require(latest.first { $0["tester"]?.stringValue == ana })

@@ -64,7 +64,7 @@ import VouchJSON
         #expect(missing == VouchRun(status: 65, stdout: "", stderr: "Error: flag not found: no fix has the flag key 'no-such-fix'\n"))
 
         // The audit tells each event as a sentence, the actions and states in words.
-        let times = (try server.json("audit", "--fix", key)["events"]?.arrayValue ?? []).map { $0["at"]?.stringValue ?? "" }
+        let times = (try server.json("audit", "--fix", key)["events"]?.arrayValue ?? []).map { ConsoleTime.say($0["at"]?.stringValue) }
         try #require(times.count == 5)
         #expect(try server.vouch("audit", "--fix", key) == VouchRun(status: 0, stdout: """
             \(times[0]): admin created fix tv-channel-selector-labels, state draft.

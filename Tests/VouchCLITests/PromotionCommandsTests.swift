@@ -107,7 +107,7 @@ import VouchJSON
         #expect(receiver.requests.allSatisfy { $0.headers["webhook-id"]?.hasPrefix("msg_") == true && $0.headers["webhook-signature"]?.hasPrefix("v1,") == true })
 
         // Released: no "Missing: nothing" and "Ready to promote: no" that contradict each other, but what happened.
-        let approvalLine = "  \(id): approved by rita on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). "
+        let approvalLine = "  \(id): approved by rita on revision 1, recorded on \(ConsoleTime.say(approval["recorded_at"]?.stringValue)). "
             + "Standing: valid; it counts toward promotion. Comment: VoiceOver users confirm it."
         let criteriaLines = """
             Revision: 1
@@ -210,7 +210,7 @@ import VouchJSON
         let status = try server.vouch("status", Self.key).stdout
         for line in ["Criterion required approvals: not met. Rejected on revision 1.",
                      "Missing:\n  a new revision: sam rejected revision 1\nApprovals:",
-                     "  \(id): rejected by sam on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). Standing: it blocks promotion until a new revision. "
+                     "  \(id): rejected by sam on revision 1, recorded on \(ConsoleTime.say(approval["recorded_at"]?.stringValue)). Standing: it blocks promotion until a new revision. "
                         + "Comment: Focus order is still wrong.",
                      "Ready to promote: no"] {
             #expect(status.contains(line + "\n"), "missing '\(line)' in \(status)")

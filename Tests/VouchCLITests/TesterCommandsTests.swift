@@ -27,9 +27,9 @@ import VouchJSON
             Contact: none
             Assistive technology: VoiceOver 18.2 on iOS
             Targeting keys: tablet-9, user-1
-            Consent: version 2026-11, given \(created), recorded by admin
-            Created: \(created)
-            Updated: \(created)
+            Consent: version 2026-11, given on \(ConsoleTime.say(created)), recorded by admin
+            Created: \(ConsoleTime.say(created))
+            Updated: \(ConsoleTime.say(created))
 
             """, stderr: ""))
 
@@ -45,7 +45,7 @@ import VouchJSON
         #expect(try server.vouch("enroll", Self.key, id).stdout == "Enrolled: none; every tester given was already enrolled\nFix tv-channel-selector-labels now has 1 enrolled tester.\n")
         let enrolledAt = try #require(try server.json("enroll", Self.key, "--list")["enrollments"]?.arrayValue?.first?["enrolled_at"]?.stringValue)
         #expect(try server.vouch("enroll", Self.key, "--list").stdout == """
-            \(id): enrolled \(enrolledAt) by admin.
+            \(id): enrolled on \(ConsoleTime.say(enrolledAt)) by admin.
             Fix tv-channel-selector-labels has 1 enrolled tester.
 
             """)
@@ -101,7 +101,7 @@ import VouchJSON
         try expectFlag(server, "user-1", on: false)
         #expect(try server.vouch("enroll", Self.key, "--list").stdout == "Fix tv-channel-selector-labels has no enrolled testers.\n")
         let withdrawnAt = try #require(try server.json("tester", "show", id)["withdrawn_at"]?.stringValue)
-        #expect(try server.vouch("tester", "list").stdout == "\(id): withdrawn \(withdrawnAt); their personal data is erased.\n1 tester.\n")
+        #expect(try server.vouch("tester", "list").stdout == "\(id): withdrawn on \(ConsoleTime.say(withdrawnAt)); their personal data is erased.\n1 tester.\n")
         let again = try server.vouch("enroll", Self.key, id)
         #expect(again.status == 65)
         #expect(again.stderr == "Error: 1 field is not valid\n  testers, item 1: tester '\(id)' has withdrawn and cannot be enrolled\n")

@@ -32,13 +32,13 @@ import VouchJSON
         let entry = try #require(listed["links"]?.arrayValue?.first)
         let expires = try #require(entry["expires_at"]?.stringValue)
         let created = try #require(entry["created_at"]?.stringValue)
-        #expect(lines[2] == "Expires: \(expires)")
+        #expect(lines[2] == "Expires: \(ConsoleTime.say(expires))")
         // Seven days from creation, to the millisecond the server wrote.
         let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         #expect(try format.parse(expires).timeIntervalSince(try format.parse(created)) == 7 * 86_400)
         #expect(entry["url"] == nil, "the address is never listed")
         #expect(try server.vouch("tester", "links", tester) == VouchRun(status: 0, stdout: """
-            \(link): active, expires \(expires). Created \(created) by admin.
+            \(link): active, expires on \(ConsoleTime.say(expires)). Created on \(ConsoleTime.say(created)) by admin.
             1 link.
 
             """, stderr: ""))
@@ -51,7 +51,7 @@ import VouchJSON
             """, stderr: ""))
         #expect(try open(address).status == 404)
         let revokedAt = try #require(try server.json("tester", "links", tester)["links"]?.arrayValue?.first?["revoked_at"]?.stringValue)
-        #expect(try server.vouch("tester", "links", tester).stdout == "\(link): revoked \(revokedAt). Created \(created) by admin.\n1 link.\n")
+        #expect(try server.vouch("tester", "links", tester).stdout == "\(link): revoked on \(ConsoleTime.say(revokedAt)). Created on \(ConsoleTime.say(created)) by admin.\n1 link.\n")
         let again = try server.vouch("tester", "unlink", tester, link)
         #expect(again.status == 65)
         #expect(again.stderr.hasPrefix("Error: link \(link) was already revoked at "), "\(again)")

@@ -65,12 +65,12 @@ import VouchJSON
         #expect(token["principal"] == .string("rita example") && token["name"] == .string("rita-laptop"))
         let createdAt = try #require(token["created_at"]?.stringValue)
         let listed = try server.vouch("token", "list").stdout.split(separator: "\n").map(String.init)
-        #expect(listed.contains("\(id): rita-laptop. Principal: rita example. Role: release manager. Created \(createdAt) by admin."), "\(listed)")
+        #expect(listed.contains("\(id): rita-laptop. Principal: rita example. Role: release manager. Created on \(ConsoleTime.say(createdAt)) by admin."), "\(listed)")
         // A revoked token says so in its line.
         #expect(try server.vouch("token", "revoke", id).status == 0)
         let revokedAt = try #require(try server.json("token", "list")["tokens"]?.arrayValue?.first { $0["id"]?.stringValue == id }?["revoked_at"]?.stringValue)
         #expect(try server.vouch("token", "list").stdout.split(separator: "\n").contains(
-            "\(id): rita-laptop. Principal: rita example. Role: release manager. Revoked \(revokedAt). Created \(createdAt) by admin."))
+            "\(id): rita-laptop. Principal: rita example. Role: release manager. Revoked on \(ConsoleTime.say(revokedAt)). Created on \(ConsoleTime.say(createdAt)) by admin."))
     }
 
     @Test func repeatedUnknownTokensAreToldWhyAndHowLongToWait() throws {

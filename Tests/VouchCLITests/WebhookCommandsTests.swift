@@ -35,8 +35,8 @@ import VouchJSON
             Events: fix promoted, fix released
             Required for promotion: yes
             Enabled: yes
-            Created: \(json["created_at"]?.stringValue ?? "") by admin
-            Updated: \(json["updated_at"]?.stringValue ?? "")
+            Created: \(ConsoleTime.say(json["created_at"]?.stringValue)) by admin
+            Updated: \(ConsoleTime.say(json["updated_at"]?.stringValue))
 
             """, stderr: ""))
         for run in [listed, try server.vouch("webhook", "show", id), try server.vouch("webhook", "list", "--json")] {
@@ -58,7 +58,7 @@ import VouchJSON
         #expect(receiver.wait(for: 1).first?.type == "webhook.test")
         let delivery = try waitForDelivery(server, webhook: id, status: "succeeded")
         let deliveryID = try #require(delivery["id"]?.stringValue)
-        let line = "\(deliveryID): webhook test event for webhook \(id); succeeded, 1 attempt, last answer status 200; created \(delivery["created_at"]?.stringValue ?? "")."
+        let line = "\(deliveryID): webhook test event for webhook \(id); succeeded, 1 attempt, last answer status 200; created on \(ConsoleTime.say(delivery["created_at"]?.stringValue))."
         #expect(try server.vouch("webhook", "deliveries", id) == VouchRun(status: 0, stdout: "\(line)\n1 delivery.\n", stderr: ""))
         #expect(try server.vouch("webhook", "deliveries", "--status", "succeeded", "--all").stdout == "\(line)\n1 delivery.\n")
         #expect(try server.vouch("webhook", "deliveries", id, "--status", "dead").stdout == "No deliveries.\n")
