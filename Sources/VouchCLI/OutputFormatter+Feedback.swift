@@ -17,7 +17,7 @@ extension OutputFormatter {
         if let version = record["at_version"]?.stringValue { technology += " " + version }
         var line = "\(text(record, "id")): tester \(text(record, "tester")), revision \(number(record, "revision")), verdict \(spoken(record, "verdict", .verdict)), "
             + "task \(spoken(record, "task_outcome", .taskOutcome)), severity \(spoken(record, "severity", .severity)), "
-            + "\(technology) on \(spoken(record, "platform", .platform)) \(text(record, "os_version")), app build \(text(record, "app_build")), "
+            + "\(technology) on \(platformAndVersion(record)), app build \(text(record, "app_build")), "
             + "recorded on \(time(record, "recorded_at")) by \(text(record, "recorded_by")) through \(spoken(record, "channel", .channel))."
         if let browser = record["browser"]?.stringValue {
             line += " Browser: \(SpokenWords.say(browser, .browser))" + (record["browser_version"]?.stringValue.map { " " + $0 } ?? "") + "."
@@ -27,6 +27,19 @@ extension OutputFormatter {
         if let heard = record["heard"]?.stringValue { line += " Heard: \(heard)." }
         if let comment = record["comment"]?.stringValue { line += " Comment: \(comment)" + (comment.hasSuffix(".") ? "" : ".") }
         return line
+    }
+
+    /// "iOS 18.2", also when the version was typed with the platform's name ("iOS 18.2", "ios18.2"): the name is said once;
+    /// "the web, Windows 11" on the web.
+    static func platformAndVersion(_ record: JSONValue) -> String {
+        let platform = spoken(record, "platform", .platform)
+        var version = Substring(text(record, "os_version"))
+        if version.lowercased().hasPrefix(platform.lowercased()) {
+            version = version.dropFirst(platform.count).drop { $0 == " " }
+        }
+        // On the web the version is the computer's system ("Windows 11"), not the web's.
+        if text(record, "platform") == "web" { return version.isEmpty ? "the web" : "the web, \(version)" }
+        return version.isEmpty ? platform : "\(platform) \(version)"
     }
 
     /// The evidence on the current revision, one labelled line each.

@@ -78,11 +78,12 @@ import VouchJSON
         let server = try LiveServer()
         defer { server.stop() }
         let tester = try server.startedFixAndTester()
-        func record(_ verdict: String, _ severity: String) -> String {
-            #"{"tester":"\#(tester)","verdict":"\#(verdict)","task_outcome":"completed_independently","severity":"\#(severity)","platform":"ios","os_version":"18.2","app_build":"413","assistive_tech":"voiceover"}"#
+        func record(_ verdict: String, _ severity: String, os: String = "18.2") -> String {
+            #"{"tester":"\#(tester)","verdict":"\#(verdict)","task_outcome":"completed_independently","severity":"\#(severity)","platform":"ios","os_version":"\#(os)","app_build":"413","assistive_tech":"voiceover"}"#
         }
         let good = server.directory.appendingPathComponent("good.json")
-        try "[\(record("passed", "none")),\(record("cant_tell", "minor"))]".write(to: good, atomically: true, encoding: .utf8)
+        // The second version is typed with the platform's name, as the web console's hint suggests: it is said once.
+        try "[\(record("passed", "none")),\(record("cant_tell", "minor", os: "iOS 18.2"))]".write(to: good, atomically: true, encoding: .utf8)
         let bad = server.directory.appendingPathComponent("bad.json")
         try "[\(record("passed", "none")),\(record("great", "none"))]".write(to: bad, atomically: true, encoding: .utf8)
 
