@@ -15,7 +15,12 @@ import VouchJSON
         let created = try server.vouch("fix", "create", key, "--title", "Label the channel logos", "--ui-area", "TV channel selector",
                                        "--platform", "ios", "--wcag", "1.1.1,4.1.2", "--expected", "NHK, button, selected")
         #expect(created.status == 0, "\(created)")
-        #expect(created.stdout.hasPrefix("Fix tv-channel-selector-labels is created: draft, revision 1.\n"))
+        #expect(created.stdout == """
+            Fix tv-channel-selector-labels is created: draft, revision 1.
+            Next: start testing with 'vouch fix start tv-channel-selector-labels', then add testers with 'vouch tester add' and enroll them with 'vouch enroll tv-channel-selector-labels <tester>'.
+            To try it on a QA device instead, target the device's key with 'vouch fix target tv-channel-selector-labels --add <key>'.
+
+            """, "\(created)")
 
         let list = try server.vouch("fix", "list")
         #expect(list == VouchRun(status: 0, stdout: """
