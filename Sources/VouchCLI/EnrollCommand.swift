@@ -6,9 +6,12 @@ enum EnrollCommand {
         Command(
             name: "enroll", abstract: "Enroll testers in a fix, remove them, or list who is enrolled.",
             discussion: """
-                While the fix is in testing, its flag is on for the targeting keys of every enrolled tester.
+                While the fix is in testing, its flag is on for the targeting keys of every enrolled tester. \
+                'vouch enroll list <fix>' lists who is enrolled, as --list does.
 
                 Example: vouch enroll tv-channel-selector-labels t_4w9tedpdf8fc
+
+                Example: vouch enroll list tv-channel-selector-labels
                 """,
             arguments: [
                 CommandArgument(name: "fix", help: "The fix's flag key, such as tv-channel-selector-labels.", problem: FixCommands.keyProblem),
@@ -17,8 +20,9 @@ enum EnrollCommand {
             ],
             options: [
                 .flag("remove", help: "Remove the testers given from the fix instead of enrolling them."),
-                .flag("list", help: "List the testers enrolled in the fix."),
-            ]
+                .flag("list", help: "List the testers enrolled in the fix; 'vouch enroll list <fix>' does the same."),
+            ],
+            listWord: .flag("list")
         ) { context in
             let invocation = context.invocation
             let fix = invocation.argument("fix")
@@ -34,7 +38,10 @@ enum EnrollCommand {
                 }
                 return
             }
-            guard !testers.isEmpty else { throw UsageError("Missing expected argument '<tester>'.", commandPath: invocation.path) }
+            guard !testers.isEmpty else {
+                let listing = fix == "list" ? "'vouch enroll list <fix>'" : "'vouch enroll list \(fix)'"
+                throw UsageError("Missing expected argument '<tester>'. To list the testers enrolled, run \(listing).", commandPath: invocation.path)
+            }
             if invocation.flag("remove") {
                 try remove(testers, from: fix, path: path, context)
                 return

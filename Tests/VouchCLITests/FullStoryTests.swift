@@ -43,6 +43,7 @@ import VouchJSON
             Fix tv-channel-selector-labels now targets 1 key.
 
             """, stderr: ""))
+        #expect(try server.vouch("fix", "target", "list", key) == VouchRun(status: 0, stdout: "user-1\nFix tv-channel-selector-labels targets 1 key.\n", stderr: ""))
 
         try expectEvaluation(server, user: "user-1", value: "true", variant: "on", reason: "targeting match (this key is targeted)", state: "testing")
         try expectEvaluation(server, user: "user-2", value: "false", variant: "off", reason: "default (the fix is in testing and this key is not targeted)",
