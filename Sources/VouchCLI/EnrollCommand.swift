@@ -48,7 +48,7 @@ enum EnrollCommand {
             }
             let answer = try context.api.post(path, body: ["testers": .strings(testers)])
             context.output.emit(answer) { answer in
-                ["Enrolled: \(OutputFormatter.list(answer["added"], empty: "none; every tester given was already enrolled"))",
+                ["Enrolled: \(spokenTesters(answer["added"], empty: "none; every tester given was already enrolled"))",
                  summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]
             }
         }
@@ -63,13 +63,19 @@ enum EnrollCommand {
                 last = try context.api.delete(APIClient.path(path, tester))
                 removed.append(tester)
             } catch {
-                if !removed.isEmpty && !context.output.json { context.console.output("Removed: \(removed.joined(separator: ", "))") }
+                if !removed.isEmpty && !context.output.json { context.console.output("Removed: \(OutputFormatter.shortTesters(removed))") }
                 throw error
             }
         }
         context.output.emit(last) { answer in
-            ["Removed: \(removed.joined(separator: ", "))", summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]
+            ["Removed: \(OutputFormatter.shortTesters(removed))", summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]
         }
+    }
+
+    /// The testers just typed, said short: the person knows whom they meant.
+    private static func spokenTesters(_ value: JSONValue?, empty: String) -> String {
+        let ids = (value?.arrayValue ?? []).compactMap(\.stringValue)
+        return ids.isEmpty ? empty : OutputFormatter.shortTesters(ids)
     }
 
     private static func summary(fix: String, count: Int, now: Bool) -> String {

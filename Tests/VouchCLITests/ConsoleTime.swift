@@ -9,3 +9,8 @@ enum ConsoleTime {
         return Words.time(date)
     }
 }
+
+/// The short form plain output gives a generated id where a person only recognises it (docs/contracts.md, "CLI").
+func ending(_ id: String) -> String {
+    "ending " + id.suffix(7)
+}

@@ -71,7 +71,8 @@ import VouchJSON
         try session.expect("Answer yes or no.\nSend this feedback? (yes/no): ")
         try session.type("yes")
         let finished = try session.expect("severity minor.\n")
-        #expect(finished.hasPrefix("yes\nFeedback fb_") && finished.contains(" is recorded for fix tv-channel-selector-labels, revision 1: tester \(tester), verdict passed"),
+        #expect(finished.hasPrefix("yes\nFeedback is recorded for fix tv-channel-selector-labels, revision 1, reference ending ")
+                && finished.contains(": tester \(ending(tester)), verdict passed"),
                 "\(finished)")
         #expect(try session.waitForExit() == 0)
         // Plain lines only: no escape sequences for colour or cursor movement.

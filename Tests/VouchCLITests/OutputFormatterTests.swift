@@ -64,7 +64,7 @@ import VouchJSON
             "after": .object(["tester": .string("t_4w9tedpdf8fc"), "verdict": .string("cant_tell")]),
         ])
         #expect(OutputFormatter.eventLine(event)
-                == "1 December 2026 at 10:00 UTC: admin recorded feedback fb_1 on fix tv-channel-selector-labels, tester t_4w9tedpdf8fc, verdict can't tell.")
+                == "1 December 2026 at 10:00 UTC: admin recorded feedback fb_1 on fix tv-channel-selector-labels, tester ending dpdf8fc, verdict can't tell.")
     }
 }
 

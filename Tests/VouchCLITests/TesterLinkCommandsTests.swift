@@ -21,7 +21,7 @@ import VouchJSON
         let lines = made.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         try #require(lines.count == 5, "\(made)")
         let link = String(lines[0].dropFirst("Link ".count).prefix(18))
-        #expect(lines[0] == "Link \(link) for tester \(tester) is created.")
+        #expect(lines[0] == "Link \(link) for tester \(ending(tester)) is created.")
         #expect(link.hasPrefix("l_"))
         #expect(lines[1].hasPrefix("Address: \(server.url)/console/link/"))
         let address = String(lines[1].dropFirst("Address: ".count))
@@ -45,7 +45,7 @@ import VouchJSON
 
         #expect(try open(address).status == 303, "the printed address signs the tester in")
         #expect(try server.vouch("tester", "unlink", tester, link) == VouchRun(status: 0, stdout: """
-            Link \(link) of tester \(tester) is revoked: it opens nothing from now on.
+            Link \(ending(link)) of tester \(ending(tester)) is revoked: it opens nothing from now on.
             The tester's console sessions from that link have ended.
 
             """, stderr: ""))

@@ -37,7 +37,7 @@ import VouchJSON
         #expect(listed.stdout.hasSuffix("2 tokens.\n"))
         #expect(!listed.stdout.contains("vch_"))
 
-        #expect(try server.vouch("token", "revoke", id) == VouchRun(status: 0, stdout: "Token \(id) (ios-app) is revoked.\n", stderr: ""))
+        #expect(try server.vouch("token", "revoke", id) == VouchRun(status: 0, stdout: "Token \(ending(id)) (ios-app) is revoked.\n", stderr: ""))
         let revoked = try server.vouch("eval", "no-such-fix", "--key", "user-1", as: .token(secret))
         #expect(revoked == VouchRun(status: 77, stdout: "", stderr: """
             Error: The server refused the token: it is unknown or has been revoked.

@@ -45,7 +45,7 @@ import VouchJSON
 
         // A disabled webhook gets no test event; enabled again, it does.
         #expect(try server.vouch("webhook", "update", id, "--disable", "--required", "false", "--events", "") == VouchRun(status: 0, stdout: """
-            Webhook \(id) is updated: \(receiver.url); events: all; required for promotion: no; enabled: no.
+            Webhook \(ending(id)) is updated: \(receiver.url); events: all; required for promotion: no; enabled: no.
 
             """, stderr: ""))
         #expect(try server.vouch("webhook", "test", id) == VouchRun(status: 65, stdout: "", stderr: "Error: webhook \(id) is disabled (by hand); enable it first\n"))
@@ -53,7 +53,7 @@ import VouchJSON
 
         let tested = try server.vouch("webhook", "test", id)
         let queued = try #require(tested.stdout.split(separator: "\n").first.map(String.init), "\(tested)")
-        #expect(queued.hasPrefix("Test event msg_") && queued.contains(" is queued for webhook \(id): delivery dlv_"), "\(tested)")
+        #expect(queued.hasPrefix("A test event is queued for webhook \(ending(id)): delivery ending "), "\(tested)")
         #expect(tested.stdout.hasSuffix("\nSee how it went with 'vouch webhook deliveries \(id)'.\n"))
         #expect(receiver.wait(for: 1).first?.type == "webhook.test")
         let delivery = try waitForDelivery(server, webhook: id, status: "succeeded")
@@ -69,7 +69,7 @@ import VouchJSON
 
             """))
 
-        #expect(try server.vouch("webhook", "delete", id) == VouchRun(status: 0, stdout: "Webhook \(id) is deleted.\n", stderr: ""))
+        #expect(try server.vouch("webhook", "delete", id) == VouchRun(status: 0, stdout: "Webhook \(ending(id)) is deleted.\n", stderr: ""))
         #expect(try server.vouch("webhook", "list").stdout == "No webhooks.\n")
         #expect(try server.vouch("webhook", "show", id) == VouchRun(status: 65, stdout: "", stderr: "Error: no webhook '\(id)'\n"))
 
