@@ -13,6 +13,11 @@ enum SpokenTime {
         date.formatted(style) + " UTC"
     }
 
+    /// A server's prose with every RFC 3339 time in it said in words ("was already revoked at 4 December 2026 at 5:17 UTC").
+    static func inProse(_ text: String) -> String {
+        text.replacing(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/) { say(String($0.output.0)) }
+    }
+
     /// An RFC 3339 time from the API in words; text that is not one (from a newer server, say) is left as it came.
     static func say(_ timestamp: String) -> String {
         guard let date = Timestamp.date(timestamp) ?? (try? withoutFractions.parse(timestamp)) else { return timestamp }

@@ -16,6 +16,12 @@ import VouchConsole
         #expect(SpokenTime.say(timestamp) == expected)
     }
 
+    @Test func timesInAServersProse() {
+        #expect(SpokenTime.inProse("link l_1 was already revoked at 2026-12-04T05:17:02.819Z; ask again")
+                == "link l_1 was already revoked at 4 December 2026 at 5:17 UTC; ask again")
+        #expect(SpokenTime.inProse("no time here") == "no time here")
+    }
+
     @Test(arguments: [0, 1_796_361_422.819, 1_800_000_000, 1_830_297_600])
     func sameWordsAsTheConsole(_ seconds: Double) {
         let date = Date(timeIntervalSince1970: seconds)
