@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
                                                      "VouchCrypto", "VouchTestSupport"]),
-        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON"]),
+        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),
     ]

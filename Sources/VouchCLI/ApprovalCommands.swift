@@ -43,7 +43,7 @@ enum ApprovalCommands {
         let approval = try context.api.post(APIClient.path("/v1/fixes", fix, "/approvals"), body: body)
         context.output.emit(approval) { approval in
             var lines = ["Fix \(fix), revision \(OutputFormatter.number(approval, "revision")): \(OutputFormatter.decisionWord(approval)) "
-                         + "by \(OutputFormatter.text(approval, "principal")) (\(OutputFormatter.text(approval, "id")))."]
+                         + "by \(ShortID.principal(OutputFormatter.text(approval, "principal"))), reference \(OutputFormatter.short(approval, "id"))."]
             lines.append("Standing: \(OutputFormatter.approvalStanding(approval, currentRevision: approval["revision"]?.intValue)).")
             if let comment = approval["comment"]?.stringValue { lines.append("Comment: \(comment)") }
             lines.append("See what the fix still needs with 'vouch status \(fix)'.")

@@ -14,10 +14,21 @@ struct Command {
     var subcommands: [Command] = []
     /// Commands of the product that a later version brings (beyond docs/contracts.md, "CLI"); named in errors, never in help.
     var laterSubcommands: [String] = []
+    /// For a command whose list form is a flag or its bare use (`enroll FIX --list`, `fix target KEY`): `list` before its one
+    /// argument (`vouch enroll list FIX`) is read as that form, because `vouch fix list` and `vouch tester list` teach that shape.
+    var listWord: ListWord?
     /// Nil for groups, which only hold subcommands.
     var action: Action?
 
     var isGroup: Bool { !subcommands.isEmpty }
+
+    /// What `list` as the first word of a command's arguments stands for.
+    enum ListWord {
+        /// The flag that asks for the list, such as `--list`.
+        case flag(String)
+        /// The command lists when given nothing but its argument.
+        case bare
+    }
 
     func subcommand(named name: String) -> Command? {
         subcommands.first { $0.name == name }

@@ -57,6 +57,11 @@ struct CommandLineArguments {
             let names = command.subcommands.map(\.name).joined(separator: ", ")
             throw UsageError("Missing a command; choose one of: \(names).", commandPath: invocation.path)
         }
+        // `vouch enroll list tv-key`: only with exactly one word after `list`, so a fix whose key is "list" still takes testers.
+        if let listWord = command.listWord, positionals.count == 2, positionals[0] == "list" {
+            positionals.removeFirst()
+            if case .flag(let name) = listWord { invocation.flags.insert(name) }
+        }
         try assign(positionals, to: &invocation)
         // Options a person can be asked for on a terminal are the command's to check.
         let missing = command.options.filter { $0.isRequired && !$0.isAskedWhenMissing && invocation.values[$0.name] == nil }

@@ -6,9 +6,12 @@ enum EnrollCommand {
         Command(
             name: "enroll", abstract: "Enroll testers in a fix, remove them, or list who is enrolled.",
             discussion: """
-                While the fix is in testing, its flag is on for the targeting keys of every enrolled tester.
+                While the fix is in testing, its flag is on for the targeting keys of every enrolled tester. \
+                'vouch enroll list <fix>' lists who is enrolled, as --list does.
 
                 Example: vouch enroll tv-channel-selector-labels t_4w9tedpdf8fc
+
+                Example: vouch enroll list tv-channel-selector-labels
                 """,
             arguments: [
                 CommandArgument(name: "fix", help: "The fix's flag key, such as tv-channel-selector-labels.", problem: FixCommands.keyProblem),
@@ -17,8 +20,9 @@ enum EnrollCommand {
             ],
             options: [
                 .flag("remove", help: "Remove the testers given from the fix instead of enrolling them."),
-                .flag("list", help: "List the testers enrolled in the fix."),
-            ]
+                .flag("list", help: "List the testers enrolled in the fix; 'vouch enroll list <fix>' does the same."),
+            ],
+            listWord: .flag("list")
         ) { context in
             let invocation = context.invocation
             let fix = invocation.argument("fix")
@@ -34,14 +38,17 @@ enum EnrollCommand {
                 }
                 return
             }
-            guard !testers.isEmpty else { throw UsageError("Missing expected argument '<tester>'.", commandPath: invocation.path) }
+            guard !testers.isEmpty else {
+                let listing = fix == "list" ? "'vouch enroll list <fix>'" : "'vouch enroll list \(fix)'"
+                throw UsageError("Missing expected argument '<tester>'. To list the testers enrolled, run \(listing).", commandPath: invocation.path)
+            }
             if invocation.flag("remove") {
                 try remove(testers, from: fix, path: path, context)
                 return
             }
             let answer = try context.api.post(path, body: ["testers": .strings(testers)])
             context.output.emit(answer) { answer in
-                ["Enrolled: \(OutputFormatter.list(answer["added"], empty: "none; every tester given was already enrolled"))",
+                ["Enrolled: \(spokenTesters(answer["added"], empty: "none; every tester given was already enrolled"))",
                  summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]
             }
         }
@@ -56,13 +63,19 @@ enum EnrollCommand {
                 last = try context.api.delete(APIClient.path(path, tester))
                 removed.append(tester)
             } catch {
-                if !removed.isEmpty && !context.output.json { context.console.output("Removed: \(removed.joined(separator: ", "))") }
+                if !removed.isEmpty && !context.output.json { context.console.output("Removed: \(OutputFormatter.shortTesters(removed))") }
                 throw error
             }
         }
         context.output.emit(last) { answer in
-            ["Removed: \(removed.joined(separator: ", "))", summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]
+            ["Removed: \(OutputFormatter.shortTesters(removed))", summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]
         }
+    }
+
+    /// The testers just typed, said short: the person knows whom they meant.
+    private static func spokenTesters(_ value: JSONValue?, empty: String) -> String {
+        let ids = (value?.arrayValue ?? []).compactMap(\.stringValue)
+        return ids.isEmpty ? empty : OutputFormatter.shortTesters(ids)
     }
 
     private static func summary(fix: String, count: Int, now: Bool) -> String {

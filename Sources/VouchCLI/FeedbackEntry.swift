@@ -4,14 +4,15 @@ import VouchJSON
 struct FeedbackEntry {
     /// Text and enumerated fields by the API's name.
     var values: [String: String] = [:]
-    var regression = false
+    /// Nil until given with `--regression` or answered; sent as false when nobody was asked.
+    var regression: Bool?
     var wcag: [String]?
 
     init(invocation: Invocation) {
         for field in FeedbackFields.textFields + [FeedbackFields.comment] {
             if let value = invocation.value(field.option.name) { values[field.name] = value }
         }
-        regression = invocation.flag("regression")
+        regression = invocation.flag("regression") ? true : nil
         wcag = invocation.list("wcag")
     }
 
@@ -28,7 +29,7 @@ struct FeedbackEntry {
         for field in FeedbackFields.textFields {
             if let value = values[field.name] { object[field.name] = .string(value) }
         }
-        object["regression"] = .bool(regression)
+        object["regression"] = .bool(regression ?? false)
         if let wcag { object["wcag"] = .strings(wcag) }
         if let comment = values["comment"] { object["comment"] = .string(comment) }
         object["channel"] = .string("cli")
@@ -41,7 +42,7 @@ struct FeedbackEntry {
         for field in FeedbackFields.textFields {
             if let value = values[field.name] { lines.append("\(field.label): \(SpokenWords.say(value, ofField: field.name))") }
         }
-        lines.append("Regression: \(regression ? "yes" : "no")")
+        lines.append("Regression: \(regression.map { $0 ? "yes" : "no" } ?? "not asked")")
         if let wcag { lines.append("WCAG: \(OutputFormatter.wcag(.strings(wcag)))") }
         lines.append("Comment: \(values["comment"] ?? "none")")
         return lines

@@ -13,7 +13,10 @@ enum FeedbackFields {
         var question = ""
         var limit = FeedbackValidator.maxShortText
 
-        var choices: [String] { option.allowedValues }
+        /// The choices the interview offers, each in the words the read-back says for it.
+        var choices: [Prompter.Choice] {
+            option.allowedValues.map { Prompter.Choice(value: $0, words: SpokenWords.say($0, ofField: name)) }
+        }
     }
 
     private static func names<T: CaseIterable & RawRepresentable>(_ type: T.Type) -> [String] where T.RawValue == String {
@@ -33,8 +36,8 @@ enum FeedbackFields {
     static let platform = Field(name: "platform", label: "Platform",
                                 option: .asked("platform", "platform", help: "Where the tester tried the fix.", allowed: names(Platform.self)))
     static let osVersion = Field(name: "os_version", label: "OS version",
-                                 option: .asked("os-version", "version", help: "The operating system's version, such as 18.2."),
-                                 question: "OS version, such as 18.2:")
+                                 option: .asked("os-version", "version", help: "The operating system's version number, such as 18.2."),
+                                 question: "OS version, the number only, such as 18.2:")
     static let appBuild = Field(name: "app_build", label: "App build",
                                 option: .asked("app-build", "build", help: "The app build tried, such as \"5.4.1 (412)\"."),
                                 question: "App build, such as 5.4.1 (412):")
@@ -67,12 +70,15 @@ enum FeedbackFields {
     ]
     static let heard = Field(name: "heard", label: "Heard",
                              option: .single("heard", "text", help: "What the screen reader actually said, word for word."),
+                             question: "What did the assistive technology say, word for word? (optional, press Enter to skip):",
                              limit: FeedbackValidator.maxHeard)
     static let comment = Field(name: "comment", label: "Comment",
                                option: .single("comment", "text", help: "Anything else, in the tester's words; at most 4,000 characters."),
                                question: "Comment (optional, press Enter to skip):", limit: FeedbackValidator.maxComment)
 
     static let regression = CommandOption.flag("regression", help: "Something else broke while the fix was on.")
+    /// The interview's question for `--regression`, in the web console's words.
+    static let regressionQuestion = "Did anything else stop working while the fix was on"
     static let wcag = CommandOption.list("wcag", "criterion", help: "A WCAG 2.2 success criterion the problem falls under, such as 4.1.2.")
 
     /// Every field that carries text, in the API's order; regression and WCAG stand before the comment.

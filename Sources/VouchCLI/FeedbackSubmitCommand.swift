@@ -12,7 +12,8 @@ enum FeedbackSubmitCommand {
             name: "submit", abstract: "Record a tester's feedback on the fix's current revision.",
             discussion: """
                 Give the fields as options, or many records in a JSON file with --file. On a terminal, the required options left out are asked for, \
-                one question per line, with numbered choices answered by number or by name; the feedback is read back and sent only after you say yes.
+                one question per line, with choices in words, numbered, answered by number, by the words or by name; then what was heard, \
+                whether anything else broke, and a comment, each unless given. The feedback is read back and sent only after you say yes.
 
                 Example: vouch feedback submit tv-channel-selector-labels --tester t_4w9tedpdf8fc --verdict passed --task-outcome completed_with_workaround \
                 --severity minor --platform ios --os-version 18.2 --app-build "5.4.1 (412)" --assistive-tech voiceover --heard "NHK, button, selected" \

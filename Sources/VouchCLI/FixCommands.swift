@@ -37,7 +37,10 @@ enum FixCommands {
             context.output.emit(fix) { fix in
                 let key = OutputFormatter.text(fix, "key")
                 return ["Fix \(key) is created: \(OutputFormatter.spoken(fix, "state", .fixState)), revision \(OutputFormatter.number(fix, "revision")).",
-                        "Next: target the keys to test with, with 'vouch fix target \(key) --add <key>', then 'vouch fix start \(key)'."]
+                        // The README's story: start, then the testers who will verify it; a QA device is the other way in.
+                        "Next: start testing with 'vouch fix start \(key)', then add testers with 'vouch tester add' "
+                            + "and enroll them with 'vouch enroll \(key) <tester>'.",
+                        "To try it on a QA device instead, target the device's key with 'vouch fix target \(key) --add <key>'."]
             }
         }
     }

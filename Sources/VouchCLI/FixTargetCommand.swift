@@ -5,12 +5,14 @@ enum FixTargetCommand {
     static func command() -> Command {
         Command(
             name: "target", abstract: "List, add or remove the targeting keys a fix is on for directly, such as a tester's user id or a QA device.",
-            discussion: "With neither --add nor --remove, lists the keys. While the fix is in testing, its flag is on for these keys and off for everyone else.",
+            discussion: "With neither --add nor --remove, lists the keys, as 'vouch fix target list <key>' does. "
+                + "While the fix is in testing, its flag is on for these keys and off for everyone else.",
             arguments: [FixCommands.keyArgument],
             options: [
                 .list("add", "targeting-key", help: "A targeting key to add: the app's stable user id."),
                 .list("remove", "targeting-key", help: "A targeting key to remove."),
-            ]
+            ],
+            listWord: .bare
         ) { context in
             let invocation = context.invocation
             let key = invocation.argument("key")

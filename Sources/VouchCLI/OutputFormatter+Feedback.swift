@@ -1,10 +1,11 @@
 import VouchJSON
 
 extension OutputFormatter {
-    /// After a submission: "Feedback fb_… is recorded for fix K, revision 1: tester t_…, verdict passed, severity minor."
+    /// After a submission: "Feedback is recorded for fix K, revision 1, reference ending 9todomw: tester ending hc30sjq, verdict passed,
+    /// severity minor." Nothing takes a feedback id and the tester was just typed: both are said short.
     static func recordedFeedback(_ record: JSONValue) -> [String] {
-        var lines = ["Feedback \(text(record, "id")) is recorded for fix \(text(record, "fix")), revision \(number(record, "revision")): "
-            + "tester \(text(record, "tester")), verdict \(spoken(record, "verdict", .verdict)), severity \(spoken(record, "severity", .severity))."]
+        var lines = ["Feedback is recorded for fix \(text(record, "fix")), revision \(number(record, "revision")), reference \(short(record, "id")): "
+            + "tester \(short(record, "tester")), verdict \(spoken(record, "verdict", .verdict)), severity \(spoken(record, "severity", .severity))."]
         if record["blocking"]?.boolValue == true {
             lines.append("It blocks promotion: it reports a serious or critical problem, or a regression.")
         }
@@ -15,10 +16,10 @@ extension OutputFormatter {
     static func feedbackLine(_ record: JSONValue) -> String {
         var technology = technologyName(record["assistive_tech"]?.stringValue)
         if let version = record["at_version"]?.stringValue { technology += " " + version }
-        var line = "\(text(record, "id")): tester \(text(record, "tester")), revision \(number(record, "revision")), verdict \(spoken(record, "verdict", .verdict)), "
+        var line = "Feedback \(short(record, "id")): tester \(short(record, "tester")), revision \(number(record, "revision")), verdict \(spoken(record, "verdict", .verdict)), "
             + "task \(spoken(record, "task_outcome", .taskOutcome)), severity \(spoken(record, "severity", .severity)), "
-            + "\(technology) on \(spoken(record, "platform", .platform)) \(text(record, "os_version")), app build \(text(record, "app_build")), "
-            + "recorded \(text(record, "recorded_at")) by \(text(record, "recorded_by")) through \(spoken(record, "channel", .channel))."
+            + "\(technology) on \(platformAndVersion(record)), app build \(text(record, "app_build")), "
+            + "recorded on \(time(record, "recorded_at")) by \(ShortID.principal(text(record, "recorded_by"))) through \(spoken(record, "channel", .channel))."
         if let browser = record["browser"]?.stringValue {
             line += " Browser: \(SpokenWords.say(browser, .browser))" + (record["browser_version"]?.stringValue.map { " " + $0 } ?? "") + "."
         }
@@ -27,6 +28,19 @@ extension OutputFormatter {
         if let heard = record["heard"]?.stringValue { line += " Heard: \(heard)." }
         if let comment = record["comment"]?.stringValue { line += " Comment: \(comment)" + (comment.hasSuffix(".") ? "" : ".") }
         return line
+    }
+
+    /// "iOS 18.2", also when the version was typed with the platform's name ("iOS 18.2", "ios18.2"): the name is said once;
+    /// "the web, Windows 11" on the web.
+    static func platformAndVersion(_ record: JSONValue) -> String {
+        let platform = spoken(record, "platform", .platform)
+        var version = Substring(text(record, "os_version"))
+        if version.lowercased().hasPrefix(platform.lowercased()) {
+            version = version.dropFirst(platform.count).drop { $0 == " " }
+        }
+        // On the web the version is the computer's system ("Windows 11"), not the web's.
+        if text(record, "platform") == "web" { return version.isEmpty ? "the web" : "the web, \(version)" }
+        return version.isEmpty ? platform : "\(platform) \(version)"
     }
 
     /// The evidence on the current revision, one labelled line each.
@@ -40,10 +54,10 @@ extension OutputFormatter {
             return "\(label): " + (groups.isEmpty ? "none" : groups.joined(separator: "; "))
         }
         func brief(_ record: JSONValue) -> String {
-            var line = "\(text(record, "tester")): \(spoken(record, "verdict", .verdict)), severity \(spoken(record, "severity", .severity)), "
+            var line = "tester \(short(record, "tester")): \(spoken(record, "verdict", .verdict)), severity \(spoken(record, "severity", .severity)), "
                 + "\(technologyName(record["assistive_tech"]?.stringValue)) on \(spoken(record, "platform", .platform))"
             if record["regression"]?.boolValue == true { line += ", regression" }
-            return line + ", feedback \(text(record, "feedback")), recorded \(text(record, "recorded_at"))."
+            return line + ", feedback \(short(record, "feedback")), recorded on \(time(record, "recorded_at"))."
         }
         let latest = summary["latest"]?.arrayValue ?? []
         let blocking = summary["blocking"]?.arrayValue ?? []

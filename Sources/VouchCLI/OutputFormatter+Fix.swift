@@ -27,8 +27,8 @@ extension OutputFormatter {
         ]
         let actions = (fix["allowed_actions"]?.arrayValue ?? []).compactMap(\.stringValue).filter(availableActions.contains)
         lines.append("Next actions: \(actions.isEmpty ? "none" : actions.joined(separator: ", "))")
-        lines.append("Created: \(text(fix, "created_at"))")
-        lines.append("Updated: \(text(fix, "updated_at"))")
+        lines.append("Created: \(time(fix, "created_at"))")
+        lines.append("Updated: \(time(fix, "updated_at"))")
         return lines
     }
 
@@ -49,7 +49,7 @@ extension OutputFormatter {
         let steps = (rollout["steps"]?.arrayValue ?? []).compactMap(\.intValue).map(String.init)
         let interval = durationWords(text(rollout, "interval"))
         var plan = "in phases of \(wordList(steps)) percent of users, one step every \(interval.hasPrefix("1 ") ? String(interval.dropFirst(2)) : interval)"
-        if let next = rollout["next_step_at"]?.stringValue { plan += ", next step at \(next)" }
+        if rollout["next_step_at"]?.stringValue != nil { plan += ", next step on \(time(rollout, "next_step_at"))" }
         return plan
     }
 

@@ -45,10 +45,11 @@ extension OutputFormatter {
         }
     }
 
-    /// "apr_…: approved by rita on revision 1, recorded 2026-11-30T10:00:00Z. Standing: valid; it counts toward promotion. Comment: …"
+    /// "Approved by rita, reference ending 4w9tedp, on revision 1, recorded on 30 November 2026 at 10:00 UTC. Standing: valid; it counts toward promotion. Comment: …"
     static func approvalLine(_ approval: JSONValue, currentRevision: Int?) -> String {
-        var line = "\(text(approval, "id")): \(decisionWord(approval)) by \(text(approval, "principal")) on revision \(number(approval, "revision")), "
-            + "recorded \(text(approval, "recorded_at")). Standing: \(approvalStanding(approval, currentRevision: currentRevision))."
+        let decision = decisionWord(approval)
+        var line = "\(decision.prefix(1).uppercased() + decision.dropFirst()) by \(ShortID.principal(text(approval, "principal"))), reference \(short(approval, "id")), on revision \(number(approval, "revision")), "
+            + "recorded on \(time(approval, "recorded_at")). Standing: \(approvalStanding(approval, currentRevision: currentRevision))."
         if let comment = approval["comment"]?.stringValue { line += " Comment: \(comment)" + (comment.hasSuffix(".") ? "" : ".") }
         return line
     }

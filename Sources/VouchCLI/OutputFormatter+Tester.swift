@@ -5,7 +5,7 @@ extension OutputFormatter {
     static func testerLine(_ tester: JSONValue) -> String {
         let id = text(tester, "id")
         guard text(tester, "status") == "active" else {
-            return "\(id): withdrawn \(text(tester, "withdrawn_at")); their personal data is erased."
+            return "\(id): withdrawn on \(time(tester, "withdrawn_at")); their personal data is erased."
         }
         let keys = tester["targeting_keys"]?.arrayValue?.count ?? 0
         return "\(id): \(text(tester, "name")), active. Uses \(assistiveTechnologies(tester["assistive_tech"])). \(keys == 1 ? "1 targeting key" : "\(keys) targeting keys")."
@@ -21,11 +21,11 @@ extension OutputFormatter {
             "Contact: \(text(tester, "contact", "none"))",
             "Assistive technology: \(assistiveTechnologies(tester["assistive_tech"]))",
             "Targeting keys: \(list(tester["targeting_keys"]))",
-            "Consent: version \(text(consent, "version")), given \(text(consent, "given_at")), recorded by \(text(consent, "recorded_by"))",
-            "Created: \(text(tester, "created_at"))",
-            "Updated: \(text(tester, "updated_at"))",
+            "Consent: version \(text(consent, "version")), given on \(time(consent, "given_at")), recorded by \(text(consent, "recorded_by"))",
+            "Created: \(time(tester, "created_at"))",
+            "Updated: \(time(tester, "updated_at"))",
         ]
-        if let withdrawnAt = tester["withdrawn_at"]?.stringValue { lines.append("Withdrawn: \(withdrawnAt)") }
+        if tester["withdrawn_at"]?.stringValue != nil { lines.append("Withdrawn: \(time(tester, "withdrawn_at"))") }
         return lines
     }
 
@@ -46,20 +46,20 @@ extension OutputFormatter {
 }
 
 extension OutputFormatter {
-    /// "t_4w9tedpdf8fc: enrolled 2026-11-03T10:00:00Z by admin."
+    /// "t_4w9tedpdf8fc: enrolled on 3 November 2026 at 10:00 UTC by admin."
     static func enrollmentLine(_ enrollment: JSONValue) -> String {
-        "\(text(enrollment, "tester")): enrolled \(text(enrollment, "enrolled_at")) by \(text(enrollment, "enrolled_by"))."
+        "\(text(enrollment, "tester")): enrolled on \(time(enrollment, "enrolled_at")) by \(text(enrollment, "enrolled_by"))."
     }
 }
 
 extension OutputFormatter {
-    /// "l_4w9tedpdf8fce6h6: active, expires 2026-11-17T10:00:00.000Z. Created 2026-11-03T10:00:00.000Z by admin."
+    /// "l_4w9tedpdf8fce6h6: active, expires on 17 November 2026 at 10:00 UTC. Created on 3 November 2026 at 10:00 UTC by admin."
     static func testerLinkLine(_ link: JSONValue) -> String {
         let standing = switch text(link, "status") {
-        case "revoked": "revoked \(text(link, "revoked_at"))"
-        case "expired": "expired \(text(link, "expires_at"))"
-        default: "\(text(link, "status")), expires \(text(link, "expires_at"))"
+        case "revoked": "revoked on \(time(link, "revoked_at"))"
+        case "expired": "expired on \(time(link, "expires_at"))"
+        default: "\(text(link, "status")), expires on \(time(link, "expires_at"))"
         }
-        return "\(text(link, "id")): \(standing). Created \(text(link, "created_at")) by \(text(link, "created_by"))."
+        return "\(text(link, "id")): \(standing). Created on \(time(link, "created_at")) by \(text(link, "created_by"))."
     }
 }

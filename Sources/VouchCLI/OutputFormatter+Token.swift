@@ -3,9 +3,9 @@ import VouchJSON
 extension OutputFormatter {
     /// One line per token, each part labelled; never the secret, which the server does not send after creation anyway.
     static func tokenLine(_ token: JSONValue) -> String {
-        var line = "\(text(token, "id")): \(text(token, "name")). Principal: \(text(token, "principal")). Role: \(roleWords(token))."
-        if let revokedAt = token["revoked_at"]?.stringValue { line += " Revoked \(revokedAt)." }
-        line += " Created \(text(token, "created_at")) by \(text(token, "created_by"))."
+        var line = "\(text(token, "id")): \(text(token, "name")). Principal: \(ShortID.principal(text(token, "principal"))). Role: \(roleWords(token))."
+        if token["revoked_at"]?.stringValue != nil { line += " Revoked on \(time(token, "revoked_at"))." }
+        line += " Created on \(time(token, "created_at")) by \(text(token, "created_by"))."
         return line
     }
 
@@ -13,15 +13,15 @@ extension OutputFormatter {
     static func createdToken(_ token: JSONValue) -> [String] {
         [
             "Token \(text(token, "id")) is created for \(text(token, "name")).",
-            "Principal: \(text(token, "principal"))",
+            "Principal: \(ShortID.principal(text(token, "principal")))",
             "Role: \(roleWords(token))",
             "Secret: \(text(token, "token"))",
             "The secret will not be shown again; store it now, for example in VOUCH_TOKEN or your app's configuration.",
         ]
     }
 
-    /// "release manager", or "tester, for tester t_…" for a token bound to a tester.
+    /// "release manager", or "tester, for tester ending hc30sjq" for a token bound to a tester.
     private static func roleWords(_ token: JSONValue) -> String {
-        spoken(token, "role", .role) + (token["tester"]?.stringValue.map { ", for tester \($0)" } ?? "")
+        spoken(token, "role", .role) + (token["tester"]?.stringValue.map { ", for tester \(ShortID.say($0))" } ?? "")
     }
 }

@@ -20,8 +20,8 @@ extension OutputFormatter {
             "Events: \(spokenList(webhook["events"], .eventType, empty: "all"))",
             "Required for promotion: \(yesNo(webhook["required"]))",
             "Enabled: \(enabled(webhook))",
-            "Created: \(text(webhook, "created_at")) by \(text(webhook, "created_by"))",
-            "Updated: \(text(webhook, "updated_at"))",
+            "Created: \(time(webhook, "created_at")) by \(text(webhook, "created_by"))",
+            "Updated: \(time(webhook, "updated_at"))",
         ]
     }
 
@@ -44,8 +44,8 @@ extension OutputFormatter {
         line += "; \(SpokenWords.say(status, .deliveryStatus)), \(tries)"
         if let code = delivery["last_status_code"]?.intValue { line += ", last answer status \(code)" }
         if let error = delivery["last_error"]?.stringValue { line += ", last error: \(error)" }
-        if status == "pending", let next = delivery["next_attempt_at"]?.stringValue { line += ", next attempt at \(next)" }
-        return line + "; created \(text(delivery, "created_at"))."
+        if status == "pending", delivery["next_attempt_at"]?.stringValue != nil { line += ", next attempt on \(time(delivery, "next_attempt_at"))" }
+        return line + "; created on \(time(delivery, "created_at"))."
     }
 
     private static func yesNo(_ value: JSONValue?) -> String {

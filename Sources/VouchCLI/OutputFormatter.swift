@@ -40,6 +40,21 @@ struct OutputFormatter {
         value[key]?.stringValue ?? fallback
     }
 
+    /// A member that holds an RFC 3339 time, in words ("4 December 2026 at 5:17 UTC"), or `fallback` when it is missing.
+    static func time(_ value: JSONValue, _ key: String, _ fallback: String = "unknown") -> String {
+        value[key]?.stringValue.map(SpokenTime.say) ?? fallback
+    }
+
+    /// A member that holds a generated id, in its short form ("ending 9todomw"), for where it only needs to be recognised.
+    static func short(_ value: JSONValue, _ key: String) -> String {
+        ShortID.say(text(value, key))
+    }
+
+    /// Testers' pseudonyms said in passing: "tester ending hc30sjq, tester ending 2k9vd0a".
+    static func shortTesters(_ ids: [String]) -> String {
+        ids.map { "tester " + ShortID.say($0) }.joined(separator: ", ")
+    }
+
     /// A whole-number member as text.
     static func number(_ value: JSONValue, _ key: String) -> String {
         value[key]?.intValue.map(String.init) ?? "unknown"

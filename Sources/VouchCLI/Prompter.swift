@@ -28,13 +28,26 @@ struct Prompter {
         }
     }
 
-    /// "Verdict? 1 passed, 2 failed, 3 cant_tell:", answered by number or by name.
-    func choose(_ label: String, among choices: [String], check: (String) -> String? = { _ in nil }) throws(CommandFailure) -> String {
-        let numbered = choices.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", ")
-        return try ask("\(label)? \(numbered):") { answer in
-            guard let choice = Prompter.choice(answer, among: choices) else {
+    /// "Verdict? 1 passed, 2 failed, 3 can't tell:": choices offered in words, answered by number, by words or by the
+    /// API's name. With groups, each group is said on a line of its own before the question, numbered on across them, so
+    /// a long list comes in parts a listener can take in ("Screen readers: 1 NVDA, 2 JAWS").
+    func choose(_ label: String, among offered: [Choice], groups: [(name: String, count: Int)] = [], alsoAccepted: [Choice] = [],
+                check: (String) -> String? = { _ in nil }) throws(CommandFailure) -> String {
+        let numbered = offered.enumerated().map { "\($0.offset + 1) \($0.element.words)" }
+        var question = "\(label)? \(numbered.joined(separator: ", ")):"
+        if !groups.isEmpty {
+            var start = 0
+            console.output("\(label):")
+            for group in groups {
+                console.output("\(group.name): " + numbered[start..<min(start + group.count, numbered.count)].joined(separator: ", "))
+                start += group.count
+            }
+            question = "\(label)? A number from 1 to \(offered.count):"
+        }
+        return try ask(question) { answer in
+            guard let choice = Prompter.choice(answer, among: offered, alsoAccepted: alsoAccepted) else {
                 let given = answer.isEmpty ? "An answer is needed." : "'\(answer)' is not one of the choices."
-                return .refused("\(given) Answer with a number from 1 to \(choices.count), or with a name: \(choices.joined(separator: ", ")).")
+                return .refused("\(given) Answer with a number from 1 to \(offered.count), or in words: \(offered.map(\.words).joined(separator: ", ")).")
             }
             if let problem = check(choice) { return .refused(problem) }
             return .accepted(choice)
@@ -64,11 +77,22 @@ struct Prompter {
         }
     }
 
-    /// The choice an answer names: its number from 1, or its name typed in any case, with '-' or a space for '_'.
-    static func choice(_ answer: String, among choices: [String]) -> String? {
-        if let number = Int(answer), number >= 1, number <= choices.count { return choices[number - 1] }
-        let name = answer.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
-            .replacingOccurrences(of: "'", with: "")
-        return choices.first { $0 == name }
+    /// One choice: the API's name that is sent, and the words that are said for it.
+    struct Choice: Equatable {
+        var value: String
+        var words: String
+    }
+
+    /// The choice an answer names: its number from 1 among those offered, or its words or API name (of an offered choice
+    /// or of one also accepted), typed in any case, with '-', '_' or a space between words and with or without apostrophes.
+    static func choice(_ answer: String, among offered: [Choice], alsoAccepted: [Choice] = []) -> String? {
+        if let number = Int(answer), number >= 1, number <= offered.count { return offered[number - 1].value }
+        func normalized(_ text: String) -> String {
+            text.lowercased().replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
+                .replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "\u{2019}", with: "")
+        }
+        let name = normalized(answer)
+        guard !name.isEmpty else { return nil }
+        return (offered + alsoAccepted).first { normalized($0.value) == name || normalized($0.words) == name }?.value
     }
 }

@@ -15,7 +15,7 @@ struct ServerProblem {
         if let code = json?["errorCode"]?.stringValue {
             detail = SpokenWords.say(code, .evaluationError) + (json?["errorDetails"]?.stringValue.map { ": " + $0 } ?? "")
         } else {
-            detail = json?["detail"]?.stringValue ?? json?["title"]?.stringValue
+            detail = (json?["detail"]?.stringValue ?? json?["title"]?.stringValue).map(SpokenTime.inProse)
         }
         fieldErrors = (json?["errors"]?.arrayValue ?? []).compactMap { issue in
             guard let field = issue["field"]?.stringValue, let message = issue["message"]?.stringValue else { return nil }

@@ -1,8 +1,8 @@
 import VouchDomain
 
 /// The words a person hears for the API's names: "can't tell" for `cant_tell`, "minimum passing testers" for
-/// `min_testers_passed`. Plain output uses them everywhere; the API's names stay only where they are typed: option names,
-/// `--help` synopses and the interview's choices (docs/contracts.md, "CLI").
+/// `min_testers_passed`. Plain output and the interview's choices use them; the API's names stay only where they are typed:
+/// option names and `--help` synopses (docs/contracts.md, "CLI").
 enum SpokenWords {
     /// A set of names with their words; the same name may say different things in two of them (`web` the platform, `web` the channel).
     enum Vocabulary: CaseIterable {

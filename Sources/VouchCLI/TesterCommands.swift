@@ -61,7 +61,7 @@ enum TesterCommands {
             let body = TesterFields.body(from: context.invocation)
             guard !body.members.isEmpty else { throw UsageError.nothingToChange(TesterFields.optionNames, commandPath: context.invocation.path) }
             let tester = try context.api.patch(APIClient.path("/v1/testers", context.invocation.argument("id")), body: body)
-            context.output.emit(tester) { ["Tester \(OutputFormatter.text($0, "id")) is updated."] }
+            context.output.emit(tester) { ["Tester \(OutputFormatter.short($0, "id")) is updated."] }
         }
     }
 }

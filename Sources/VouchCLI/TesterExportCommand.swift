@@ -19,7 +19,7 @@ enum TesterExportCommand {
             }
             let path = URL(fileURLWithPath: file).standardizedFileURL.path
             try LocalFile.writePrivate(text, to: path)
-            context.console.output("Tester \(id)'s data is written to \(path), readable only by you.")
+            context.console.output("Tester \(ShortID.say(id))'s data is written to \(path), readable only by you.")
             context.console.output("It holds personal data: keep it safe, and delete it once it has been handed over.")
         }
     }

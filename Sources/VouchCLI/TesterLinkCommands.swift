@@ -28,9 +28,9 @@ enum TesterLinkCommands {
             let link = try context.api.post(APIClient.path("/v1/testers", id, "/links"), body: body)
             context.output.emit(link) { link in
                 [
-                    "Link \(OutputFormatter.text(link, "id")) for tester \(id) is created.",
+                    "Link \(OutputFormatter.text(link, "id")) for tester \(ShortID.say(id)) is created.",
                     "Address: \(OutputFormatter.text(link, "url"))",
-                    "Expires: \(OutputFormatter.text(link, "expires_at"))",
+                    "Expires: \(OutputFormatter.time(link, "expires_at"))",
                     "The address is shown only this once: send it to the tester now, as you would send a password.",
                 ]
             }
@@ -59,7 +59,7 @@ enum TesterLinkCommands {
             let link = try context.api.delete(APIClient.path("/v1/testers", id, "/links/" + APIClient.escape(context.invocation.argument("link"))))
             context.output.emit(link) { link in
                 [
-                    "Link \(OutputFormatter.text(link, "id")) of tester \(id) is revoked: it opens nothing from now on.",
+                    "Link \(OutputFormatter.short(link, "id")) of tester \(ShortID.say(id)) is revoked: it opens nothing from now on.",
                     "The tester's console sessions from that link have ended.",
                 ]
             }

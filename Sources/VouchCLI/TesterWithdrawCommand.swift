@@ -28,7 +28,7 @@ enum TesterWithdrawCommand {
                 let erased = purge
                     ? "This erases their name, contact, assistive technologies and targeting keys, ends their enrollments, revokes their tokens and deletes their feedback."
                     : "This erases their name, contact, assistive technologies and targeting keys, ends their enrollments, revokes their tokens and removes their feedback's comments."
-                context.console.prompt("Withdraw tester \(id)? \(erased) Type yes to continue:")
+                context.console.prompt("Withdraw tester \(ShortID.say(id))? \(erased) Type yes to continue:")
                 guard context.console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "yes" else {
                     throw Declined(message: "Not withdrawn.")
                 }
@@ -36,7 +36,7 @@ enum TesterWithdrawCommand {
             let answer = try context.api.post(APIClient.path("/v1/testers", id, "/withdraw"), body: ["purge_feedback": .bool(purge)])
             context.output.emit(answer) { answer in
                 [
-                    "Tester \(id) has withdrawn: their name, contact, assistive technologies and targeting keys are erased, and their enrollments ended.",
+                    "Tester \(ShortID.say(id)) has withdrawn: their name, contact, assistive technologies and targeting keys are erased, and their enrollments ended.",
                     "Feedback kept without comments, unlinked: \(OutputFormatter.number(answer, "feedback_unlinked"))",
                     "Feedback deleted: \(OutputFormatter.number(answer, "feedback_deleted"))",
                     "Tokens revoked: \(OutputFormatter.number(answer, "tokens_revoked"))",

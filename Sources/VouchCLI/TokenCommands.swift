@@ -71,7 +71,7 @@ enum TokenCommands {
         ) { context in
             let token = try context.api.delete(APIClient.path("/v1/tokens", context.invocation.argument("id")))
             context.output.emit(token) { token in
-                ["Token \(OutputFormatter.text(token, "id")) (\(OutputFormatter.text(token, "name"))) is revoked."]
+                ["Token \(OutputFormatter.short(token, "id")) (\(OutputFormatter.text(token, "name"))) is revoked."]
             }
         }
     }

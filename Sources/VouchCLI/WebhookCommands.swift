@@ -63,7 +63,7 @@ enum WebhookCommands {
         Command(name: "delete", abstract: "Delete a webhook and its deliveries: it receives no more events.", arguments: [idArgument]) { context in
             let id = context.invocation.argument("id")
             let answer = try context.api.delete(APIClient.path("/v1/webhooks", id))
-            context.output.emit(answer) { _ in ["Webhook \(id) is deleted."] }
+            context.output.emit(answer) { _ in ["Webhook \(ShortID.say(id)) is deleted."] }
         }
     }
 
@@ -75,7 +75,8 @@ enum WebhookCommands {
             let id = context.invocation.argument("id")
             let answer = try context.api.post(APIClient.path("/v1/webhooks", id, "/test"))
             context.output.emit(answer) { answer in
-                ["Test event \(OutputFormatter.text(answer, "event")) is queued for webhook \(id): delivery \(OutputFormatter.list(answer["deliveries"])).",
+                ["A test event is queued for webhook \(ShortID.say(id)): delivery "
+                 + ((answer["deliveries"]?.arrayValue ?? []).compactMap(\.stringValue).map(ShortID.say).joined(separator: ", ")) + ".",
                  "See how it went with 'vouch webhook deliveries \(id)'."]
             }
         }

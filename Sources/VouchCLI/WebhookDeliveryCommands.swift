@@ -28,8 +28,8 @@ enum WebhookDeliveryCommands {
         ) { context in
             let delivery = try context.api.post(APIClient.path("/v1/deliveries", context.invocation.argument("delivery"), "/redeliver"))
             context.output.emit(delivery) { delivery in
-                ["Delivery \(OutputFormatter.text(delivery, "id")) of the \(OutputFormatter.spoken(delivery, "type", .eventType)) event to webhook "
-                 + "\(OutputFormatter.text(delivery, "webhook")) is queued again: \(OutputFormatter.spoken(delivery, "status", .deliveryStatus))."]
+                ["Delivery \(OutputFormatter.short(delivery, "id")) of the \(OutputFormatter.spoken(delivery, "type", .eventType)) event to webhook "
+                 + "\(OutputFormatter.short(delivery, "webhook")) is queued again: \(OutputFormatter.spoken(delivery, "status", .deliveryStatus))."]
             }
         }
     }

@@ -30,7 +30,7 @@ enum WebhookUpdateCommand {
             guard !body.members.isEmpty else { throw UsageError.nothingToChange(optionNames, commandPath: invocation.path) }
             let webhook = try context.api.patch(APIClient.path("/v1/webhooks", invocation.argument("id")), body: body)
             context.output.emit(webhook) { webhook in
-                ["Webhook \(OutputFormatter.text(webhook, "id")) is updated: \(OutputFormatter.webhookSummary(webhook))."]
+                ["Webhook \(OutputFormatter.short(webhook, "id")) is updated: \(OutputFormatter.webhookSummary(webhook))."]
             }
         }
     }

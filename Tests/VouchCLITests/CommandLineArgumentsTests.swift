@@ -80,6 +80,18 @@ import Testing
         #expect(try invocation(["enroll", "k", "--list"]).argumentList("tester") == [])
     }
 
+    /// `list` before the one argument of a command whose list form is a flag or its bare use reads as that form; with more
+    /// words after it, "list" is the argument itself (a fix whose key is list).
+    @Test func listAsTheFirstWord() throws {
+        let enroll = try invocation(["enroll", "list", "tv-channel-selector-labels"])
+        #expect(enroll.argument("fix") == "tv-channel-selector-labels" && enroll.flag("list") && enroll.argumentList("tester").isEmpty)
+        let several = try invocation(["enroll", "list", "t_a", "t_b"])
+        #expect(several.argument("fix") == "list" && !several.flag("list") && several.argumentList("tester") == ["t_a", "t_b"])
+        let targets = try invocation(["fix", "target", "list", "tv-channel-selector-labels"])
+        #expect(targets.argument("key") == "tv-channel-selector-labels" && targets.list("add") == nil)
+        #expect(try invocation(["fix", "target", "list"]).argument("key") == "list")
+    }
+
     @Test func optionalArgumentMayBeLeftOut() throws {
         #expect(try invocation(["webhook", "deliveries"]).optionalArgument("id") == nil)
         #expect(try invocation(["webhook", "deliveries", "we_a", "--status", "dead"]).argument("id") == "we_a")

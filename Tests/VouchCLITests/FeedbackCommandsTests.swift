@@ -25,7 +25,7 @@ import VouchJSON
         let record = records[0]
         let id = try #require(record["id"]?.stringValue)
         #expect(first == VouchRun(status: 0, stdout: """
-            Feedback \(id) is recorded for fix tv-channel-selector-labels, revision 1: tester \(tester), verdict passed, severity minor.
+            Feedback is recorded for fix tv-channel-selector-labels, revision 1, reference \(ending(id)): tester \(ending(tester)), verdict passed, severity minor.
 
             """, stderr: ""))
         let expected: [String: JSONValue] = [
@@ -49,8 +49,8 @@ import VouchJSON
         #expect(Set(both.compactMap { $0["id"]?.stringValue }).count == 2)
 
         let lines = both.map { record in
-            "\(record["id"]?.stringValue ?? ""): tester \(tester), revision 1, verdict passed, task completed with a workaround, severity minor, "
-                + "VoiceOver 18.2 on iOS 18.2, app build 5.4.1 (412), recorded \(record["recorded_at"]?.stringValue ?? "") by admin through the command line."
+            "Feedback \(ending(record["id"]?.stringValue ?? "")): tester \(ending(tester)), revision 1, verdict passed, task completed with a workaround, severity minor, "
+                + "VoiceOver 18.2 on iOS 18.2, app build 5.4.1 (412), recorded on \(ConsoleTime.say(record["recorded_at"]?.stringValue)) by admin through the command line."
         }
         #expect(try server.vouch("feedback", "list", Self.key) == VouchRun(status: 0, stdout: """
             \(lines[0]) Heard: NHK, button, selected. Comment: Some issues, but usable.
@@ -78,11 +78,12 @@ import VouchJSON
         let server = try LiveServer()
         defer { server.stop() }
         let tester = try server.startedFixAndTester()
-        func record(_ verdict: String, _ severity: String) -> String {
-            #"{"tester":"\#(tester)","verdict":"\#(verdict)","task_outcome":"completed_independently","severity":"\#(severity)","platform":"ios","os_version":"18.2","app_build":"413","assistive_tech":"voiceover"}"#
+        func record(_ verdict: String, _ severity: String, os: String = "18.2") -> String {
+            #"{"tester":"\#(tester)","verdict":"\#(verdict)","task_outcome":"completed_independently","severity":"\#(severity)","platform":"ios","os_version":"\#(os)","app_build":"413","assistive_tech":"voiceover"}"#
         }
         let good = server.directory.appendingPathComponent("good.json")
-        try "[\(record("passed", "none")),\(record("cant_tell", "minor"))]".write(to: good, atomically: true, encoding: .utf8)
+        // The second version is typed with the platform's name, as the web console's hint suggests: it is said once.
+        try "[\(record("passed", "none")),\(record("cant_tell", "minor", os: "iOS 18.2"))]".write(to: good, atomically: true, encoding: .utf8)
         let bad = server.directory.appendingPathComponent("bad.json")
         try "[\(record("passed", "none")),\(record("great", "none"))]".write(to: bad, atomically: true, encoding: .utf8)
 
@@ -101,9 +102,9 @@ import VouchJSON
         #expect(records.allSatisfy { $0["channel"]?.stringValue == "cli" })
         // Said in words: "can't tell", not cant_tell.
         let lines = records.map { record in
-            "\(record["id"]?.stringValue ?? ""): tester \(tester), revision 1, verdict \(record["verdict"]?.stringValue == "cant_tell" ? "can't tell" : "passed"), "
+            "Feedback \(ending(record["id"]?.stringValue ?? "")): tester \(ending(tester)), revision 1, verdict \(record["verdict"]?.stringValue == "cant_tell" ? "can't tell" : "passed"), "
                 + "task completed independently, severity \(record["severity"]?.stringValue ?? ""), VoiceOver on iOS 18.2, app build 413, "
-                + "recorded \(record["recorded_at"]?.stringValue ?? "") by admin through the command line."
+                + "recorded on \(ConsoleTime.say(record["recorded_at"]?.stringValue)) by admin through the command line."
         }
         #expect(accepted == VouchRun(status: 0, stdout: """
             2 feedback records are recorded for fix tv-channel-selector-labels:
@@ -172,8 +173,8 @@ import VouchJSON
         try #require(latest.count == 2)
         func brief(_ record: JSONValue) -> String {
             let technology = record["assistive_tech"]?.stringValue == "voiceover" ? "VoiceOver on iOS" : "TalkBack on Android"
-            return "\(record["tester"]?.stringValue ?? ""): \(record["verdict"]?.stringValue ?? ""), severity \(record["severity"]?.stringValue ?? ""), "
-                + "\(technology), feedback \(record["feedback"]?.stringValue ?? ""), recorded \(record["recorded_at"]?.stringValue ?? "")."
+            return "tester \(ending(record["tester"]?.stringValue ?? "")): \(record["verdict"]?.stringValue ?? ""), severity \(record["severity"]?.stringValue ?? ""), "
+                + "\(technology), feedback \(ending(record["feedback"]?.stringValue ?? "")), recorded on \(ConsoleTime.say(record["recorded_at"]?.stringValue))."
         }
         let benRecord = try #require(latest.first { $0["tester"]?.stringValue == ben })
         let anaRecord = try #require(latest.first { $0["tester"]?.stringValue == ana })

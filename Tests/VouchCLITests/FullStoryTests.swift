@@ -15,7 +15,12 @@ import VouchJSON
         let created = try server.vouch("fix", "create", key, "--title", "Label the channel logos", "--ui-area", "TV channel selector",
                                        "--platform", "ios", "--wcag", "1.1.1,4.1.2", "--expected", "NHK, button, selected")
         #expect(created.status == 0, "\(created)")
-        #expect(created.stdout.hasPrefix("Fix tv-channel-selector-labels is created: draft, revision 1.\n"))
+        #expect(created.stdout == """
+            Fix tv-channel-selector-labels is created: draft, revision 1.
+            Next: start testing with 'vouch fix start tv-channel-selector-labels', then add testers with 'vouch tester add' and enroll them with 'vouch enroll tv-channel-selector-labels <tester>'.
+            To try it on a QA device instead, target the device's key with 'vouch fix target tv-channel-selector-labels --add <key>'.
+
+            """, "\(created)")
 
         let list = try server.vouch("fix", "list")
         #expect(list == VouchRun(status: 0, stdout: """
@@ -38,6 +43,7 @@ import VouchJSON
             Fix tv-channel-selector-labels now targets 1 key.
 
             """, stderr: ""))
+        #expect(try server.vouch("fix", "target", "list", key) == VouchRun(status: 0, stdout: "user-1\nFix tv-channel-selector-labels targets 1 key.\n", stderr: ""))
 
         try expectEvaluation(server, user: "user-1", value: "true", variant: "on", reason: "targeting match (this key is targeted)", state: "testing")
         try expectEvaluation(server, user: "user-2", value: "false", variant: "off", reason: "default (the fix is in testing and this key is not targeted)",
@@ -64,7 +70,7 @@ import VouchJSON
         #expect(missing == VouchRun(status: 65, stdout: "", stderr: "Error: flag not found: no fix has the flag key 'no-such-fix'\n"))
 
         // The audit tells each event as a sentence, the actions and states in words.
-        let times = (try server.json("audit", "--fix", key)["events"]?.arrayValue ?? []).map { $0["at"]?.stringValue ?? "" }
+        let times = (try server.json("audit", "--fix", key)["events"]?.arrayValue ?? []).map { ConsoleTime.say($0["at"]?.stringValue) }
         try #require(times.count == 5)
         #expect(try server.vouch("audit", "--fix", key) == VouchRun(status: 0, stdout: """
             \(times[0]): admin created fix tv-channel-selector-labels, state draft.

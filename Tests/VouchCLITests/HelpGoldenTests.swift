@@ -123,9 +123,12 @@ import Testing
         Enroll testers in a fix, remove them, or list who is enrolled.
 
         While the fix is in testing, its flag is on for the targeting keys of every
-        enrolled tester.
+        enrolled tester. 'vouch enroll list <fix>' lists who is enrolled, as --list
+        does.
 
         Example: vouch enroll tv-channel-selector-labels t_4w9tedpdf8fc
+
+        Example: vouch enroll list tv-channel-selector-labels
 
         Usage: vouch enroll <fix> [<tester> ...] [--remove] [--list]
 
@@ -136,7 +139,8 @@ import Testing
 
         Options:
           --remove: Remove the testers given from the fix instead of enrolling them.
-          --list: List the testers enrolled in the fix.
+          --list: List the testers enrolled in the fix; 'vouch enroll list <fix>' does
+            the same.
 
         Global options: --server, --token, --json; see 'vouch --help'.
 

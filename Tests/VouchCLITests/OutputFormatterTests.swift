@@ -50,6 +50,13 @@ import VouchJSON
         #expect(Array(lines.suffix(3)) == ["Missing: nothing", "Approvals: none", "Ready to promote: no"])
     }
 
+    /// The platform is said once, whether or not the version was typed with its name.
+    @Test(arguments: [("ios", "18.2", "iOS 18.2"), ("ios", "iOS 18.2", "iOS 18.2"), ("ios", "ios18.2", "iOS 18.2"), ("android", "Android 15", "Android 15"),
+                      ("android", "15", "Android 15"), ("web", "Windows 11", "the web, Windows 11"), ("ios", "iOS", "iOS")])
+    func platformAndVersion(_ platform: String, _ version: String, _ expected: String) {
+        #expect(OutputFormatter.platformAndVersion(.object(["platform": .string(platform), "os_version": .string(version)])) == expected)
+    }
+
     @Test func auditEventsAreSentences() {
         let event = JSONValue.object([
             "at": .string("2026-12-01T10:00:00.000Z"), "principal": .string("admin"), "action": .string("feedback.create"),
@@ -57,7 +64,7 @@ import VouchJSON
             "after": .object(["tester": .string("t_4w9tedpdf8fc"), "verdict": .string("cant_tell")]),
         ])
         #expect(OutputFormatter.eventLine(event)
-                == "2026-12-01T10:00:00.000Z: admin recorded feedback fb_1 on fix tv-channel-selector-labels, tester t_4w9tedpdf8fc, verdict can't tell.")
+                == "1 December 2026 at 10:00 UTC: admin recorded feedback fb_1 on fix tv-channel-selector-labels, tester ending dpdf8fc, verdict can't tell.")
     }
 }
 

@@ -88,7 +88,7 @@ import VouchJSON
         let approval = try #require(try server.json("status", Self.key)["approvals"]?.arrayValue?.first)
         let id = try #require(approval["id"]?.stringValue)
         #expect(approved == VouchRun(status: 0, stdout: """
-            Fix tv-channel-selector-labels, revision 1: approved by rita (\(id)).
+            Fix tv-channel-selector-labels, revision 1: approved by rita, reference \(ending(id)).
             Standing: valid; it counts toward promotion.
             Comment: VoiceOver users confirm it
             See what the fix still needs with 'vouch status tv-channel-selector-labels'.
@@ -107,7 +107,7 @@ import VouchJSON
         #expect(receiver.requests.allSatisfy { $0.headers["webhook-id"]?.hasPrefix("msg_") == true && $0.headers["webhook-signature"]?.hasPrefix("v1,") == true })
 
         // Released: no "Missing: nothing" and "Ready to promote: no" that contradict each other, but what happened.
-        let approvalLine = "  \(id): approved by rita on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). "
+        let approvalLine = "  Approved by rita, reference \(ending(id)), on revision 1, recorded on \(ConsoleTime.say(approval["recorded_at"]?.stringValue)). "
             + "Standing: valid; it counts toward promotion. Comment: VoiceOver users confirm it."
         let criteriaLines = """
             Revision: 1
@@ -201,7 +201,7 @@ import VouchJSON
         let approval = try #require(try server.json("status", Self.key)["approvals"]?.arrayValue?.first)
         let id = try #require(approval["id"]?.stringValue)
         #expect(rejected == VouchRun(status: 0, stdout: """
-            Fix tv-channel-selector-labels, revision 1: rejected by sam (\(id)).
+            Fix tv-channel-selector-labels, revision 1: rejected by sam, reference \(ending(id)).
             Standing: it blocks promotion until a new revision.
             Comment: Focus order is still wrong
             See what the fix still needs with 'vouch status tv-channel-selector-labels'.
@@ -210,7 +210,7 @@ import VouchJSON
         let status = try server.vouch("status", Self.key).stdout
         for line in ["Criterion required approvals: not met. Rejected on revision 1.",
                      "Missing:\n  a new revision: sam rejected revision 1\nApprovals:",
-                     "  \(id): rejected by sam on revision 1, recorded \(approval["recorded_at"]?.stringValue ?? ""). Standing: it blocks promotion until a new revision. "
+                     "  Rejected by sam, reference \(ending(id)), on revision 1, recorded on \(ConsoleTime.say(approval["recorded_at"]?.stringValue)). Standing: it blocks promotion until a new revision. "
                         + "Comment: Focus order is still wrong.",
                      "Ready to promote: no"] {
             #expect(status.contains(line + "\n"), "missing '\(line)' in \(status)")

@@ -17,20 +17,44 @@ import Testing
         }
     }
 
+    static let verdicts = [Prompter.Choice(value: "passed", words: "passed"), Prompter.Choice(value: "failed", words: "failed"),
+                           Prompter.Choice(value: "cant_tell", words: "can't tell")]
+
+    // By number, by the words offered (apostrophe or not), or by the API's name, in any case and with '-', '_' or spaces.
     @Test(arguments: [("2", "failed"), (" 3 ", "cant_tell"), ("FAILED", "failed"), ("cant tell", "cant_tell"), ("can't-tell", "cant_tell"),
-                      ("0", nil), ("4", nil), ("", nil), ("pass", nil)] as [(String, String?)])
+                      ("Can\u{2019}t tell", "cant_tell"), ("cant_tell", "cant_tell"), ("0", nil), ("4", nil), ("", nil), ("pass", nil)] as [(String, String?)])
     func choice(_ answer: String, _ expected: String?) {
-        #expect(Prompter.choice(answer.trimmingCharacters(in: .whitespaces), among: ["passed", "failed", "cant_tell"]) == expected)
+        #expect(Prompter.choice(answer.trimmingCharacters(in: .whitespaces), among: Self.verdicts) == expected)
+    }
+
+    @Test func wordsOfALongerChoiceAndChoicesNotOffered() {
+        let outcomes = [Prompter.Choice(value: "completed_with_workaround", words: "completed with a workaround")]
+        #expect(Prompter.choice("Completed with a workaround", among: outcomes) == "completed_with_workaround")
+        #expect(Prompter.choice("completed-with-workaround", among: outcomes) == "completed_with_workaround")
+        let nvda = Prompter.Choice(value: "nvda", words: "NVDA")
+        #expect(Prompter.choice("nvda", among: outcomes) == nil)
+        #expect(Prompter.choice("NVDA", among: outcomes, alsoAccepted: [nvda]) == "nvda")
+        // A number only picks among the choices offered.
+        #expect(Prompter.choice("2", among: outcomes, alsoAccepted: [nvda]) == nil)
     }
 
     @Test func asksAgainUntilAnAnswerFits() throws {
         let conversation = Conversation(["7", "2"])
         let prompter = Prompter(console: conversation.console, whenInputEnds: "nothing was sent")
-        #expect(try prompter.choose("Platform", among: ["ios", "android", "web"]) == "android")
+        let platforms = [("ios", "iOS"), ("android", "Android"), ("web", "web")].map { Prompter.Choice(value: $0.0, words: $0.1) }
+        #expect(try prompter.choose("Platform", among: platforms) == "android")
         #expect(conversation.text == """
-            Platform? 1 ios, 2 android, 3 web: '7' is not one of the choices. Answer with a number from 1 to 3, or with a name: ios, android, web.
-            Platform? 1 ios, 2 android, 3 web: 
+            Platform? 1 iOS, 2 Android, 3 web: '7' is not one of the choices. Answer with a number from 1 to 3, or in words: iOS, Android, web.
+            Platform? 1 iOS, 2 Android, 3 web: 
             """)
+    }
+
+    @Test func groupsAreSaidOneLineEach() throws {
+        let conversation = Conversation(["3"])
+        let prompter = Prompter(console: conversation.console, whenInputEnds: "nothing was sent")
+        let choices = ["a", "b", "c"].map { Prompter.Choice(value: $0, words: $0.uppercased()) }
+        #expect(try prompter.choose("Letter", among: choices, groups: [("First", 2), ("Last", 1)]) == "c")
+        #expect(conversation.text == "Letter:\nFirst: 1 A, 2 B\nLast: 3 C\nLetter? A number from 1 to 3: ")
     }
 
     @Test func optionalTextIsSkippedWithEnter() throws {

@@ -27,16 +27,16 @@ import VouchJSON
             Contact: none
             Assistive technology: VoiceOver 18.2 on iOS
             Targeting keys: tablet-9, user-1
-            Consent: version 2026-11, given \(created), recorded by admin
-            Created: \(created)
-            Updated: \(created)
+            Consent: version 2026-11, given on \(ConsoleTime.say(created)), recorded by admin
+            Created: \(ConsoleTime.say(created))
+            Updated: \(ConsoleTime.say(created))
 
             """, stderr: ""))
 
         // Enrollment turns the flag on for each of the tester's keys.
         try expectFlag(server, "user-1", on: false)
         #expect(try server.vouch("enroll", Self.key, id) == VouchRun(status: 0, stdout: """
-            Enrolled: \(id)
+            Enrolled: tester \(ending(id))
             Fix tv-channel-selector-labels now has 1 enrolled tester.
 
             """, stderr: ""))
@@ -44,15 +44,18 @@ import VouchJSON
         try expectFlag(server, "tablet-9", on: true)
         #expect(try server.vouch("enroll", Self.key, id).stdout == "Enrolled: none; every tester given was already enrolled\nFix tv-channel-selector-labels now has 1 enrolled tester.\n")
         let enrolledAt = try #require(try server.json("enroll", Self.key, "--list")["enrollments"]?.arrayValue?.first?["enrolled_at"]?.stringValue)
-        #expect(try server.vouch("enroll", Self.key, "--list").stdout == """
-            \(id): enrolled \(enrolledAt) by admin.
+        let enrolled = """
+            \(id): enrolled on \(ConsoleTime.say(enrolledAt)) by admin.
             Fix tv-channel-selector-labels has 1 enrolled tester.
 
-            """)
+            """
+        #expect(try server.vouch("enroll", Self.key, "--list") == VouchRun(status: 0, stdout: enrolled, stderr: ""))
+        // The shape of 'vouch fix list' and 'vouch tester list' lists too.
+        #expect(try server.vouch("enroll", "list", Self.key) == VouchRun(status: 0, stdout: enrolled, stderr: ""))
 
         // The flag follows the tester's keys.
         #expect(try server.vouch("tester", "update", id, "--targeting-key", "user-1", "--contact", "ana@example.org")
-                == VouchRun(status: 0, stdout: "Tester \(id) is updated.\n", stderr: ""))
+                == VouchRun(status: 0, stdout: "Tester \(ending(id)) is updated.\n", stderr: ""))
         try expectFlag(server, "tablet-9", on: false)
         let updated = try server.vouch("tester", "show", id).stdout
         #expect(updated.contains("\nContact: ana@example.org\n") && updated.contains("\nTargeting keys: user-1\n"), "\(updated)")
@@ -68,7 +71,7 @@ import VouchJSON
         #expect(export["enrollments"]?.arrayValue?.first?["fix"]?.stringValue == Self.key)
         let file = server.directory.appendingPathComponent("ana.json").path
         #expect(try server.vouch("tester", "export", id, "--output", file) == VouchRun(status: 0, stdout: """
-            Tester \(id)'s data is written to \(file), readable only by you.
+            Tester \(ending(id))'s data is written to \(file), readable only by you.
             It holds personal data: keep it safe, and delete it once it has been handed over.
 
             """, stderr: ""))
@@ -92,7 +95,7 @@ import VouchJSON
 
         // With --yes the withdrawal erases and turns the flag off.
         #expect(try server.vouch("tester", "withdraw", id, "--yes") == VouchRun(status: 0, stdout: """
-            Tester \(id) has withdrawn: their name, contact, assistive technologies and targeting keys are erased, and their enrollments ended.
+            Tester \(ending(id)) has withdrawn: their name, contact, assistive technologies and targeting keys are erased, and their enrollments ended.
             Feedback kept without comments, unlinked: 0
             Feedback deleted: 0
             Tokens revoked: 0
@@ -101,7 +104,7 @@ import VouchJSON
         try expectFlag(server, "user-1", on: false)
         #expect(try server.vouch("enroll", Self.key, "--list").stdout == "Fix tv-channel-selector-labels has no enrolled testers.\n")
         let withdrawnAt = try #require(try server.json("tester", "show", id)["withdrawn_at"]?.stringValue)
-        #expect(try server.vouch("tester", "list").stdout == "\(id): withdrawn \(withdrawnAt); their personal data is erased.\n1 tester.\n")
+        #expect(try server.vouch("tester", "list").stdout == "\(id): withdrawn on \(ConsoleTime.say(withdrawnAt)); their personal data is erased.\n1 tester.\n")
         let again = try server.vouch("enroll", Self.key, id)
         #expect(again.status == 65)
         #expect(again.stderr == "Error: 1 field is not valid\n  testers, item 1: tester '\(id)' has withdrawn and cannot be enrolled\n")
@@ -112,10 +115,10 @@ import VouchJSON
         defer { server.stop() }
         let ana = try server.startedFixAndTester(enrolled: false)
         let ben = try server.addTester(name: "Ben", technology: "talkback:android:15", keys: ["user-2"])
-        #expect(try server.vouch("enroll", Self.key, ana, ben).stdout == "Enrolled: \(ana), \(ben)\nFix tv-channel-selector-labels now has 2 enrolled testers.\n")
+        #expect(try server.vouch("enroll", Self.key, ana, ben).stdout == "Enrolled: tester \(ending(ana)), tester \(ending(ben))\nFix tv-channel-selector-labels now has 2 enrolled testers.\n")
         try expectFlag(server, "user-2", on: true)
         #expect(try server.vouch("enroll", Self.key, "--remove", ben) == VouchRun(status: 0, stdout: """
-            Removed: \(ben)
+            Removed: tester \(ending(ben))
             Fix tv-channel-selector-labels now has 1 enrolled tester.
 
             """, stderr: ""))
@@ -123,18 +126,20 @@ import VouchJSON
         try expectFlag(server, "user-1", on: true)
         // The first removal is done and told; the one that is not enrolled is refused.
         let partly = try server.vouch("enroll", Self.key, ana, ben, "--remove")
-        #expect(partly == VouchRun(status: 65, stdout: "Removed: \(ana)\n",
+        #expect(partly == VouchRun(status: 65, stdout: "Removed: tester \(ending(ana))\n",
                                    stderr: "Error: tester \(ben) is not enrolled in fix tv-channel-selector-labels\n"))
         let unknown = try server.vouch("enroll", Self.key, "t_nobody")
         #expect(unknown == VouchRun(status: 65, stdout: "", stderr: "Error: 1 field is not valid\n  testers, item 1: no tester 't_nobody'\n"))
 
         let audit = try server.vouch("audit", "--fix", Self.key).stdout
-        #expect(audit.contains(": admin enrolled testers in fix tv-channel-selector-labels: \(ana), \(ben).\n"), "\(audit)")
-        #expect(audit.contains(": admin removed testers from fix tv-channel-selector-labels: \(ben).\n"), "\(audit)")
+        #expect(audit.contains(": admin enrolled testers in fix tv-channel-selector-labels: tester \(ending(ana)), tester \(ending(ben)).\n"), "\(audit)")
+        #expect(audit.contains(": admin removed testers from fix tv-channel-selector-labels: tester \(ending(ben)).\n"), "\(audit)")
     }
 
     @Test(arguments: [
-        (["enroll", "tv"], "Error: Missing expected argument '<tester>'."),
+        (["enroll", "tv"], "Error: Missing expected argument '<tester>'. To list the testers enrolled, run 'vouch enroll list tv'."),
+        (["enroll", "list"], "Error: Missing expected argument '<tester>'. To list the testers enrolled, run 'vouch enroll list <fix>'."),
+        (["enroll", "list", "tv", "--remove"], "Error: Give either --list or --remove, not both."),
         (["enroll", "tv", "t_a", "--list"], "Error: --list takes no tester ids; remove 't_a'."),
         (["enroll", "tv", "--list", "--remove"], "Error: Give either --list or --remove, not both."),
         (["enroll", "tv", "t_a/b"], "Error: Invalid value 't_a/b' for '<tester>': a tester id is letters, digits and '_', such as t_4w9tedpdf8fc."),
@@ -159,10 +164,10 @@ import VouchJSON
         try #require(lines.count == 5)
         #expect(lines[0].hasPrefix("Token tok_") && lines[0].hasSuffix(" is created for ana-phone."))
         // A tester token is issued to its tester.
-        #expect(Array(lines[1...2]) == ["Principal: \(id)", "Role: tester, for tester \(id)"])
+        #expect(Array(lines[1...2]) == ["Principal: tester \(ending(id))", "Role: tester, for tester \(ending(id))"])
         let secret = String(lines[3].dropFirst("Secret: ".count))
         #expect(secret.hasPrefix("vch_"))
-        #expect(try server.vouch("token", "list").stdout.contains(": ana-phone. Principal: \(id). Role: tester, for tester \(id). Created "))
+        #expect(try server.vouch("token", "list").stdout.contains(": ana-phone. Principal: tester \(ending(id)). Role: tester, for tester \(ending(id)). Created "))
 
         // The tester reaches their own record and fix, nothing else.
         #expect(try server.vouch("tester", "show", id, as: .token(secret)).stdout.hasPrefix("Id: \(id)\n"))
@@ -194,7 +199,7 @@ import VouchJSON
         defer { server.stop() }
         let id = try server.startedFixAndTester()
         let declined = try TerminalSession(["tester", "withdraw", id], environment: server.environment())
-        try declined.expect("Withdraw tester \(id)? This erases their name, contact, assistive technologies and targeting keys, ends their enrollments, "
+        try declined.expect("Withdraw tester \(ending(id))? This erases their name, contact, assistive technologies and targeting keys, ends their enrollments, "
                             + "revokes their tokens and removes their feedback's comments. Type yes to continue: ")
         try declined.type("no")
         #expect(try declined.waitForExit() == 1)
@@ -205,14 +210,14 @@ import VouchJSON
         try confirmed.expect("revokes their tokens and deletes their feedback. Type yes to continue: ")
         try confirmed.type("yes")
         #expect(try confirmed.waitForExit() == 0)
-        #expect(confirmed.rest.hasPrefix("yes\nTester \(id) has withdrawn:"), "\(confirmed.transcript)")
+        #expect(confirmed.rest.hasPrefix("yes\nTester \(ending(id)) has withdrawn:"), "\(confirmed.transcript)")
         try expectFlag(server, "user-1", on: false)
 
         // --yes skips the question.
         let other = try server.addTester(name: "Ben", technology: "talkback:android", keys: ["user-2"])
         let skipped = try TerminalSession(["tester", "withdraw", other, "--yes"], environment: server.environment())
         #expect(try skipped.waitForExit() == 0)
-        #expect(skipped.transcript.hasPrefix("Tester \(other) has withdrawn:"), "\(skipped.transcript)")
+        #expect(skipped.transcript.hasPrefix("Tester \(ending(other)) has withdrawn:"), "\(skipped.transcript)")
     }
 
     private func expectFlag(_ server: LiveServer, _ user: String, on: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -21,7 +21,7 @@ import VouchJSON
         let lines = made.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         try #require(lines.count == 5, "\(made)")
         let link = String(lines[0].dropFirst("Link ".count).prefix(18))
-        #expect(lines[0] == "Link \(link) for tester \(tester) is created.")
+        #expect(lines[0] == "Link \(link) for tester \(ending(tester)) is created.")
         #expect(link.hasPrefix("l_"))
         #expect(lines[1].hasPrefix("Address: \(server.url)/console/link/"))
         let address = String(lines[1].dropFirst("Address: ".count))
@@ -32,29 +32,29 @@ import VouchJSON
         let entry = try #require(listed["links"]?.arrayValue?.first)
         let expires = try #require(entry["expires_at"]?.stringValue)
         let created = try #require(entry["created_at"]?.stringValue)
-        #expect(lines[2] == "Expires: \(expires)")
+        #expect(lines[2] == "Expires: \(ConsoleTime.say(expires))")
         // Seven days from creation, to the millisecond the server wrote.
         let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         #expect(try format.parse(expires).timeIntervalSince(try format.parse(created)) == 7 * 86_400)
         #expect(entry["url"] == nil, "the address is never listed")
         #expect(try server.vouch("tester", "links", tester) == VouchRun(status: 0, stdout: """
-            \(link): active, expires \(expires). Created \(created) by admin.
+            \(link): active, expires on \(ConsoleTime.say(expires)). Created on \(ConsoleTime.say(created)) by admin.
             1 link.
 
             """, stderr: ""))
 
         #expect(try open(address).status == 200, "the printed address opens the page that signs the tester in")
         #expect(try server.vouch("tester", "unlink", tester, link) == VouchRun(status: 0, stdout: """
-            Link \(link) of tester \(tester) is revoked: it opens nothing from now on.
+            Link \(ending(link)) of tester \(ending(tester)) is revoked: it opens nothing from now on.
             The tester's console sessions from that link have ended.
 
             """, stderr: ""))
         #expect(try open(address).status == 404)
         let revokedAt = try #require(try server.json("tester", "links", tester)["links"]?.arrayValue?.first?["revoked_at"]?.stringValue)
-        #expect(try server.vouch("tester", "links", tester).stdout == "\(link): revoked \(revokedAt). Created \(created) by admin.\n1 link.\n")
+        #expect(try server.vouch("tester", "links", tester).stdout == "\(link): revoked on \(ConsoleTime.say(revokedAt)). Created on \(ConsoleTime.say(created)) by admin.\n1 link.\n")
         let again = try server.vouch("tester", "unlink", tester, link)
         #expect(again.status == 65)
-        #expect(again.stderr.hasPrefix("Error: link \(link) was already revoked at "), "\(again)")
+        #expect(again.stderr == "Error: link \(link) was already revoked at \(ConsoleTime.say(revokedAt))\n", "\(again)")
     }
 
     @Test func withoutValidForTheServersDefaultApplies() throws {

@@ -37,7 +37,7 @@ import VouchJSON
         #expect(listed.stdout.hasSuffix("2 tokens.\n"))
         #expect(!listed.stdout.contains("vch_"))
 
-        #expect(try server.vouch("token", "revoke", id) == VouchRun(status: 0, stdout: "Token \(id) (ios-app) is revoked.\n", stderr: ""))
+        #expect(try server.vouch("token", "revoke", id) == VouchRun(status: 0, stdout: "Token \(ending(id)) (ios-app) is revoked.\n", stderr: ""))
         let revoked = try server.vouch("eval", "no-such-fix", "--key", "user-1", as: .token(secret))
         #expect(revoked == VouchRun(status: 77, stdout: "", stderr: """
             Error: The server refused the token: it is unknown or has been revoked.
@@ -65,12 +65,12 @@ import VouchJSON
         #expect(token["principal"] == .string("rita example") && token["name"] == .string("rita-laptop"))
         let createdAt = try #require(token["created_at"]?.stringValue)
         let listed = try server.vouch("token", "list").stdout.split(separator: "\n").map(String.init)
-        #expect(listed.contains("\(id): rita-laptop. Principal: rita example. Role: release manager. Created \(createdAt) by admin."), "\(listed)")
+        #expect(listed.contains("\(id): rita-laptop. Principal: rita example. Role: release manager. Created on \(ConsoleTime.say(createdAt)) by admin."), "\(listed)")
         // A revoked token says so in its line.
         #expect(try server.vouch("token", "revoke", id).status == 0)
         let revokedAt = try #require(try server.json("token", "list")["tokens"]?.arrayValue?.first { $0["id"]?.stringValue == id }?["revoked_at"]?.stringValue)
         #expect(try server.vouch("token", "list").stdout.split(separator: "\n").contains(
-            "\(id): rita-laptop. Principal: rita example. Role: release manager. Revoked \(revokedAt). Created \(createdAt) by admin."))
+            "\(id): rita-laptop. Principal: rita example. Role: release manager. Revoked on \(ConsoleTime.say(revokedAt)). Created on \(ConsoleTime.say(createdAt)) by admin."))
     }
 
     @Test func repeatedUnknownTokensAreToldWhyAndHowLongToWait() throws {

@@ -38,10 +38,24 @@ import Testing
         defer { server.stop() }
         let tester = try webFixAndTester(server)
         let session = try TerminalSession(["feedback", "submit", Self.key, "--tester", tester, "--verdict", "passed", "--task-outcome", "completed_independently",
-                                           "--severity", "none", "--platform", "web", "--os-version", "Windows 11", "--app-build", "2026.11.30",
-                                           "--assistive-tech", "nvda"], environment: server.environment())
-        try session.expect("Browser? 1 chrome, 2 edge, 3 firefox, 4 safari, 5 samsung_internet, 6 other: ")
+                                           "--severity", "none", "--platform", "web", "--os-version", "Windows 11", "--app-build", "2026.11.30"],
+                                          environment: server.environment())
+        // On the web every technology fits: they come in groups, a line each, rather than fifteen in one line.
+        try session.expect("""
+            Assistive technology on the web:
+            Screen readers: 1 NVDA, 2 JAWS, 3 VoiceOver, 4 Narrator, 5 Orca, 6 ChromeVox, 7 TalkBack
+            Switch and voice control: 8 Switch Control, 9 Switch Access, 10 Voice Control, 11 Voice Access
+            Vision: 12 braille display, 13 screen magnifier, 14 large text
+            Or: 15 other assistive technology
+            Assistive technology on the web? A number from 1 to 15: 
+            """)
+        try session.type("1")
+        try session.expect("Browser? 1 Chrome, 2 Edge, 3 Firefox, 4 Safari, 5 Samsung Internet, 6 other browser: ")
         try session.type("3")
+        try session.expect("What did NVDA say, word for word? (optional, press Enter to skip): ")
+        try session.type("")
+        try session.expect("Did anything else stop working while the fix was on? 1 yes, 2 no: ")
+        try session.type("no")
         try session.expect("Comment (optional, press Enter to skip): ")
         try session.type("")
         try session.expect("Browser: Firefox\n")

@@ -35,8 +35,8 @@ import VouchJSON
             Events: fix promoted, fix released
             Required for promotion: yes
             Enabled: yes
-            Created: \(json["created_at"]?.stringValue ?? "") by admin
-            Updated: \(json["updated_at"]?.stringValue ?? "")
+            Created: \(ConsoleTime.say(json["created_at"]?.stringValue)) by admin
+            Updated: \(ConsoleTime.say(json["updated_at"]?.stringValue))
 
             """, stderr: ""))
         for run in [listed, try server.vouch("webhook", "show", id), try server.vouch("webhook", "list", "--json")] {
@@ -45,7 +45,7 @@ import VouchJSON
 
         // A disabled webhook gets no test event; enabled again, it does.
         #expect(try server.vouch("webhook", "update", id, "--disable", "--required", "false", "--events", "") == VouchRun(status: 0, stdout: """
-            Webhook \(id) is updated: \(receiver.url); events: all; required for promotion: no; enabled: no.
+            Webhook \(ending(id)) is updated: \(receiver.url); events: all; required for promotion: no; enabled: no.
 
             """, stderr: ""))
         #expect(try server.vouch("webhook", "test", id) == VouchRun(status: 65, stdout: "", stderr: "Error: webhook \(id) is disabled (by hand); enable it first\n"))
@@ -53,12 +53,12 @@ import VouchJSON
 
         let tested = try server.vouch("webhook", "test", id)
         let queued = try #require(tested.stdout.split(separator: "\n").first.map(String.init), "\(tested)")
-        #expect(queued.hasPrefix("Test event msg_") && queued.contains(" is queued for webhook \(id): delivery dlv_"), "\(tested)")
+        #expect(queued.hasPrefix("A test event is queued for webhook \(ending(id)): delivery ending "), "\(tested)")
         #expect(tested.stdout.hasSuffix("\nSee how it went with 'vouch webhook deliveries \(id)'.\n"))
         #expect(receiver.wait(for: 1).first?.type == "webhook.test")
         let delivery = try waitForDelivery(server, webhook: id, status: "succeeded")
         let deliveryID = try #require(delivery["id"]?.stringValue)
-        let line = "\(deliveryID): webhook test event for webhook \(id); succeeded, 1 attempt, last answer status 200; created \(delivery["created_at"]?.stringValue ?? "")."
+        let line = "\(deliveryID): webhook test event for webhook \(id); succeeded, 1 attempt, last answer status 200; created on \(ConsoleTime.say(delivery["created_at"]?.stringValue))."
         #expect(try server.vouch("webhook", "deliveries", id) == VouchRun(status: 0, stdout: "\(line)\n1 delivery.\n", stderr: ""))
         #expect(try server.vouch("webhook", "deliveries", "--status", "succeeded", "--all").stdout == "\(line)\n1 delivery.\n")
         #expect(try server.vouch("webhook", "deliveries", id, "--status", "dead").stdout == "No deliveries.\n")
@@ -69,7 +69,7 @@ import VouchJSON
 
             """))
 
-        #expect(try server.vouch("webhook", "delete", id) == VouchRun(status: 0, stdout: "Webhook \(id) is deleted.\n", stderr: ""))
+        #expect(try server.vouch("webhook", "delete", id) == VouchRun(status: 0, stdout: "Webhook \(ending(id)) is deleted.\n", stderr: ""))
         #expect(try server.vouch("webhook", "list").stdout == "No webhooks.\n")
         #expect(try server.vouch("webhook", "show", id) == VouchRun(status: 65, stdout: "", stderr: "Error: no webhook '\(id)'\n"))
 
