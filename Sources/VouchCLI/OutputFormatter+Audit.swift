@@ -28,6 +28,8 @@ extension OutputFormatter {
             line += ", tester \(short(after, "tester")), verdict \(spoken(after, "verdict", .verdict))"
         }
         if let note = event["note"]?.stringValue { line += ", note: \(note)" }
+        // How the principal acted when not through a token: a tester's personal link, and who opened it.
+        if let via = event["via"]?.stringValue { line += ", through \(via)" }
         return line + "."
     }
 }

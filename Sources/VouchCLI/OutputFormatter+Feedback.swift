@@ -25,6 +25,10 @@ extension OutputFormatter {
         }
         if record["regression"]?.boolValue == true { line += " Regression." }
         if record["blocking"]?.boolValue == true { line += " Blocking." }
+        // Entered on the tester's personal link in a browser where staff were signed in: not her own act.
+        if let staff = record["link"]?["opened_by"]?.stringValue {
+            line += " Entered by \(staff) on the tester's personal link, not by the tester."
+        }
         if let heard = record["heard"]?.stringValue { line += " Heard: \(heard)." }
         if let comment = record["comment"]?.stringValue { line += " Comment: \(comment)" + (comment.hasSuffix(".") ? "" : ".") }
         return line

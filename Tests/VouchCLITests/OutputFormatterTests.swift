@@ -57,6 +57,27 @@ import VouchJSON
         #expect(OutputFormatter.platformAndVersion(.object(["platform": .string(platform), "os_version": .string(version)])) == expected)
     }
 
+    /// Feedback staff entered on a tester's link says so, and the audit event says through which link and who opened it.
+    @Test func feedbackEnteredByStaffOnATestersLinkSaysSo() {
+        let record = JSONValue.object([
+            "id": .string("fb_d96c8cyh49todomw"), "tester": .string("t_4w9tedpdf8fc"), "revision": .int(1), "verdict": .string("passed"),
+            "task_outcome": .string("completed_independently"), "severity": .string("none"), "assistive_tech": .string("voiceover"),
+            "platform": .string("ios"), "os_version": .string("18.2"), "app_build": .string("412"), "recorded_at": .string("2026-12-01T10:00:00.000Z"),
+            "recorded_by": .string("t_4w9tedpdf8fc"), "channel": .string("web"),
+            "link": .object(["id": .string("l_1"), "created_by": .string("mona"), "opened_by": .string("mona")]),
+        ])
+        #expect(OutputFormatter.feedbackLine(record).hasSuffix(" Entered by mona on the tester's personal link, not by the tester."))
+        var own = record.objectValue!
+        own["link"] = .object(["id": .string("l_1"), "created_by": .string("mona"), "opened_by": .null])
+        #expect(!OutputFormatter.feedbackLine(.object(own)).contains("Entered by"))
+        let event = JSONValue.object([
+            "at": .string("2026-12-01T10:00:00.000Z"), "principal": .string("t_4w9tedpdf8fc"), "action": .string("feedback.create"),
+            "fix": .string("tv-channel-selector-labels"), "subject": .string("fb_1"),
+            "via": .string("link l_1 created by mona, opened in a browser signed in as mona"),
+        ])
+        #expect(OutputFormatter.eventLine(event).hasSuffix(", through link l_1 created by mona, opened in a browser signed in as mona."))
+    }
+
     @Test func auditEventsAreSentences() {
         let event = JSONValue.object([
             "at": .string("2026-12-01T10:00:00.000Z"), "principal": .string("admin"), "action": .string("feedback.create"),
