@@ -10,6 +10,9 @@ final class DaemonProcess {
     let stateDirectory: String
     private(set) var port: UInt16 = 0
     private let log = LogBuffer()
+    /// vouchd's standard error; its reading handler is taken off before the pipe goes, since libdispatch crashes when
+    /// a descriptor it still watches is closed under it.
+    private let errors = Pipe()
 
     /// - Parameter openFileLimit: when set, vouchd starts under this open file limit, soft and hard (`ulimit -n`).
     init(stateDirectory: String, extraArguments: [String] = [], environment: [String: String] = [:], openFileLimit: Int? = nil) throws {
@@ -25,12 +28,17 @@ final class DaemonProcess {
             process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
             process.arguments = arguments
         }
-        let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         let log = self.log
         errors.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = String(decoding: handle.availableData, as: UTF8.self)
+            let data = handle.availableData
+            // End of the stream: vouchd exited. Stop watching now rather than being called again and again.
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
+            let chunk = String(decoding: data, as: UTF8.self)
             log.text.withLock { $0 += chunk }
         }
         try process.run()
@@ -76,6 +84,7 @@ final class DaemonProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        errors.fileHandleForReading.readabilityHandler = nil
     }
 }
 
