@@ -53,8 +53,9 @@ struct TokenController {
         if role != .tester, reader.errors.isEmpty, let source = principalText.map({ ($0, "principal") }) ?? name.map({ ($0, "name") }) {
             do {
                 let normalized = try PrincipalName(source.0, field: source.1)
-                if normalized.isReserved {
-                    reader.addError(FieldError(field: source.1, message: "'\(normalized.value)' is reserved (vouchd, withdrawn, system, anonymous and names starting with t_)"))
+                if let reserved = normalized.reservedLookAlike {
+                    reader.addError(FieldError(field: source.1, message: "'\(normalized.value)' is or looks like the reserved name '\(reserved)'; "
+                        + "vouchd, withdrawn, system, anonymous and names starting with t_ (testers' pseudonyms) are kept for the server"))
                 }
                 principal = (normalized, source.1)
             } catch {
