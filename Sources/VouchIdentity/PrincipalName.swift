@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import _FoundationICU
 import VouchDomain
 
@@ -94,10 +95,24 @@ public struct PrincipalName: Sendable, Hashable, CustomStringConvertible {
     public var isReserved: Bool { reservedLookAlike != nil }
 
     /// Both skeletons of a normalised name; nil when ICU cannot compute them.
+    ///
+    /// Kept per name: the store compares a new principal with every stored one inside its write transaction, and
+    /// ICU's spoof checker costs about a tenth of a millisecond per name, so a thousand principals held the
+    /// database's writer for about 100 ms per new token. Names are few and never change; the cache is emptied
+    /// when it passes `cacheLimit`, so a stream of distinct names cannot grow it.
     private static func looks(of text: String) -> (skeleton: String, capitals: String)? {
+        if let known = looksCache.withLock({ $0[text] }) { return known }
         guard let lower = skeleton(of: text), let upper = skeleton(of: text.uppercased()) else { return nil }
-        return (withoutMarks(lower), withoutMarks(upper))
+        let looks = (skeleton: withoutMarks(lower), capitals: withoutMarks(upper))
+        looksCache.withLock { cache in
+            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[text] = looks
+        }
+        return looks
     }
+
+    private static let cacheLimit = 10_000
+    private static let looksCache = Mutex<[String: (skeleton: String, capitals: String)]>([:])
 
     /// The text decomposed, without its nonspacing and enclosing marks, spaces collapsed: a dot above an `i`, a dot
     /// below a letter or an accent repeated on itself can be all but invisible, so names that differ only in such
