@@ -17,7 +17,7 @@ import Foundation
     var hostLines = 0
     /// Every `Transfer-Encoding` line; empty for nearly all requests.
     var transferEncodings: [String] = []
-    /// The first field name that is empty or holds whitespace or a control character (`Content-Length ` of
+    /// The first field name that is empty or holds whitespace, a control character or a byte outside ASCII (`Content-Length ` of
     /// `Content-Length : 2`), and how many there were; nil for nearly all requests.
     var malformedName: String?
     var malformedNameLines = 0
@@ -218,7 +218,7 @@ import Foundation
         case .none:
             // A name looked for is a token by construction; only the others can hold a space, and the check reads
             // eight bytes at a time, so a well-formed head pays a few instructions per line.
-            if name.isEmpty || RequestHeaderScan.holdsSpaceOrControl(name) {
+            if name.isEmpty || RequestHeaderScan.holdsSpaceControlOrNonASCII(name) {
                 malformedNameLines += 1
                 if malformedName == nil { malformedName = String(decoding: name.prefix(64), as: UTF8.self) }
             }
@@ -245,7 +245,7 @@ import Foundation
         if let malformedName {
             // RFC 9112 §5.1: whitespace between a field name and its colon MUST be answered 400.
             let what = malformedName.isEmpty ? "a header line has no field name before its colon"
-                : "the header field name '\(RequestHeaderScan.visible(malformedName))' holds whitespace or a control character"
+                : "the header field name '\(RequestHeaderScan.visible(malformedName))' holds whitespace, a control character or a byte outside ASCII"
             return Problem(status: 400, detail: what + (malformedNameLines > 1 ? " (and \(malformedNameLines - 1) more lines)" : "")
                 + "; a field name is a token followed directly by its colon, with no space or tab before it")
         }
@@ -277,19 +277,26 @@ import Foundation
             + "without spaces, tabs or commas around it")
     }
 
-    /// Whether a field name holds a byte no token has: a space, a tab or another control character (0x00 to 0x20).
+    /// Whether a field name holds a byte no token has among the cheapest to find: a space, a tab or another control
+    /// character (0x00 to 0x20), DEL or a byte outside ASCII (0x7F to 0xFF). The other delimiters (`"(),/;<=>?@[\]{}`)
+    /// are not looked for: no server reads a name holding them as one of the framing names.
     @inline(__always)
-    static func holdsSpaceOrControl(_ name: UnsafeRawBufferPointer) -> Bool {
+    static func holdsSpaceControlOrNonASCII(_ name: UnsafeRawBufferPointer) -> Bool {
         guard let base = name.baseAddress else { return false }
         var offset = 0
         while offset + 8 <= name.count {
-            // A byte below 0x21 borrows in the subtraction and had its top bit clear: that sets its top bit here.
             let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if (word &- 0x2121_2121_2121_2121) & ~word & 0x8080_8080_8080_8080 != 0 { return true }
+            // A byte below 0x21 borrows in the subtraction and had its top bit clear: that sets its top bit. A byte of
+            // 0x7F or more has its top bit set once 1 is added, or had it already. A borrow or carry reaches a byte
+            // only from one below it that is itself found, so the answer is exact.
+            let low = (word &- 0x2121_2121_2121_2121) & ~word
+            let high = (word &+ 0x0101_0101_0101_0101) | word
+            if (low | high) & 0x8080_8080_8080_8080 != 0 { return true }
             offset += 8
         }
         while offset < name.count {
-            if base.load(fromByteOffset: offset, as: UInt8.self) <= 0x20 { return true }
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte <= 0x20 || byte >= 0x7F { return true }
             offset += 1
         }
         return false

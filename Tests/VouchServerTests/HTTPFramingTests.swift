@@ -109,6 +109,9 @@ import VouchJSON
                 400, "'X-A-Long-Header-Name-Of-Many-Words   ' holds whitespace"),
         Refused("a vertical tab in a name", "GET /a HTTP/1.1\r\nHost: vouch\r\nContent-Length\u{0B}: 0\r\n\r\n" + behind,
                 400, "'Content-Length\\u{b}' holds whitespace"),
+        Refused("a byte outside ASCII in a name", Array("GET /a HTTP/1.1\r\nHost: vouch\r\nContent-Length".utf8) + [0xC2, 0xA0]
+                    + Array(": 0\r\n\r\n\(behind)".utf8), 400, "a byte outside ASCII"),
+        Refused("DEL in a name", "GET /a HTTP/1.1\r\nHost: vouch\r\nContent-Length\u{7F}: 0\r\n\r\n" + behind, 400, "'Content-Length\\u{7f}' holds"),
         Refused("HTTP/1.1 without Host", "GET /a HTTP/1.1\r\n\r\n" + behind, 400, "an HTTP/1.1 request needs a Host header"),
         Refused("two Hosts", "GET /a HTTP/1.1\r\nHost: vouch\r\nHost: other\r\n\r\n" + behind, 400, "2 Host headers"),
         Refused("20 KiB of headers", "GET /a HTTP/1.1\r\nHost: vouch\r\nX-Padding: \(String(repeating: "a", count: 20 * 1_024))\r\n\r\n" + behind,

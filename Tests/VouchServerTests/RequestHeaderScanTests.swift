@@ -123,16 +123,16 @@ import Testing
         #expect(scan.hostLines == 0 && scan.contentLengthLines == 0)
     }
 
-    /// Every byte from 0x00 to 0x20 at every place of names from 1 to 20 bytes: found by the eight-byte words and
-    /// by the tail; no other byte is taken for one.
-    @Test func aSpaceOrControlAnywhereInANameIsFound() {
+    /// Every byte from 0x00 to 0x20 and from 0x7F to 0xFF at every place of names from 1 to 20 bytes: found by the
+    /// eight-byte words and by the tail; no other byte is taken for one.
+    @Test func aSpaceControlOrNonASCIIByteAnywhereInANameIsFound() {
         for length in 1...20 {
             for place in 0..<length {
                 for byte in UInt8.min...UInt8.max {
                     var name = Array(repeating: UInt8(ascii: "a"), count: length)
                     name[place] = byte
-                    let found = name.withUnsafeBytes { RequestHeaderScan.holdsSpaceOrControl($0) }
-                    #expect(found == (byte <= 0x20), "length \(length), place \(place), byte \(byte)")
+                    let found = name.withUnsafeBytes { RequestHeaderScan.holdsSpaceControlOrNonASCII($0) }
+                    #expect(found == (byte <= 0x20 || byte >= 0x7F), "length \(length), place \(place), byte \(byte)")
                 }
             }
         }
