@@ -151,6 +151,18 @@ import VouchJSON
         Figures.report("OpenAPI strictness", ["body values the document refuses": checked, "accepted": refusals.count])
     }
 
+    /// The document's conditional rule: a rejection's comment matches `\S`, so one of only spaces (a byte order mark
+    /// and a no-break space among them, as ECMAScript's `\s` counts them) is no comment; `maxLength` counts code points.
+    @Test(arguments: [" ", "\u{FEFF}", "\u{A0}\u{3000}", "\n\t", String(repeating: "e\u{301}", count: 1_001)])
+    func aRejectionsCommentIsCheckedAsTheDocumentChecksIt(comment: String) throws {
+        let server = try LiveServer()
+        try server.createChannelSelectorFix()
+        try server.call("POST", "/v1/fixes/\(Self.key)/start")
+        let body = JSONWriter.string(.object(["decision": .string("reject"), "comment": .string(comment)]))
+        let answer = try server.call("POST", "/v1/fixes/\(Self.key)/approvals", json: body)
+        #expect(answer.status == 422 && answer.errorFields == ["comment"], "\(answer.status) \(answer.text)")
+    }
+
     /// The same for query parameters with a pattern or an enum (`state`, `status`, `cursor`).
     @Test func everyQueryValueTheDocumentRefusesTheServerRefuses() throws {
         let server = try LiveServer()
