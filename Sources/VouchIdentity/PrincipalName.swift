@@ -46,12 +46,14 @@ public struct PrincipalName: Sendable, Hashable, CustomStringConvertible {
         }
         let collapsed = PrincipalName.collapsingSpaces(text)
         guard !collapsed.isEmpty else { throw FieldError(field: field, message: "must not be empty: name the person or system, such as 'rita' or 'ios-app'") }
-        guard let normalized = PrincipalName.nfkcCasefold(collapsed).map(PrincipalName.collapsingSpaces), !normalized.isEmpty,
-              let looks = PrincipalName.looks(of: normalized) else {
+        guard let normalized = PrincipalName.nfkcCasefold(collapsed).map(PrincipalName.collapsingSpaces), !normalized.isEmpty else {
             throw FieldError(field: field, message: "could not be normalised; " + PrincipalName.allowed)
         }
         guard normalized.count <= PrincipalName.maximumLength else {
             throw FieldError(field: field, message: "must be at most \(PrincipalName.maximumLength) characters, got \(normalized.count)")
+        }
+        guard let looks = PrincipalName.looks(of: normalized) else {
+            throw FieldError(field: field, message: "could not be normalised; " + PrincipalName.allowed)
         }
         value = normalized
         skeleton = looks.skeleton
@@ -104,6 +106,8 @@ public struct PrincipalName: Sendable, Hashable, CustomStringConvertible {
         if let known = looksCache.withLock({ $0[text] }) { return known }
         guard let lower = skeleton(of: text), let upper = skeleton(of: text.uppercased()) else { return nil }
         let looks = (skeleton: withoutMarks(lower), capitals: withoutMarks(upper))
+        // Only names of a principal's length are kept, so the cache stays small whatever it is asked.
+        guard text.utf8.count <= 4 * maximumLength else { return looks }
         looksCache.withLock { cache in
             if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[text] = looks
