@@ -20,7 +20,7 @@ public enum DurationText {
 
     /// The seconds `text` stands for, checked against `allowed`; the error names `field` and what is allowed.
     public static func seconds(_ text: String, field: String, allowed: ClosedRange<Int>) throws(FieldError) -> Int {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        // Not trimmed: the document's pattern (`^(0|[0-9]+[smhd])$`) refuses a space, and so does the server.
         let malformed = FieldError(field: field, message: "must be a duration such as 90s, 15m, 24h or 7d (\(describe(allowed)))")
         if text == "0" {
             guard allowed.contains(0) else { throw malformed }

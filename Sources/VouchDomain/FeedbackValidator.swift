@@ -36,15 +36,11 @@ public enum FeedbackValidator {
                 if required { errors.append(FieldError(field: field(name), message: "is required: free text of at most \(limit) characters")) }
                 return nil
             }
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-            if required && trimmed.isEmpty { errors.append(FieldError(field: field(name), message: "must not be empty")) }
-            if trimmed.count > limit { errors.append(FieldError(field: field(name), message: "must be at most \(limit) characters, got \(trimmed.count)")) }
-            // Free text may span lines; nothing else invisible is kept.
-            let multiline = name == "heard" || name == "comment"
-            if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !(multiline && ($0 == "\n" || $0 == "\t")) }) {
-                errors.append(FieldError(field: field(name), message: multiline ? "must not contain control characters other than line breaks and tabs"
-                                                                               : "must not contain control characters"))
+            // Checked as sent, stored trimmed. Free text may span lines; nothing else invisible is kept.
+            if let problem = SchemaText.problem(value, limit: limit, required: required, lineBreaks: name == "heard" || name == "comment") {
+                errors.append(FieldError(field: field(name), message: problem))
             }
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty ? nil : trimmed
         }
 

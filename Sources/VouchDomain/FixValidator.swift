@@ -73,14 +73,9 @@ public enum FixValidator {
         return errors
     }
 
+    /// Checked as sent, then stored trimmed (`trimmed`): the document's patterns allow line feeds and tabs in a fix's text.
     private static func text(_ value: String, field: String, limit: Int, required: Bool) -> [FieldError] {
-        let value = trimmed(value)
-        if required && value.isEmpty { return [FieldError(field: field, message: "must not be empty")] }
-        if value.count > limit { return [FieldError(field: field, message: "must be at most \(limit) characters, got \(value.count)")] }
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
-            return [FieldError(field: field, message: "must not contain control characters")]
-        }
-        return []
+        SchemaText.problem(value, limit: limit, required: required, lineBreaks: true).map { [FieldError(field: field, message: $0)] } ?? []
     }
 
     private static func trimmed(_ value: String) -> String { value.trimmingCharacters(in: .whitespacesAndNewlines) }

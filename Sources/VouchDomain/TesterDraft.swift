@@ -81,7 +81,7 @@ public enum TesterValidator {
             if keys.isEmpty { errors.append(FieldError(field: "targeting_keys", message: "must list at least one app user id")) }
             if keys.count > maxKeys { errors.append(FieldError(field: "targeting_keys", message: "at most \(maxKeys) keys, got \(keys.count)")) }
             for (index, key) in keys.enumerated() {
-                if key.isEmpty || key.count > maxKeyLength || key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                if key.isEmpty || SchemaText.length(key) > maxKeyLength || key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                     errors.append(FieldError(field: "targeting_keys[\(index)]", message: "must be 1 to \(maxKeyLength) characters without control characters"))
                 }
             }
@@ -89,14 +89,9 @@ public enum TesterValidator {
         return errors
     }
 
+    /// Checked as sent, then stored trimmed (`clean`).
     private static func text(_ value: String, field: String, limit: Int, required: Bool) -> [FieldError] {
-        let value = clean(value)
-        if required && value.isEmpty { return [FieldError(field: field, message: "must not be empty")] }
-        if value.count > limit { return [FieldError(field: field, message: "must be at most \(limit) characters, got \(value.count)")] }
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return [FieldError(field: field, message: "must not contain control characters")]
-        }
-        return []
+        SchemaText.problem(value, limit: limit, required: required, lineBreaks: false).map { [FieldError(field: field, message: $0)] } ?? []
     }
 
     private static func clean(_ value: String) -> String { value.trimmingCharacters(in: .whitespacesAndNewlines) }

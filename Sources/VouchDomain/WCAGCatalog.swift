@@ -109,12 +109,12 @@ public enum WCAGCatalog {
     /// Checks each cited number: it must exist in WCAG 2.2 and not be obsolete.
     public static func validate(_ numbers: [String], field: String) -> [FieldError] {
         numbers.enumerated().compactMap { index, raw in
-            let number = raw.trimmingCharacters(in: .whitespaces)
-            guard let criterion = byNumber[number] else {
+            // Exactly a number of the document's enum: ` 1.1.1` is not one.
+            guard let criterion = byNumber[raw] else {
                 return FieldError(field: "\(field)[\(index)]", message: "'\(raw)' is not a WCAG 2.2 success criterion; give its number, such as 1.1.1 or 4.1.2")
             }
             if criterion.level == "obsolete" {
-                return FieldError(field: "\(field)[\(index)]", message: "\(number) \(criterion.name) was removed from WCAG 2.2; cite 4.1.2 Name, Role, Value or another current criterion")
+                return FieldError(field: "\(field)[\(index)]", message: "\(raw) \(criterion.name) was removed from WCAG 2.2; cite 4.1.2 Name, Role, Value or another current criterion")
             }
             return nil
         }
@@ -122,7 +122,7 @@ public enum WCAGCatalog {
 
     /// Valid numbers in WCAG order without repeats.
     public static func normalized(_ numbers: [String]) -> [String] {
-        let given = Set(numbers.map { $0.trimmingCharacters(in: .whitespaces) })
+        let given = Set(numbers)
         return criteria.map(\.number).filter(given.contains)
     }
 }

@@ -4,7 +4,10 @@ import Foundation
 /// One pass over a request's header lines: the headers Vouch reads, and what decides how the body is framed
 /// (RFC 9112 §6.3), which libmicrohttpd 0.9.75 does not check: with both `Content-Length` and
 /// `Transfer-Encoding` it goes by the latter, with two `Content-Length`s by the first, and with a transfer coding
-/// it does not know it reads the body until the connection closes. Any of these lets a request hide another.
+/// it does not know it reads the body until the connection closes. It dechunks only a `Transfer-Encoding` whose
+/// value is exactly `chunked` in any case (it drops the spaces before a value, not those after), and it keeps a
+/// space or tab before the colon as part of the name, so `Content-Length : 2` is a header of another name to it,
+/// while another server in front may read it as the length. Any of these lets a request hide another.
 ///
 /// The values of the collected names go to the request's `ReceivedHeaders`, as pointers: nothing is copied here.
 @usableFromInline struct RequestHeaderScan: Sendable {
@@ -14,6 +17,10 @@ import Foundation
     var hostLines = 0
     /// Every `Transfer-Encoding` line; empty for nearly all requests.
     var transferEncodings: [String] = []
+    /// The first field name that is empty or holds whitespace, a control character or a byte outside ASCII (`Content-Length ` of
+    /// `Content-Length : 2`), and how many there were; nil for nearly all requests.
+    var malformedName: String?
+    var malformedNameLines = 0
 
     /// The names to look for, lowercased, in flat memory of their own made once per server: a header line is
     /// compared with the few names of its length and first letter, without a reference count taken or an index
@@ -158,11 +165,14 @@ import Foundation
     /// scan into place.
     init() {}
 
-    init(contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0, transferEncodings: [String] = []) {
+    init(contentLengthLines: Int = 0, contentLength: Int? = nil, hostLines: Int = 0, transferEncodings: [String] = [],
+         malformedName: String? = nil) {
         self.contentLengthLines = contentLengthLines
         self.contentLength = contentLength
         self.hostLines = hostLines
         self.transferEncodings = transferEncodings
+        self.malformedName = malformedName
+        malformedNameLines = malformedName == nil ? 0 : 1
     }
 
     /// Reads every header line of the connection's current request, keeping the values of collected names in
@@ -206,7 +216,12 @@ import Foundation
         let (key, role) = names.find(name)
         switch role {
         case .none:
-            break
+            // A name looked for is a token by construction; only the others can hold a space, and the check reads
+            // eight bytes at a time, so a well-formed head pays a few instructions per line.
+            if name.isEmpty || RequestHeaderScan.holdsSpaceControlOrNonASCII(name) {
+                malformedNameLines += 1
+                if malformedName == nil { malformedName = String(decoding: name.prefix(64), as: UTF8.self) }
+            }
         case .contentLength:
             contentLengthLines += 1
             if contentLengthLines == 1 { contentLength = RequestHeaderScan.decimal(value) }
@@ -227,6 +242,13 @@ import Foundation
         if headerBytes > limits.maxHeaderBytes {
             return Problem(status: 431, detail: "the request line and headers are \(headerBytes) bytes; at most \(limits.maxHeaderBytes) are allowed (http.max_header_bytes)")
         }
+        if let malformedName {
+            // RFC 9112 §5.1: whitespace between a field name and its colon MUST be answered 400.
+            let what = malformedName.isEmpty ? "a header line has no field name before its colon"
+                : "the header field name '\(RequestHeaderScan.visible(malformedName))' holds whitespace, a control character or a byte outside ASCII"
+            return Problem(status: 400, detail: what + (malformedNameLines > 1 ? " (and \(malformedNameLines - 1) more lines)" : "")
+                + "; a field name is a token followed directly by its colon, with no space or tab before it")
+        }
         if hostLines > 1 { return Problem(status: 400, detail: "the request has \(hostLines) Host headers; exactly one is allowed") }
         if hostLines == 0, version != "HTTP/1.0" { return Problem(status: 400, detail: "an \(version) request needs a Host header") }
         if contentLengthLines > 1 {
@@ -237,12 +259,53 @@ import Foundation
             return Problem(status: 400, detail: "the request has both Content-Length and Transfer-Encoding; send one, so the body's end is not in doubt")
         }
         if version == "HTTP/1.0" { return Problem(status: 400, detail: "Transfer-Encoding is not part of HTTP/1.0; send Content-Length") }
-        let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if let unknown = codings.first(where: { $0 != "chunked" }) {
-            return Problem(status: 501, detail: "the transfer coding '\(unknown.prefix(64))' is not supported; only chunked is")
+        // Exactly what libmicrohttpd dechunks, and nothing it would read another way: `chunked`, once, in any case.
+        // Lowercased as ASCII, as libmicrohttpd compares: Unicode would take the Kelvin sign for a k.
+        func asciiLowercased(_ text: some StringProtocol) -> String {
+            String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
-        if codings.count != 1 { return Problem(status: 400, detail: "chunked may be applied once; Transfer-Encoding lists it \(codings.count) times") }
-        return nil
+        if transferEncodings.count == 1, asciiLowercased(transferEncodings[0]) == "chunked" { return nil }
+        let elements = transferEncodings.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let codings = elements.map { asciiLowercased($0.trimmingCharacters(in: [" ", "\t"])) }
+        if let unknown = codings.first(where: { !$0.isEmpty && $0 != "chunked" }) {
+            return Problem(status: 501, detail: "the transfer coding '\(RequestHeaderScan.visible(unknown))' is not supported; only chunked is")
+        }
+        let chunked = codings.filter { $0 == "chunked" }.count
+        if chunked > 1 { return Problem(status: 400, detail: "chunked may be applied once; Transfer-Encoding lists it \(chunked) times") }
+        let value = transferEncodings.joined(separator: ", ")
+        return Problem(status: 400, detail: "Transfer-Encoding is '\(RequestHeaderScan.visible(value))'; the only value allowed is chunked, "
+            + "without spaces, tabs or commas around it")
+    }
+
+    /// Whether a field name holds a byte no token has among the cheapest to find: a space, a tab or another control
+    /// character (0x00 to 0x20), DEL or a byte outside ASCII (0x7F to 0xFF). The other delimiters (`"(),/;<=>?@[\]{}`)
+    /// are not looked for: no server reads a name holding them as one of the framing names.
+    @inline(__always)
+    static func holdsSpaceControlOrNonASCII(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard let base = name.baseAddress else { return false }
+        var offset = 0
+        while offset + 8 <= name.count {
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            // A byte below 0x21 borrows in the subtraction and had its top bit clear: that sets its top bit. A byte of
+            // 0x7F or more has its top bit set once 1 is added, or had it already. A borrow or carry reaches a byte
+            // only from one below it that is itself found, so the answer is exact.
+            let low = (word &- 0x2121_2121_2121_2121) & ~word
+            let high = (word &+ 0x0101_0101_0101_0101) | word
+            if (low | high) & 0x8080_8080_8080_8080 != 0 { return true }
+            offset += 8
+        }
+        while offset < name.count {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte <= 0x20 || byte >= 0x7F { return true }
+            offset += 1
+        }
+        return false
+    }
+
+    /// Text from the request shown in a problem: at most 64 characters, control characters (a tab…) written as
+    /// `\u{9}` so that they can be seen.
+    static func visible(_ text: String) -> String {
+        String(text.prefix(64)).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
     }
 
     /// A run of ASCII digits as a number; nil for anything else (empty, a sign, a blank) or past `Int.max`.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import _FoundationICU
 import VouchDomain
 
@@ -6,18 +7,26 @@ import VouchDomain
 /// docs/decisions.md, "Principals, not tokens").
 ///
 /// - The name is NFKC case-folded (Unicode's `NFKC_Casefold`): `Rita`, `RITA` and fullwidth `Ｒｉｔａ` are one name.
-/// - Default-ignorable code points (soft hyphen, zero-width space, word joiner, byte order mark…) and control
-///   characters are refused rather than silently dropped: a name that hides characters is a warning sign.
-/// - `skeleton` is Unicode TS #39's confusable skeleton: two names with one skeleton look alike (`rita` with a
-///   Cyrillic `і`, `rn` and `m`), so the store refuses a new principal whose skeleton another one already has.
+///   Spaces at either end are dropped and a run of spaces inside is one space, as HTML shows it.
+/// - Characters that show as nothing or as a blank are refused rather than silently dropped: default-ignorable code
+///   points (soft hyphen, zero-width space, word joiner…), control and format characters, every space but the
+///   ordinary one, the braille blank and the Hangul fillers, unassigned and private-use code points, and a combining
+///   mark with no letter before it. A name that hides characters is a warning sign.
+/// - `skeleton` is Unicode TS #39's confusable skeleton with combining marks removed, and `capitalSkeleton` the same
+///   of the name in capitals: two names look alike when either is equal (`rita` with a Cyrillic `і`, `rn` and `m`,
+///   `i` and `i` with a combining dot above, `zoe` and `zoë`, Greek `τ` and `t`), and the store refuses a new
+///   principal that looks like an existing one. Reserved names and the tester prefix `t_` are compared the same way.
 ///
 /// ICU does the Unicode work: the toolchain's Foundation carries it as `_FoundationICU`, with its normalisation
 /// and spoof-checker data, so no library outside the toolchain is needed.
 public struct PrincipalName: Sendable, Hashable, CustomStringConvertible {
     /// The normalised name, the principal's identity.
     public let value: String
-    /// The TS #39 skeleton of `value`.
+    /// What `value` looks like: its TS #39 skeleton without combining marks, spaces collapsed.
     public let skeleton: String
+    /// What `value` looks like in capitals, where letters of other scripts are closer to Latin ones (Greek `τ`
+    /// becomes `Τ`, a `T`; Cyrillic `т` becomes `Т`).
+    public let capitalSkeleton: String
 
     public var description: String { value }
 
@@ -26,44 +35,101 @@ public struct PrincipalName: Sendable, Hashable, CustomStringConvertible {
     /// Tester tokens' principals are the tester's pseudonym; no other principal may look like one.
     public static let testerPrefix = "t_"
     public static let maximumLength = 100
+    /// What a name may hold, for errors.
+    public static let allowed = "a name may hold letters, digits, punctuation, symbols and single spaces between words, such as 'rita' or 'ios-app'"
 
-    /// Normalises `text`; the error names `field` and says what is allowed.
+    /// Normalises `text`; the error names `field` and says what is wrong and what is allowed.
     public init(_ text: String, field: String) throws(FieldError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw FieldError(field: field, message: "must not be empty: name the person or system, such as 'rita' or 'ios-app'") }
-        // Checked before trimming: Foundation's whitespace set includes some invisible characters (U+200B).
-        if let hidden = text.unicodeScalars.first(where: { $0.properties.isDefaultIgnorableCodePoint || $0.properties.generalCategory == .control
-            || $0.properties.generalCategory == .format || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator }) {
-            let code = "U+" + String(hidden.value, radix: 16, uppercase: true).leftPadded(to: 4)
-            throw FieldError(field: field, message: "contains an invisible or control character (\(code)); names may hold only visible characters and spaces")
+        // Checked before anything is trimmed: Foundation's whitespace set includes some invisible characters.
+        if let problem = PrincipalName.characterProblem(in: text) {
+            throw FieldError(field: field, message: problem + "; " + PrincipalName.allowed)
         }
-        guard let normalized = PrincipalName.nfkcCasefold(trimmed), let skeleton = PrincipalName.skeleton(of: normalized) else {
-            throw FieldError(field: field, message: "could not be normalised: use letters, digits, spaces and punctuation")
+        let collapsed = PrincipalName.collapsingSpaces(text)
+        guard !collapsed.isEmpty else { throw FieldError(field: field, message: "must not be empty: name the person or system, such as 'rita' or 'ios-app'") }
+        guard let normalized = PrincipalName.nfkcCasefold(collapsed).map(PrincipalName.collapsingSpaces), !normalized.isEmpty else {
+            throw FieldError(field: field, message: "could not be normalised; " + PrincipalName.allowed)
         }
         guard normalized.count <= PrincipalName.maximumLength else {
-            throw FieldError(field: field, message: "must be at most \(PrincipalName.maximumLength) characters")
+            throw FieldError(field: field, message: "must be at most \(PrincipalName.maximumLength) characters, got \(normalized.count)")
+        }
+        guard let looks = PrincipalName.looks(of: normalized) else {
+            throw FieldError(field: field, message: "could not be normalised; " + PrincipalName.allowed)
         }
         value = normalized
-        self.skeleton = skeleton
+        skeleton = looks.skeleton
+        capitalSkeleton = looks.capitals
     }
 
     /// The form stored before principals existed, for names already in the database: the same normalisation, with
-    /// hidden characters dropped instead of refused (they were accepted then), so old and new spellings meet.
+    /// refused characters dropped instead (they were accepted then), so old and new spellings meet.
     public static func legacy(_ text: String) -> PrincipalName {
-        let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter {
-            !$0.properties.isDefaultIgnorableCodePoint && $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
-        }))
+        let visible = String(String.UnicodeScalarView(text.unicodeScalars.filter { PrincipalName.refusal(of: $0) == nil }))
         if let name = try? PrincipalName(visible, field: "name") { return name }
-        return PrincipalName(uncheckedValue: visible.lowercased())
+        return PrincipalName(stored: visible.lowercased())
     }
 
-    private init(uncheckedValue: String) {
-        value = uncheckedValue
-        skeleton = PrincipalName.skeleton(of: uncheckedValue) ?? uncheckedValue
+    /// A name as the store holds it, already normalised when it was stored: its skeletons are computed again, so
+    /// names stored under an older rule are compared by today's.
+    public init(stored: String) {
+        value = stored
+        let looks = PrincipalName.looks(of: stored)
+        skeleton = looks?.skeleton ?? stored
+        capitalSkeleton = looks?.capitals ?? stored.uppercased()
     }
 
-    /// Whether the name is one the daemon keeps for itself or for testers.
-    public var isReserved: Bool { PrincipalName.reserved.contains(value) || value.hasPrefix(PrincipalName.testerPrefix) }
+    /// Whether the two names look alike, so they must not be two principals.
+    public func looksLike(_ other: PrincipalName) -> Bool {
+        skeleton == other.skeleton || capitalSkeleton == other.capitalSkeleton
+    }
+
+    private static let reservedNames = reserved.sorted().map(PrincipalName.init(stored:))
+    private static let testerPrefixName = PrincipalName(stored: testerPrefix)
+
+    /// The reserved name this one looks like (`t_…` for the tester prefix), or nil.
+    public var reservedLookAlike: String? {
+        if let name = PrincipalName.reservedNames.first(where: looksLike) { return name.value }
+        let prefix = PrincipalName.testerPrefixName
+        if skeleton.hasPrefix(prefix.skeleton) || capitalSkeleton.hasPrefix(prefix.capitalSkeleton) { return PrincipalName.testerPrefix + "…" }
+        return nil
+    }
+
+    /// Whether the name is, or looks like, one the daemon keeps for itself or for testers.
+    public var isReserved: Bool { reservedLookAlike != nil }
+
+    /// Both skeletons of a normalised name; nil when ICU cannot compute them.
+    ///
+    /// Kept per name: the store compares a new principal with every stored one inside its write transaction, and
+    /// ICU's spoof checker costs about a tenth of a millisecond per name, so a thousand principals held the
+    /// database's writer for about 100 ms per new token. Names are few and never change; the cache is emptied
+    /// when it passes `cacheLimit`, so a stream of distinct names cannot grow it.
+    private static func looks(of text: String) -> (skeleton: String, capitals: String)? {
+        if let known = looksCache.withLock({ $0[text] }) { return known }
+        guard let lower = skeleton(of: text), let upper = skeleton(of: text.uppercased()) else { return nil }
+        let looks = (skeleton: withoutMarks(lower), capitals: withoutMarks(upper))
+        // Only names of a principal's length are kept, so the cache stays small whatever it is asked.
+        guard text.utf8.count <= 4 * maximumLength else { return looks }
+        looksCache.withLock { cache in
+            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[text] = looks
+        }
+        return looks
+    }
+
+    private static let cacheLimit = 10_000
+    private static let looksCache = Mutex<[String: (skeleton: String, capitals: String)]>([:])
+
+    /// The text decomposed, without its nonspacing and enclosing marks, spaces collapsed: a dot above an `i`, a dot
+    /// below a letter or an accent repeated on itself can be all but invisible, so names that differ only in such
+    /// marks are taken to look alike.
+    static func withoutMarks(_ text: String) -> String {
+        let kept = text.decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+            switch $0.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark: false
+            default: true
+            }
+        }
+        return collapsingSpaces(String(String.UnicodeScalarView(kept)))
+    }
 
     // MARK: - ICU
 
@@ -100,6 +166,3 @@ public struct PrincipalName: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-}

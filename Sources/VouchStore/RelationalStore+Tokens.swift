@@ -116,17 +116,21 @@ extension RelationalStore {
         let existing = try principal(lookingLike: name, creator: creator, at: StoreClock.milliseconds(time), on: connection)
         guard existing == name.value else {
             throw ValidationFailure([FieldError(field: field, message:
-                "'\(name.value)' looks like the existing principal '\(existing)' (same Unicode confusable skeleton); "
-                + "issue the token to '\(existing)' if it is the same person or system, or choose a clearly different name")])
+                "'\(name.value)' looks like the existing principal '\(existing)' (the same Unicode confusable skeleton, ignoring "
+                + "accents and case); issue the token to '\(existing)' if it is the same person or system, or choose a clearly different name")])
         }
     }
 
-    /// The principal whose skeleton `name` has; `name` itself, added to the principals, when none has it yet.
+    /// The principal `name` is or looks like; `name` itself, added to the principals, when it looks like none.
+    ///
+    /// Every principal is compared by its name's skeletons as computed now, not by the stored `skeleton` column: the
+    /// rule has grown (combining marks, capitals), and a name stored under the older rule must still be found. There
+    /// are few principals (people and systems), and one is added only when a token is made.
     private static func principal(lookingLike name: PrincipalName, creator: String, at milliseconds: Int64,
                                   on connection: any SQLConnection) throws -> String {
-        if let existing = try connection.query("SELECT name FROM principals WHERE skeleton = ?", [.text(name.skeleton)]).first?.string(0) {
-            return existing
-        }
+        let names = try connection.query("SELECT name FROM principals ORDER BY created_at_ms, name").map { $0.string(0) }
+        if names.contains(name.value) { return name.value }
+        if let existing = names.first(where: { PrincipalName(stored: $0).looksLike(name) }) { return existing }
         try connection.query("INSERT INTO principals (name, skeleton, created_by, created_at_ms) VALUES (?, ?, ?, ?)",
                              [.text(name.value), .text(name.skeleton), .text(creator), .integer(milliseconds)])
         return name.value

@@ -95,16 +95,22 @@ import VouchDomain
         #expect(fieldNames(failure) == ["key", "title", "ui_area", "description", "expected_announcement", "wcag[0]"])
         #expect(failure.errors[1].message == "must not be empty")
         #expect(failure.errors[2].message == "must be at most 200 characters, got 201")
-        #expect(failure.errors[4].message == "must not contain control characters")
+        #expect(failure.errors[4].message == "must not contain control characters other than line breaks and tabs")
     }
 
-    @Test func limitsCountCharactersAfterTrimming() throws {
+    /// As the document's `maxLength` counts: code points as sent, spaces included; the stored title is trimmed.
+    @Test func limitsCountCodePointsAsSentAndTheTitleIsStoredTrimmed() throws {
         var draft = completeDraft()
-        draft.title = " " + String(repeating: "é", count: 200) + " "
+        draft.title = " " + String(repeating: "é", count: 198) + " "
         draft.description = .some("first line\nsecond line\twith a tab")
         let fix = try FixValidator.makeFix(from: draft, author: "ann", at: created)
-        #expect(fix.title.count == 200)
+        #expect(fix.title.count == 198)
         #expect(fix.description == "first line\nsecond line\twith a tab")
+        draft.title = " " + String(repeating: "é", count: 200) + " "
+        let failure = try #require(throws: ValidationFailure.self) { try FixValidator.makeFix(from: draft, author: "ann", at: created) }
+        #expect(failure.errors.map(\.message) == ["must be at most 200 characters, got 202"])
+        draft.title = "Labels\r"
+        #expect(throws: ValidationFailure.self) { try FixValidator.makeFix(from: draft, author: "ann", at: created) }
     }
 
     @Test func patchRefusesKeyChange() throws {

@@ -164,6 +164,39 @@ import VouchJSON
         #expect(tester.status == 422 && tester.errorFields.contains("principal"))
     }
 
+    /// Issue 28: blank-looking characters, a dotted capital I, doubled spaces and look-alikes of reserved names, each
+    /// through the token's name and through `principal`. None may become a second principal beside `tok-maintainer`
+    /// and `rita smith`, or pass for the daemon or a tester.
+    @Test func lookAlikePrincipalsFromTheAttackAreRefused() throws {
+        let server = try LiveServer(settings: Self.settings)
+        #expect(try token(server, name: "tok-maintainer", role: "maintainer").status == 201)
+        #expect(try token(server, name: "rita smith", role: "release_manager").status == 201)
+        for blank in ["\u{2800}", "\u{3164}", "\u{FFA0}", "\u{115F}", "\u{1160}", "\u{180E}", "\u{2007}", "\u{A0}", "\u{3000}"] {
+            let hex = String(blank.unicodeScalars.first!.value, radix: 16, uppercase: true)
+            let code = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let viaName = try token(server, name: "tok-maintainer" + blank, role: "maintainer")
+            #expect(viaName.status == 422 && viaName.errorFields == ["name"], "U+\(code): \(viaName.status) \(viaName.text)")
+            let viaPrincipal = try token(server, name: "laptop", role: "maintainer", principal: "tok-maintainer" + blank)
+            #expect(viaPrincipal.status == 422 && viaPrincipal.errorFields == ["principal"], "U+\(code): \(viaPrincipal.status)")
+            #expect(viaPrincipal.json["errors"]?.arrayValue?.first?["message"]?.stringValue?.contains("U+\(code)") == true)
+        }
+        for lookAlike in ["tok-maintaİner", "tok-mainta\u{0069}\u{0307}ner", "tok-maintainer\u{0301}\u{0301}", "tok-mạintainer"] {
+            let answer = try token(server, name: "laptop", role: "maintainer", principal: lookAlike)
+            #expect(answer.status == 422 && answer.errorFields == ["principal"], "\(lookAlike): \(answer.status) \(answer.text)")
+            #expect(answer.json["errors"]?.arrayValue?.first?["message"]?.stringValue?.contains("looks like the existing principal 'tok-maintainer'") == true)
+        }
+        // A doubled space is the same principal, not a second one.
+        let doubled = try token(server, name: "rita  smith", role: "release_manager")
+        #expect(doubled.status == 201 && doubled.json["principal"]?.stringValue == "rita smith")
+        for reserved in ["vоuchd", "wіthdrawn", "sуstem", "τ_abc", "Τ_ABC", "т_abc", "t＿abc"] {
+            let answer = try token(server, name: reserved, role: "release_manager")
+            #expect(answer.status == 422 && answer.errorFields == ["name"], "\(reserved): \(answer.status) \(answer.text)")
+            #expect(answer.json["errors"]?.arrayValue?.first?["message"]?.stringValue?.contains("looks like the reserved name") == true)
+        }
+        let tokens = try server.call("GET", "/v1/tokens?limit=500").json["tokens"]?.arrayValue ?? []
+        #expect(Set(tokens.compactMap { $0["principal"]?.stringValue }) == ["admin", "tok-maintainer", "rita smith"])
+    }
+
     /// A voided approval may be renewed by the same principal; a rejection stands until a new revision.
     @Test func aVoidedApprovalCanBeRenewedButARejectionStands() throws {
         let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0)))

@@ -77,6 +77,41 @@ import VouchJSON
         Refused("%00 in the query", "GET /a?limit=5%005 HTTP/1.1\r\nHost: vouch\r\n\r\n" + behind, 400, "NUL byte"),
         Refused("a raw NUL in the path", Array("GET /a".utf8) + [0] + Array("zzz HTTP/1.1\r\nHost: vouch\r\n\r\n\(behind)".utf8), 400, "NUL byte"),
         Refused("a raw NUL in the query", Array("GET /a?limit=5".utf8) + [0] + Array("5 HTTP/1.1\r\nHost: vouch\r\n\r\n\(behind)".utf8), 400, "NUL byte"),
+        // Issue 28: what libmicrohttpd would not dechunk, so it waited for the body until the body deadline.
+        Refused("chunked and a space", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: chunked \r\n\r\n0\r\n\r\n" + behind,
+                400, "the only value allowed is chunked"),
+        Refused("chunked and a tab", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: chunked\t\r\n\r\n0\r\n\r\n" + behind,
+                400, "the only value allowed is chunked"),
+        Refused("chunked and a comma", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: chunked,\r\n\r\n0\r\n\r\n" + behind,
+                400, "the only value allowed is chunked"),
+        Refused("an empty element before chunked", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: ,chunked\r\n\r\n0\r\n\r\n" + behind,
+                400, "the only value allowed is chunked"),
+        Refused("chunked, chunked on one line", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n"
+                    + behind, 400, "chunked may be applied once"),
+        Refused("identity", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: identity\r\n\r\nabc" + behind,
+                501, "'identity' is not supported"),
+        Refused("chunked then gzip", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n" + behind,
+                501, "'gzip' is not supported"),
+        Refused("chunked with a parameter", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: chunked;q=1\r\n\r\n0\r\n\r\n" + behind,
+                501, "'chunked;q=1' is not supported"),
+        Refused("an empty Transfer-Encoding", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: \r\n\r\n" + behind,
+                400, "the only value allowed is chunked"),
+        // RFC 9112 §5.1: whitespace between a field name and its colon; libmicrohttpd keeps it in the name.
+        Refused("Content-Length, a space, the colon", "POST /a HTTP/1.1\r\nHost: vouch\r\nContent-Length : 2\r\n\r\nab" + behind,
+                400, "the header field name 'Content-Length ' holds whitespace"),
+        Refused("Transfer-Encoding, a space, the colon", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n"
+                    + behind, 400, "the header field name 'Transfer-Encoding ' holds whitespace"),
+        Refused("Content-Length, a tab, the colon", "POST /a HTTP/1.1\r\nHost: vouch\r\nContent-Length\t: 2\r\n\r\nab" + behind,
+                400, "'Content-Length\\u{9}' holds whitespace"),
+        Refused("Host, a space, the colon", "GET /a HTTP/1.1\r\nHost : vouch\r\n\r\n" + behind, 400, "'Host ' holds whitespace"),
+        Refused("a space inside a name", "GET /a HTTP/1.1\r\nHost: vouch\r\nX Forwarded: 1\r\n\r\n" + behind, 400, "'X Forwarded' holds whitespace"),
+        Refused("a long name ending in spaces", "GET /a HTTP/1.1\r\nHost: vouch\r\nX-A-Long-Header-Name-Of-Many-Words   : 1\r\n\r\n" + behind,
+                400, "'X-A-Long-Header-Name-Of-Many-Words   ' holds whitespace"),
+        Refused("a vertical tab in a name", "GET /a HTTP/1.1\r\nHost: vouch\r\nContent-Length\u{0B}: 0\r\n\r\n" + behind,
+                400, "'Content-Length\\u{b}' holds whitespace"),
+        Refused("a byte outside ASCII in a name", Array("GET /a HTTP/1.1\r\nHost: vouch\r\nContent-Length".utf8) + [0xC2, 0xA0]
+                    + Array(": 0\r\n\r\n\(behind)".utf8), 400, "a byte outside ASCII"),
+        Refused("DEL in a name", "GET /a HTTP/1.1\r\nHost: vouch\r\nContent-Length\u{7F}: 0\r\n\r\n" + behind, 400, "'Content-Length\\u{7f}' holds"),
         Refused("HTTP/1.1 without Host", "GET /a HTTP/1.1\r\n\r\n" + behind, 400, "an HTTP/1.1 request needs a Host header"),
         Refused("two Hosts", "GET /a HTTP/1.1\r\nHost: vouch\r\nHost: other\r\n\r\n" + behind, 400, "2 Host headers"),
         Refused("20 KiB of headers", "GET /a HTTP/1.1\r\nHost: vouch\r\nX-Padding: \(String(repeating: "a", count: 20 * 1_024))\r\n\r\n" + behind,
@@ -87,8 +122,12 @@ import VouchJSON
     func isAnsweredWithAProblemAndTheConnectionClosed(_ request: Refused) throws {
         let (server, port, served) = try HTTPFramingTests.makeServer()
         defer { server.stop() }
+        let started = ContinuousClock.now
         let (text, closed) = try HTTPFramingTests.exchange(request.raw, port: port)
+        let elapsed = ContinuousClock.now - started
         #expect(closed, "the server closes the connection at once rather than waiting for more")
+        // At once, not at a deadline: the header and body deadlines are 10 s, the client waits 5 s at most.
+        #expect(elapsed < .seconds(1), "answered and closed after \(elapsed)")
         let lines = text.components(separatedBy: "\r\n")
         #expect(lines.first?.hasPrefix("HTTP/1.1 \(request.status) ") == true, "got \(text.prefix(200))")
         #expect(lines.contains("Content-Type: application/problem+json"))
@@ -135,6 +174,20 @@ import VouchJSON
         let encodedPercent = try RawConnection(port: port)
         try encodedPercent.send("GET /a%2500 HTTP/1.1\r\nHost: vouch\r\n\r\n")
         #expect(try encodedPercent.readResponse()?.body == "ran /a%00 with 0 parameters", "%2500 is a percent sign and two zeros, not a NUL")
+    }
+
+    /// A folded line (obs-fold, RFC 9112 §5.2) is neither refused nor unfolded by libmicrohttpd 0.9.75: the folded
+    /// header is dropped, so the server sees no `Transfer-Encoding` at all and reads no body; the chunks that follow
+    /// are a malformed next request, refused, and the connection closes. Pinned here so a change of version shows.
+    @Test func aFoldedTransferEncodingIsDroppedAndWhatFollowsIsNotRun() throws {
+        let (server, port, served) = try HTTPFramingTests.makeServer()
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let (answers, closed) = try HTTPFramingTests.exchange(Array(("POST /folded HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding:\r\n chunked\r\n\r\n"
+            + "3\r\nxyz\r\n0\r\n\r\n" + HTTPFramingTests.behind).utf8), port: port)
+        #expect(closed && ContinuousClock.now - started < .seconds(1))
+        #expect(answers.components(separatedBy: "HTTP/1.1 200 OK\r\n").count == 2, "one answer: \(answers)")
+        #expect(served.all == ["POST /folded "], "no body, and nothing behind it ran")
     }
 
     /// The path and query arguments are percent-decoded by libmicrohttpd's own function, which the server skips for

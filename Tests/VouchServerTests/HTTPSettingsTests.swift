@@ -24,6 +24,15 @@ import VouchHTTP
         #expect(configuration.httpConfiguration.limits == RequestLimits(maxHeaderBytes: 4_096, maxTargetBytes: 8 * 1_024, maxQueryParameters: 100))
     }
 
+    /// The API refuses ` 5s` as its document does; a configuration written by a person may keep spaces around a
+    /// duration, from the environment as from the file, and in a list of them.
+    @Test func configurationDurationsMayHaveSpacesAround() throws {
+        var configuration = DaemonConfiguration()
+        try configuration.apply(environment: ["VOUCHD_HTTP_HEADER_TIMEOUT": " 2s ", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "5s, 1m ,2m"])
+        #expect(configuration.httpConfiguration.deadlines.headerMilliseconds == 2_000)
+        #expect(configuration.seconds("http.header_timeout") == 2)
+    }
+
     @Test(arguments: [
         ("http.header_timeout", "0s", "expected a duration from 1s to 1h, such as 10s, 15m, 24h or 7d"),
         ("http.header_timeout", "2h", "expected a duration from 1s to 1h"),

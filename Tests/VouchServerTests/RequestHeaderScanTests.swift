@@ -12,7 +12,7 @@ import Testing
     @Test func aPlainRequestPasses() {
         #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1)) == nil)
         #expect(RequestHeaderScanTests.problem(RequestHeaderScan(contentLengthLines: 1, contentLength: 5, hostLines: 1)) == nil)
-        #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1, transferEncodings: [" Chunked "])) == nil)
+        #expect(RequestHeaderScanTests.problem(RequestHeaderScan(hostLines: 1, transferEncodings: ["Chunked"])) == nil)
         #expect(RequestHeaderScanTests.problem(RequestHeaderScan(), version: "HTTP/1.0") == nil, "HTTP/1.0 needs no Host")
     }
 
@@ -22,7 +22,18 @@ import Testing
         (RequestHeaderScan(hostLines: 1, transferEncodings: ["gzip"]), 501, "'gzip' is not supported; only chunked is"),
         (RequestHeaderScan(hostLines: 1, transferEncodings: ["gzip, chunked"]), 501, "'gzip' is not supported"),
         (RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked", "chunked"]), 400, "chunked may be applied once"),
-        (RequestHeaderScan(hostLines: 1, transferEncodings: [""]), 400, "chunked may be applied once"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: [""]), 400, "the only value allowed is chunked"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: [" chunked"]), 400, "the only value allowed is chunked"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked "]), 400, "Transfer-Encoding is 'chunked '"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked\t"]), 400, "Transfer-Encoding is 'chunked\\u{9}'"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked,"]), 400, "the only value allowed is chunked"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: [",,chunked"]), 400, "the only value allowed is chunked"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked, chunked"]), 400, "chunked may be applied once"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["identity"]), 501, "'identity' is not supported"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["chunked, gzip"]), 501, "'gzip' is not supported"),
+        (RequestHeaderScan(hostLines: 1, transferEncodings: ["chun\u{212A}ed"]), 501, "'chun\u{212A}ed' is not supported"),
+        (RequestHeaderScan(hostLines: 1, malformedName: "Content-Length "), 400, "'Content-Length ' holds whitespace"),
+        (RequestHeaderScan(hostLines: 1, malformedName: ""), 400, "no field name before its colon"),
         (RequestHeaderScan(), 400, "an HTTP/1.1 request needs a Host header"),
         (RequestHeaderScan(hostLines: 2), 400, "2 Host headers"),
     ] as [(RequestHeaderScan, Int, String)])
@@ -110,6 +121,32 @@ import Testing
         let headers = HeaderLines.read([("X-AAB", "3"), ("x-bbb", "2"), ("x-aac", "no"), ("X-aaa", "1"), ("Y-AAA", "4"), ("x-aa", "no")], names: names, into: &scan, received) { HeaderLines.copied(received) }
         #expect(headers == ["x-aaa": "1", "x-bbb": "2", "x-aab": "3", "y-aaa": "4"])
         #expect(scan.hostLines == 0 && scan.contentLengthLines == 0)
+    }
+
+    /// Every byte from 0x00 to 0x20 and from 0x7F to 0xFF at every place of names from 1 to 20 bytes: found by the
+    /// eight-byte words and by the tail; no other byte is taken for one.
+    @Test func aSpaceControlOrNonASCIIByteAnywhereInANameIsFound() {
+        for length in 1...20 {
+            for place in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    var name = Array(repeating: UInt8(ascii: "a"), count: length)
+                    name[place] = byte
+                    let found = name.withUnsafeBytes { RequestHeaderScan.holdsSpaceControlOrNonASCII($0) }
+                    #expect(found == (byte <= 0x20 || byte >= 0x7F), "length \(length), place \(place), byte \(byte)")
+                }
+            }
+        }
+    }
+
+    @Test func aNameWithASpaceIsRecordedButNotTakenForTheNameItResembles() {
+        let names = RequestHeaderScan.Names(["content-type"])
+        var scan = RequestHeaderScan()
+        let received = ReceivedHeaders(names: names)
+        _ = HeaderLines.read([("Host", "x"), ("Content-Length ", "2"), ("Transfer-Encoding\t", "chunked"), ("X-Fine", "1")], names: names,
+                             into: &scan, received) { HeaderLines.copied(received) }
+        #expect(scan.contentLengthLines == 0 && scan.transferEncodings.isEmpty)
+        #expect(scan.malformedName == "Content-Length " && scan.malformedNameLines == 2)
+        #expect(RequestHeaderScanTests.problem(scan)?.detail.contains("(and 1 more lines)") == true)
     }
 
     @Test(arguments: [("0", 0), ("12", 12), ("00042", 42), ("9223372036854775807", Int.max)] as [(String, Int)])

@@ -66,6 +66,25 @@ struct StoreTokenTests {
         }
     }
 
+    /// A principal stored under the older rule, whose skeleton column still holds a combining dot above, is found by
+    /// today's comparison: its plain spelling is refused, and the same name is still the same principal.
+    @Test(arguments: StoreBackend.allCases)
+    func aPrincipalStoredUnderTheOlderRuleIsComparedByTodays(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            let dotted = "tok-mainta\u{0069}\u{0307}ner"
+            try store.database.write { connection in
+                try connection.query("INSERT INTO principals (name, skeleton, created_by, created_at_ms) VALUES (?, ?, 'admin', 0)",
+                                     [.text(dotted), .text("tok-rnainta\u{0069}\u{0307}ner")])
+            }
+            let error = #expect(throws: ValidationFailure.self) {
+                try store.createToken(StoreFixtures.token("tok_plain"), principal: try self.principal("tok-maintainer"))
+            }
+            #expect(error?.errors.first?.message.contains("looks like the existing principal '\(dotted)'") == true, "\(error?.errors ?? [])")
+            try store.createToken(StoreFixtures.token("tok_same"), principal: (PrincipalName(stored: dotted), "name"))
+            #expect(try store.activeTokens().map(\.id) == ["tok_same"])
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func tokensPageByIdInByteOrder(backend: StoreBackend) throws {
         try backend.withStore { store in

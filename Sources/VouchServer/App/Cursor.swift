@@ -11,7 +11,13 @@ enum Cursor {
     }
 
     static func decode(_ cursor: String?) throws -> String? {
-        guard let cursor, !cursor.isEmpty else { return nil }
+        guard let cursor else { return nil }
+        // The document's pattern is `^[A-Za-z0-9_-]+$`: an empty cursor is not "no cursor", and neither is a padded one.
+        let isCursorByte = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) || byte == 0x2D || byte == 0x5F }
+        guard !cursor.isEmpty, cursor.utf8.allSatisfy(isCursorByte) else {
+            throw Problem(status: 422, detail: "the cursor is not one this server gave out",
+                          errors: [.init(field: "cursor", message: "must be a next_cursor value from a previous page (letters, digits, - and _)")])
+        }
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64), let key = String(data: data, encoding: .utf8) else {

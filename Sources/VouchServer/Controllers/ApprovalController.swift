@@ -36,12 +36,14 @@ struct ApprovalController {
         } else {
             reader.addError(FieldError(field: "decision", message: "is required; allowed: approve, reject"))
         }
+        // Checked as the document checks it (a rejection's comment matches `\S`; `maxLength` counts code points as
+        // sent), then stored trimmed.
         let trimmedComment = comment?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if decision == .reject, trimmedComment?.isEmpty ?? true {
+        if decision == .reject, comment.map(SchemaText.isBlank) ?? true {
             reader.addError(FieldError(field: "comment", message: "is required for a rejection: say what must change"))
         }
-        if let trimmedComment, trimmedComment.count > 2_000 {
-            reader.addError(FieldError(field: "comment", message: "must be at most 2000 characters, got \(trimmedComment.count)"))
+        if let comment, SchemaText.length(comment) > 2_000 {
+            reader.addError(FieldError(field: "comment", message: "must be at most 2000 characters, got \(SchemaText.length(comment))"))
         }
         try reader.finish()
         guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }

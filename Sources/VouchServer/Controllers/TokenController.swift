@@ -25,9 +25,9 @@ struct TokenController {
         let tester = reader.nullableString("tester") ?? nil
         let principalText = reader.nullableString("principal") ?? nil
         if let name {
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.count > 100 || trimmed.unicodeScalars.contains(where: {
-                $0.properties.generalCategory == .control || $0.properties.isDefaultIgnorableCodePoint }) {
+            // Checked as sent, as the document's pattern checks it: a tab at either end is a control character too.
+            if SchemaText.problem(name, limit: 100, required: true, lineBreaks: false) != nil
+                || name.unicodeScalars.contains(where: \.properties.isDefaultIgnorableCodePoint) {
                 reader.addError(FieldError(field: "name", message: "must be 1 to 100 visible characters, without control or invisible characters: what the token is for"))
             }
         } else {
@@ -53,8 +53,9 @@ struct TokenController {
         if role != .tester, reader.errors.isEmpty, let source = principalText.map({ ($0, "principal") }) ?? name.map({ ($0, "name") }) {
             do {
                 let normalized = try PrincipalName(source.0, field: source.1)
-                if normalized.isReserved {
-                    reader.addError(FieldError(field: source.1, message: "'\(normalized.value)' is reserved (vouchd, withdrawn, system, anonymous and names starting with t_)"))
+                if let reserved = normalized.reservedLookAlike {
+                    reader.addError(FieldError(field: source.1, message: "'\(normalized.value)' is or looks like the reserved name '\(reserved)'; "
+                        + "vouchd, withdrawn, system, anonymous and names starting with t_ (testers' pseudonyms) are kept for the server"))
                 }
                 principal = (normalized, source.1)
             } catch {

@@ -44,7 +44,8 @@ enum ConfigValueCheck: Sendable {
             guard let number = Double(value), (0...1).contains(number) else { return "expected a number from 0 to 1, such as 0.8" }
             return nil
         case .duration(let range):
-            do { _ = try DurationText.seconds(value, field: "value", allowed: range) } catch {
+            // Configuration is read by people, not by the API's schema: spaces around a value are allowed.
+            do { _ = try DurationText.seconds(value.trimmingCharacters(in: .whitespaces), field: "value", allowed: range) } catch {
                 return "expected a duration \(DurationText.describe(range)), such as 10s, 15m, 24h or 7d"
             }
             return nil

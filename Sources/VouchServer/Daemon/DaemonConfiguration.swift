@@ -125,8 +125,8 @@ public struct DaemonConfiguration: Sendable {
     public var synchronous: SQLiteDatabase.Synchronous { self["sqlite.synchronous"] == "normal" ? .normal : .full }
     public var logLevel: Logger.Level { Logger.Level(name: self["log.level"]) ?? .info }
 
-    /// A duration setting in whole seconds.
-    public func seconds(_ key: String) -> Int { DurationText.seconds(self[key]) ?? 0 }
+    /// A duration setting in whole seconds; spaces around it are allowed, as `ConfigValueCheck` allows them.
+    public func seconds(_ key: String) -> Int { DurationText.seconds(self[key].trimmingCharacters(in: .whitespaces)) ?? 0 }
 
     public var httpConfiguration: HTTPServer.Configuration {
         let threads = Int(self["http.threads"]) ?? 0
@@ -147,7 +147,7 @@ public struct DaemonConfiguration: Sendable {
             maxBlocking: Int(self["criteria.max_blocking"]) ?? 0, minPassRatio: Double(self["criteria.min_pass_ratio"]) ?? 0.8,
             minSoakSeconds: seconds("criteria.min_soak"), approvalsRequired: Int(self["criteria.approvals_required"]) ?? 1,
             approvalExpirySeconds: seconds("approvals.expire_after"))
-        let delays = self["webhooks.retry_schedule"].split(separator: ",").compactMap { DurationText.seconds(String($0)) }
+        let delays = self["webhooks.retry_schedule"].split(separator: ",").compactMap { DurationText.seconds($0.trimmingCharacters(in: .whitespaces)) }
         let delivery = DeliveryWorker.Settings(schedule: DeliverySchedule(retryDelays: delays), timeoutMilliseconds: seconds("webhooks.timeout") * 1_000,
                                                allowPrivateNetworks: self["webhooks.allow_private_networks"] == "true",
                                                leaseMilliseconds: seconds("database.lease") * 1_000)
