@@ -77,10 +77,10 @@ struct StoreTokenTests {
                                      [.text(dotted), .text("tok-rnainta\u{0069}\u{0307}ner")])
             }
             let error = #expect(throws: ValidationFailure.self) {
-                try store.createToken(StoreFixtures.token("tok_plain"), principal: try self.principal("tok-maintainer"))
+                try store.createToken(StoreFixtures.token("tok_plain"), principal: try self.principal("tok-maintainer"), by: "admin")
             }
             #expect(error?.errors.first?.message.contains("looks like the existing principal '\(dotted)'") == true, "\(error?.errors ?? [])")
-            try store.createToken(StoreFixtures.token("tok_same"), principal: (PrincipalName(stored: dotted), "name"))
+            try store.createToken(StoreFixtures.token("tok_same"), principal: (PrincipalName(stored: dotted), "name"), by: "admin")
             #expect(try store.activeTokens().map(\.id) == ["tok_same"])
         }
     }
