@@ -286,7 +286,7 @@ def test_the_story_from_testing_to_release_and_rollback_is_signed_end_to_end(vou
     refused = vouchd.call("POST", f"/v1/fixes/{FIX}/approvals", {"decision": "approve"})
     assert refused.status == 403, f"the author's approval: {refused.status} {refused.body[:500]!r}"
     assert refused.header("Content-Type") == "application/problem+json"
-    assert "author" in refused.json()["detail"]
+    assert "having shaped it (created the fix)" in refused.json()["detail"]
     assert fix_state(vouchd) == "testing"
     assert vouchd.expect(200, "GET", f"/v1/fixes/{FIX}/approvals")["approvals"] == []
 
