@@ -26,11 +26,14 @@ let package = Package(
         // Principal names' Unicode normalisation and confusable skeletons, through the ICU that ships inside the toolchain's Foundation.
         .target(name: "VouchIdentity", dependencies: ["VouchDomain"], linkerSettings: [.linkedLibrary("_FoundationICU")]),
         .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite", "CPostgres"], plugins: ["EmbedMigrations"]),
-        .target(name: "VouchHTTP", dependencies: ["VouchJSON", "CMicroHTTPD", "CThreadLocal"]),
+        // Per-thread stripes and counters the hot paths share without contention; no I/O.
+        .target(name: "VouchConcurrency", dependencies: ["CThreadLocal"]),
+        .target(name: "VouchHTTP", dependencies: ["VouchJSON", "VouchConcurrency", "CMicroHTTPD"]),
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
         .target(name: "VouchConsole", dependencies: ["VouchDomain"]),
-        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchConsole", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks"],
+        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchConsole", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks",
+                                                 "VouchConcurrency"],
             plugins: ["EmbedOpenAPIDocument"]),
         .target(name: "VouchClient", dependencies: ["CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
@@ -54,7 +57,7 @@ let package = Package(
         .target(name: "VouchTestSupport", dependencies: ["VouchStore"], path: "Tests/VouchTestSupport"),
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                     "VouchCrypto", "VouchTestSupport"]),
+                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import Synchronization
+import VouchConcurrency
 
 /// An HTTP/1.1 server on libmicrohttpd: a thread pool with epoll, keep-alive, a body size limit, and deadlines
 /// for slow clients.

@@ -1,4 +1,5 @@
 import Synchronization
+import VouchConcurrency
 
 /// Request ids for logs and the `X-Request-Id` header: the caller's own when it is sensible, otherwise
 /// a random per-process prefix and a counter, which is unique without a random draw per request. Each stripe of

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import VouchHTTP
 @testable import VouchServer
+import VouchConcurrency
 
 /// Counters striped by thread still count every addition exactly once.
 @Suite struct AtomicCountersTests {

@@ -7,6 +7,7 @@ import VouchCrypto
 import VouchDomain
 @testable import VouchServer
 import VouchStore
+import VouchConcurrency
 
 /// The per-thread copies of the token cache and of the snapshot never let a thread see what another thread has
 /// already seen replaced: a revoked token, or an older snapshot.

@@ -21,6 +21,8 @@ enum ErrorResponses {
                            errors: [Problem.FieldIssue(field: fieldError.field, message: fieldError.message)])
         case let refused as TransitionRefused:
             return Problem(status: 409, detail: refused.description)
+        case let notMet as CriteriaNotMet:
+            return Problem(status: 409, detail: notMet.description, errors: notMet.unmet.map { .init(field: $0.name, message: $0.missing) })
         case let parseError as JSONParseError:
             return Problem(status: 400, detail: "the body is not valid JSON: \(parseError)")
         case let conflict as StoreConflict:

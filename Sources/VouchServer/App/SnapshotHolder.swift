@@ -2,6 +2,7 @@ import Synchronization
 import VouchDomain
 import VouchHTTP
 import VouchStore
+import VouchConcurrency
 
 /// The current OFREP snapshot; readers take a reference, writers swap a new one in whole.
 ///

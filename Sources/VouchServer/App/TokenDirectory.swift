@@ -3,6 +3,7 @@ import VouchCrypto
 import VouchDomain
 import VouchHTTP
 import VouchStore
+import VouchConcurrency
 
 /// Active tokens by the SHA-256 of their secret, held in memory so authentication never waits on SQLite.
 public final class TokenDirectory: Sendable {

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 import VouchDomain
-import VouchHTTP
 import VouchJSON
 import VouchStore
 import VouchWebhooks
@@ -86,10 +85,7 @@ public final class PromotionService: Sendable {
                 throw TransitionRefused(state: fix.state, action: action, allowedActions: allowed)
             }
             let report = try report(for: fix)
-            guard report.allMet else {
-                throw Problem(status: 409, detail: "fix \(key) does not meet its criteria yet: " + report.missing.joined(separator: "; "),
-                              errors: report.criteria.filter { !$0.met }.map { .init(field: $0.name, message: $0.missing ?? $0.summary) })
-            }
+            guard report.allMet else { throw CriteriaNotMet(report) }
             return try promote(key, action: action, by: Requester(principal), expectedRevision: fix.revision)
         default:
             return try transition(key, action, by: Requester(principal), note: note)

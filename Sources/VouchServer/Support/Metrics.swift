@@ -4,6 +4,7 @@ import VouchDomain
 import VouchHTTP
 import VouchStore
 import VouchWebhooks
+import VouchConcurrency
 
 /// `/metrics` in Prometheus' text format: request counts and durations by route, evaluations by reason,
 /// and, read from the database at scrape time, fixes by state, feedback by verdict and deliveries by status.
