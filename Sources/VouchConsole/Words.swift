@@ -93,13 +93,16 @@ public enum Words {
         }
     }
 
+    /// How bad the worst problem left is, whether or not she found a way round it; how she got the task done is the
+    /// task outcome's to say, so no severity speaks of workarounds or help (docs/console.md, "Task outcome and severity").
+    /// Serious and Critical block promotion, so their words say what stops a person.
     public static func severity(_ severity: Severity) -> String {
         switch severity {
         case .none: "No problem left"
         case .minor: "Minor: an annoyance"
         case .moderate: "Moderate: it slows me down"
-        case .serious: "Serious: I need a workaround or help"
-        case .critical: "Critical: it stops me"
+        case .serious: "Serious: it stops me doing part of it on my own"
+        case .critical: "Critical: it stops me doing it at all"
         }
     }
 
