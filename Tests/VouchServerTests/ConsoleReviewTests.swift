@@ -110,8 +110,9 @@ import VouchJSON
             #expect(try browser.get(path).status == 403, "\(path)")
         }
         let refusal = try browser.get(Self.fixPath + "/decision").html
-        #expect(refusal.contains("Your role, tester, may not do this: it needs an administrator, a release manager or a maintainer, who may read fixes"))
+        #expect(refusal.contains("Your role, tester, may not do this: it needs an administrator or a release manager, who may approve or reject fixes."))
         #expect(!refusal.contains("release_manager"))
+        #expect(try browser.get("/console/fixes").html.contains("it needs an administrator, a release manager or a maintainer, who may read fixes"))
     }
 
     // MARK: The fix page
