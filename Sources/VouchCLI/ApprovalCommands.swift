@@ -1,4 +1,5 @@
 import Foundation
+import VouchDomain
 import VouchJSON
 
 /// `vouch approve FIX` and `vouch reject FIX --comment …`: a release manager's decision on the fix's current revision.

@@ -1,3 +1,4 @@
+import VouchDomain
 import VouchJSON
 
 extension OutputFormatter {

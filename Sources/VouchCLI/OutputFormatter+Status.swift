@@ -1,3 +1,4 @@
+import VouchDomain
 import VouchJSON
 
 extension OutputFormatter {
@@ -79,8 +80,8 @@ extension OutputFormatter {
         return first.uppercased() + phrase.dropFirst() + (phrase.hasSuffix(".") ? "" : ".")
     }
 
-    /// A fix's criteria overrides (`{"min_testers_passed": 3, "min_soak": "2h"}`) in words: "minimum passing testers 3; minimum soak
-    /// time 2 hours", separated by semicolons because the technologies hold commas.
+    /// A fix's criteria overrides (`{"min_testers_passed": 3, "min_soak": "2h"}`) in words: "minimum passing testers 3; time in testing
+    /// before promotion 2 hours", separated by semicolons because the technologies hold commas.
     static func criteriaOverrides(_ value: JSONValue?) -> String {
         let members = value?.objectValue?.members ?? []
         guard !members.isEmpty else { return "none; every criterion follows the server's defaults" }
@@ -89,7 +90,8 @@ extension OutputFormatter {
             switch (member.key, member.value) {
             case ("required_assistive_tech", .array(let items)):
                 shown = wordList(items.compactMap(\.stringValue).map(requirementWords))
-            case ("min_soak", .string(let duration)): shown = durationWords(duration)
+            // No time asked for reads "none", as the criterion's own line says it, rather than "0 seconds".
+            case ("min_soak", .string(let duration)): shown = Int(duration.dropLast()) == 0 ? "none" : durationWords(duration)
             case (_, .array(let items)): shown = items.isEmpty ? "none" : items.compactMap(\.stringValue).joined(separator: ", ")
             case (_, .number(let number)): shown = member.value.intValue.map(String.init) ?? String(number)
             case (_, .string(let string)): shown = string

@@ -1,3 +1,4 @@
+import VouchDomain
 import VouchJSON
 
 /// Writes a command's answer: the server's JSON, pretty-printed, with `--json`; otherwise plain lines

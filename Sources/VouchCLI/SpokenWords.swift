@@ -40,27 +40,10 @@ enum SpokenWords {
         var result = text
         for vocabulary in [Vocabulary.fixState, .role] {
             for (name, words) in table[vocabulary] ?? [:] where name.contains("_") {
-                result = replacingWholeName(name, with: words, in: result)
+                result = result.replacingWholeName(name, with: words)
             }
         }
         return result
-    }
-
-    private static func replacingWholeName(_ name: String, with words: String, in text: String) -> String {
-        func isNamePart(_ character: Character?) -> Bool {
-            guard let character else { return false }
-            return character.isLetter || character.isNumber || character == "_"
-        }
-        var result = ""
-        var rest = Substring(text)
-        while let range = rest.range(of: name) {
-            let before = range.lowerBound == rest.startIndex ? result.last : rest[rest.index(before: range.lowerBound)]
-            let after = range.upperBound == rest.endIndex ? nil : rest[range.upperBound]
-            result += rest[..<range.lowerBound]
-            result += isNamePart(before) || isNamePart(after) ? name : words
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 
     /// The words for a value of a record field, by the field's API name: `verdict` `cant_tell` is "can't tell".
@@ -130,7 +113,7 @@ enum SpokenWords {
             "add": "keys to add", "remove": "keys to remove", "phased": "phased", "steps": "steps", "interval": "interval",
             "limit": "limit", "cursor": "cursor", "(body)": "the request body",
             "min_testers_passed": "minimum passing testers", "required_assistive_tech": "required assistive technologies",
-            "max_blocking": "maximum blocking reports", "min_pass_ratio": "minimum pass ratio", "min_soak": "minimum soak time",
+            "max_blocking": "maximum blocking reports", "min_pass_ratio": "minimum pass ratio", "min_soak": "time in testing before promotion",
             "approvals_required": "required approvals",
         ],
         .verdict: ["passed": "passed", "failed": "failed", "cant_tell": "can't tell"],

@@ -1,4 +1,5 @@
 import Foundation
+import VouchDomain
 import VouchJSON
 
 /// `vouch tester export ID [--output FILE]`: everything Vouch holds about one tester, as JSON (GDPR Art. 15 and 20).

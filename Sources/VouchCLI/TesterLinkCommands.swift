@@ -1,3 +1,4 @@
+import VouchDomain
 import VouchJSON
 
 /// `vouch tester link|links|unlink`: personal links that sign a tester in to the web console, without a token.

@@ -1,3 +1,4 @@
+import VouchDomain
 import VouchJSON
 
 /// `vouch tester withdraw ID [--purge-feedback] [--yes]`: the tester's consent ends and their personal data is erased.

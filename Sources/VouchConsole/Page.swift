@@ -24,7 +24,8 @@ public struct Page: Sendable {
         self.stylesheetPath = stylesheetPath
     }
 
-    /// The `<title>`: "Error: " when the page shows problems, then the page's subject, then the product.
+    /// The `<title>`: "Error: " when the page shows problems, then the page's subject, then the product. The product is
+    /// named here only, so a subject never names it: the page headed "Welcome to Vouch" has the subject "Welcome".
     public var documentTitle: String { (issues.isEmpty ? "" : "Error: ") + title + " – Vouch" }
 
     public func render() -> String {

@@ -27,6 +27,47 @@ public enum Words {
         }
     }
 
+    /// "release manager" rather than `release_manager`: a role as a person says it, in the middle of a sentence.
+    public static func role(_ role: Role) -> String {
+        switch role {
+        case .admin: "administrator"
+        case .releaseManager: "release manager"
+        case .maintainer: "maintainer"
+        case .tester: "tester"
+        case .sdk: "app (sdk)"
+        }
+    }
+
+    /// "an administrator, a release manager or a maintainer": the roles that may do something, for a refusal.
+    public static func roles(_ roles: [Role]) -> String {
+        let named = roles.map { role in ("aeiou".contains(Words.role(role).prefix(1)) ? "an " : "a ") + Words.role(role) }
+        guard let last = named.last else { return "nobody" }
+        return named.count == 1 ? last : named.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    /// The API's prose with the names it quotes said in words: "fix K is promotion_failed" reads "fix K is promotion
+    /// failed", "the role release_manager" reads "the role release manager", `completed_with_workaround` reads "completed
+    /// with a workaround". Only whole names with an underscore are replaced; single words already read as words.
+    public static func prose(_ text: String) -> String {
+        var result = text
+        for (name, words) in proseNames { result = result.replacingWholeName(name, with: words) }
+        return result
+    }
+
+    private static let proseNames: [(String, String)] = {
+        var names: [(String, String)] = FixState.allCases.map { ($0.rawValue, state($0).lowercased()) }
+        names += Role.allCases.map { ($0.rawValue, role($0)) }
+        names += [(Verdict.cantTell.rawValue, "can't tell")]
+        names += [("completed_independently", "completed independently"), ("completed_with_workaround", "completed with a workaround"),
+                  ("completed_with_assistance", "completed with assistance"), ("not_completed", "not completed")]
+        names += AssistiveTechnology.allCases.map { ($0.rawValue, $0.displayName) }
+        return names.filter { $0.0.contains("_") }
+    }()
+
+    /// "reference ending 9todomw" rather than the whole `fb_d96c8cyh49todomw`, which a screen reader spells letter by letter:
+    /// for a generated id a person only needs to recognise. Where an id must be typed, pages show it whole.
+    public static func shortID(_ id: String) -> String { ShortID.say(id) }
+
     public static func platform(_ platform: Platform) -> String {
         switch platform {
         case .ios: "iOS"
@@ -52,13 +93,16 @@ public enum Words {
         }
     }
 
+    /// How bad the worst problem left is, whether or not she found a way round it; how she got the task done is the
+    /// task outcome's to say, so no severity speaks of workarounds or help (docs/console.md, "Task outcome and severity").
+    /// Serious and Critical block promotion, so their words say what stops a person.
     public static func severity(_ severity: Severity) -> String {
         switch severity {
         case .none: "No problem left"
         case .minor: "Minor: an annoyance"
         case .moderate: "Moderate: it slows me down"
-        case .serious: "Serious: I need a workaround or help"
-        case .critical: "Critical: it stops me"
+        case .serious: "Serious: it stops me doing part of it on my own"
+        case .critical: "Critical: it stops me doing it at all"
         }
     }
 

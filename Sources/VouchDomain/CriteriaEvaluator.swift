@@ -93,8 +93,8 @@ public enum CriteriaEvaluator {
         criteria.append(.init(
             name: "min_soak", met: soakMet,
             summary: (input.testingSince == nil
-                ? "soak: revision \(input.fix.revision) \(input.fix.state == .draft ? "has not entered testing yet" : "is not in testing")"
-                : "soak: \(duration(soaked)) since revision \(input.fix.revision) entered testing")
+                ? "revision \(input.fix.revision) \(input.fix.state == .draft ? "has not entered testing yet" : "is not in testing")"
+                : "revision \(input.fix.revision) has been in testing for \(duration(soaked))")
                 + "; " + needed(settings.minSoakSeconds == 0 ? nil : duration(settings.minSoakSeconds)),
             details: [], missing: soakMet ? nil : "\(duration(settings.minSoakSeconds - soaked)) more in testing on revision \(input.fix.revision)"))
 
@@ -166,7 +166,7 @@ public enum CriteriaEvaluator {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// When the report can next change by time alone (soak reached, an approval expiring), for the daemon's timer.
+    /// When the report can next change by time alone (the time in testing reached, an approval expiring), for the daemon's timer.
     public static func nextTimeChange(_ input: Input) -> Date? {
         var times: [Date] = []
         if let since = input.testingSince {
@@ -200,7 +200,7 @@ public enum CriteriaEvaluator {
         let seconds = max(0, seconds)
         if seconds < 60 { return count(seconds, "second") }
         if seconds < 3_600 { return count(seconds / 60, "minute") }
-        // Up to two days reads best in hours ("soak: 3 hours since revision 1 entered testing; 24 hours needed").
+        // Up to two days reads best in hours ("revision 1 has been in testing for 3 hours; 24 hours needed").
         if seconds < 2 * 86_400 {
             let minutes = (seconds % 3_600) / 60
             return count(seconds / 3_600, "hour") + (minutes == 0 ? "" : " " + count(minutes, "minute"))

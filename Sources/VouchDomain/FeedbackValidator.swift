@@ -76,11 +76,34 @@ public enum FeedbackValidator {
         guard errors.isEmpty, let tester, let platform, let osVersion, let appBuild, let technology, let verdict, let outcome, let severity else {
             throw ValidationFailure(errors)
         }
-        return Feedback(id: id, fixKey: fix.key.rawValue, revision: fix.revision, testerID: tester, platform: platform, osVersion: osVersion,
+        return Feedback(id: id, fixKey: fix.key.rawValue, revision: fix.revision, testerID: tester, platform: platform,
+                        osVersion: osVersionNumber(osVersion, platform: platform),
                         device: device, appBuild: appBuild, assistiveTech: technology, atVersion: atVersion, browser: browser,
                         browserVersion: browserVersion, verdict: verdict, taskOutcome: outcome,
                         severity: severity, nameAnnounced: name, roleAnnounced: role, stateAnnounced: state, focusOrder: focus, heard: heard,
                         regression: draft.regression ?? false, wcag: WCAGCatalog.normalized(draft.wcag ?? []), comment: comment,
                         channel: givenChannel ?? channel, recordedBy: recordedBy, recordedAt: time)
+    }
+
+    /// The version number alone where the platform already names the system: "iOS 18.2" is stored as "18.2" and
+    /// "Android version 15" as "15", since the record's platform says iOS or Android and every list would otherwise say
+    /// it twice ("iOS, iOS 18.2"). On the web the system is the computer's ("Windows 11"), so it is kept as typed, and so
+    /// is anything that would leave nothing (or no digit) behind.
+    public static func osVersionNumber(_ text: String, platform: Platform) -> String {
+        let names: [String] = switch platform {
+        case .ios: ["iPadOS", "iOS"]
+        case .android: ["Android"]
+        case .web: []
+        }
+        for name in names {
+            guard text.count > name.count, text.lowercased().hasPrefix(name.lowercased()) else { continue }
+            var rest = text.dropFirst(name.count)
+            // "iOS18" is a name and a number; "iOSX" is something else.
+            guard rest.first.map({ $0 == " " || $0 == "-" || $0.isNumber }) == true else { continue }
+            rest = rest.drop { $0 == " " || $0 == "-" }
+            if rest.lowercased().hasPrefix("version ") { rest = rest.dropFirst("version ".count).drop { $0 == " " } }
+            if rest.first?.isNumber == true { return String(rest) }
+        }
+        return text
     }
 }

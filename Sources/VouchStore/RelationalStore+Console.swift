@@ -112,14 +112,14 @@ extension RelationalStore {
     /// Records activity, so the idle expiry counts from now.
     public func touchConsoleSession(idSHA256: [UInt8], at time: Date) throws {
         try write(by: .daemon) { connection, _ in
-            try connection.query("UPDATE console_sessions SET last_seen_at_ms = ? WHERE id_sha256 = ?",
-                                 [.integer(StoreClock.milliseconds(time)), .blob(idSHA256)])
+            _ = try connection.query("UPDATE console_sessions SET last_seen_at_ms = ? WHERE id_sha256 = ?",
+                                     [.integer(StoreClock.milliseconds(time)), .blob(idSHA256)])
         }
     }
 
     public func deleteConsoleSession(idSHA256: [UInt8]) throws {
         try write(by: .daemon) { connection, _ in
-            try connection.query("DELETE FROM console_sessions WHERE id_sha256 = ?", [.blob(idSHA256)])
+            _ = try connection.query("DELETE FROM console_sessions WHERE id_sha256 = ?", [.blob(idSHA256)])
         }
     }
 
@@ -143,7 +143,7 @@ extension RelationalStore {
 
     public func saveConsoleDraft(session idSHA256: [UInt8], fix key: String, answers: String, at time: Date) throws {
         try write(by: .daemon) { connection, _ in
-            try connection.query(
+            _ = try connection.query(
                 """
                 INSERT INTO console_drafts (session_sha256, fix_key, answers, updated_at_ms) VALUES (?, ?, ?, ?)
                 ON CONFLICT (session_sha256, fix_key) DO UPDATE SET answers = excluded.answers, updated_at_ms = excluded.updated_at_ms
@@ -153,7 +153,7 @@ extension RelationalStore {
 
     public func deleteConsoleDraft(session idSHA256: [UInt8], fix key: String) throws {
         try write(by: .daemon) { connection, _ in
-            try connection.query("DELETE FROM console_drafts WHERE session_sha256 = ? AND fix_key = ?", [.blob(idSHA256), .text(key)])
+            _ = try connection.query("DELETE FROM console_drafts WHERE session_sha256 = ? AND fix_key = ?", [.blob(idSHA256), .text(key)])
         }
     }
 

@@ -191,7 +191,9 @@ public final class DeliveryWorker: Sendable {
 extension DeliveryWorker {
     static func makeOwner() -> String {
         var name = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "host"
+        // The name up to its terminating zero; `String(cString:)` on an array is deprecated.
+        let host = gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
         return "\(host):\(getpid()):\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
     }
 }

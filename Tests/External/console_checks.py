@@ -213,11 +213,13 @@ def outline_problems(driver, tree: list[dict], *, signed_in: bool) -> list[str]:
         "const h1 = document.querySelectorAll('h1');"
         "return [document.title, h1.length === 1 ? h1[0].textContent.replace(/\\s+/g, ' ').trim() : null,"
         " Boolean(document.querySelector('.error-summary'))];")
-    # The title says what the h1 says, maybe shorter ("Sign in" for "Sign in to Vouch"), then the product.
+    # The title says what the h1 says, maybe shorter ("Sign in" for "Sign in to Vouch"), then the product, once.
     prefix = "Error: " if has_summary else ""
     subject = title.removeprefix(prefix).removesuffix(" – Vouch")
     if not title.startswith(prefix) or not title.endswith(" – Vouch") or not subject:
         problems.append(f"the title {title!r} is not '{prefix}<what the page is> – Vouch'")
+    elif "Vouch" in subject.split():
+        problems.append(f"the title {title!r} says Vouch twice")
     elif h1 is not None and subject.casefold() not in h1.casefold():
         problems.append(f"the title {title!r} does not say what the h1 {h1!r} says")
     if driver.execute_script("return document.documentElement.lang") != "en":

@@ -60,6 +60,7 @@ BROKEN = [
     ("no footer", page(footer=""), OUTLINE, "no contentinfo landmark"),
     ("no navigation", page(navigation=""), OUTLINE, "no navigation landmark"),
     ("a title unlike the h1", page(title="Testers – Vouch"), OUTLINE, "does not say what the h1"),
+    ("a title that says Vouch twice", page(title="Welcome to Vouch – Vouch", h1="Welcome to Vouch"), OUTLINE, "says Vouch twice"),
     ("a fixed width", page('<p style="width:30rem">Two fixes are in testing.</p>'), REFLOW, "scrolls sideways"),
     ("a box of fixed height", page('<p style="height:20px;overflow:hidden">Two fixes are in testing.</p>'), TEXT,
      "hides its overflow"),

@@ -33,6 +33,6 @@ import Testing
         #expect(zeroApprovals.status == 64)
         let soak = try server.vouch("fix", "criteria", Self.key, "--min-soak", "153722867280912931m")
         #expect(soak.status == 65)
-        #expect(soak.stderr.contains("minimum soak time: is too long: at most a year (365d)"))
+        #expect(soak.stderr.contains("time in testing before promotion: is too long: at most a year (365d)"))
     }
 }

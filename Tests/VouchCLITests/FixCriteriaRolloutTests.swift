@@ -17,7 +17,7 @@ import VouchJSON
         let set = try server.vouch("fix", "criteria", Self.key, "--min-testers-passed", "3", "--required-assistive-tech", "ios:switch_control",
                                    "--min-soak", "2h", "--min-pass-ratio", "0.9")
         #expect(set == VouchRun(status: 0, stdout: """
-            Criteria overrides: minimum passing testers 3; required assistive technologies Switch Control on iOS; minimum pass ratio 0.9; minimum soak time 2 hours
+            Criteria overrides: minimum passing testers 3; required assistive technologies Switch Control on iOS; minimum pass ratio 0.9; time in testing before promotion 2 hours
             Fix: tv-channel-selector-labels
             State: draft
             Revision: 1
@@ -27,7 +27,7 @@ import VouchJSON
               Switch Control on iOS: no passing tester yet
             Criterion maximum blocking reports: met. 0 blocking reports (at most 0 allowed).
             Criterion minimum pass ratio: not met. Pass ratio: no passed or failed verdicts yet; 0.90 needed.
-            Criterion minimum soak time: not met. Soak: revision 1 has not entered testing yet; 2 hours needed.
+            Criterion time in testing before promotion: not met. Revision 1 has not entered testing yet; 2 hours needed.
             Criterion required approvals: not met. 0 of 1 valid approval.
             Approvals: none
             Promotion: not started: the fix is a draft and must be started before it can be promoted; start testing with 'vouch fix start tv-channel-selector-labels'
@@ -37,7 +37,7 @@ import VouchJSON
         #expect(sent == .object(["min_testers_passed": .int(3), "required_assistive_tech": .strings(["ios:switch_control"]), "min_pass_ratio": .number(0.9),
                                  "min_soak": .string("2h")]))
         #expect(try server.vouch("fix", "show", Self.key).stdout.contains(
-            "\nCriteria overrides: minimum passing testers 3; required assistive technologies Switch Control on iOS; minimum pass ratio 0.9; minimum soak time 2 hours\n"))
+            "\nCriteria overrides: minimum passing testers 3; required assistive technologies Switch Control on iOS; minimum pass ratio 0.9; time in testing before promotion 2 hours\n"))
 
         // With no option nothing changes; the overrides and the status are shown.
         let shown = try server.vouch("fix", "criteria", Self.key)
@@ -48,7 +48,7 @@ import VouchJSON
         let lines = replaced.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Criteria overrides: required assistive technologies none; required approvals 2", "\(replaced)")
         for line in ["Criterion minimum passing testers: not met. 0 of 2 passing testers.", "Criterion required assistive technologies: met. No assistive technology required.",
-                     "Criterion minimum soak time: not met. Soak: revision 1 has not entered testing yet; 24 hours needed.",
+                     "Criterion time in testing before promotion: not met. Revision 1 has not entered testing yet; 24 hours needed.",
                      "Criterion required approvals: not met. 0 of 2 valid approvals."] {
             #expect(lines.contains(line), "missing '\(line)' in \(replaced)")
         }

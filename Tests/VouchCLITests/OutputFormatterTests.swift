@@ -10,7 +10,7 @@ import VouchJSON
         .object([
             "fix": .string("tv-channel-selector-labels"), "revision": .int(2), "state": .string(state), "criteria_met": .bool(true),
             "ready_to_promote": .bool(false), "promotion": promotion.map(JSONValue.string) ?? .null,
-            "criteria": .array([.object(["name": .string("min_soak"), "met": .bool(true), "summary": .string("soak: 3 hours since revision 2 entered testing; 2 hours needed"),
+            "criteria": .array([.object(["name": .string("min_soak"), "met": .bool(true), "summary": .string("revision 2 has been in testing for 3 hours; 2 hours needed"),
                                          "details": .array([]), "missing": .null])]),
             "missing": .array([]), "approvals": .array([]), "evidence_hash": .string("0123456789abcdef"), "rollout_percentage": .null,
         ])
@@ -22,7 +22,7 @@ import VouchJSON
             "State: promoting",
             "Revision: 2",
             "Criteria met: 1 of 1",
-            "Criterion minimum soak time: met. Soak: 3 hours since revision 2 entered testing; 2 hours needed.",
+            "Criterion time in testing before promotion: met. Revision 2 has been in testing for 3 hours; 2 hours needed.",
             "Approvals: none",
             "Promotion: waiting for the required webhooks to accept the promotion; follow the deliveries with 'vouch webhook deliveries'",
         ])

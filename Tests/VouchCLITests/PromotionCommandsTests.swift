@@ -7,10 +7,10 @@ import VouchJSON
 @Suite struct PromotionCommandsTests {
     static let key = LiveServer.fixKey
 
-    /// The soak line counts the time since the fix entered testing; the golden texts say "0 seconds".
+    /// The time-in-testing line counts the time since the fix entered testing; the golden texts say "0 seconds".
     static func zeroSoak(_ run: VouchRun) -> VouchRun {
         var run = run
-        run.stdout = run.stdout.replacing(/Soak: [^;\n]+ since revision/, with: "Soak: 0 seconds since revision")
+        run.stdout = run.stdout.replacing(/in testing for [^;\n]+; none needed/, with: "in testing for 0 seconds; none needed")
         return run
     }
 
@@ -34,7 +34,7 @@ import VouchJSON
               VoiceOver on iOS: no passing tester yet
             Criterion maximum blocking reports: met. 0 blocking reports (at most 0 allowed).
             Criterion minimum pass ratio: not met. Pass ratio: no passed or failed verdicts yet; 0.80 needed.
-            Criterion minimum soak time: met. Soak: 0 seconds since revision 1 entered testing; none needed.
+            Criterion time in testing before promotion: met. Revision 1 has been in testing for 0 seconds; none needed.
             Criterion required approvals: not met. 0 of 1 valid approval.
             Missing:
               1 more passing tester on revision 1
@@ -74,7 +74,7 @@ import VouchJSON
               VoiceOver on iOS: 1 passing tester
             Criterion maximum blocking reports: met. 0 blocking reports (at most 0 allowed).
             Criterion minimum pass ratio: met. Pass ratio 1.00: 1 passed and 0 failed, can't tell not counted; 0.80 needed.
-            Criterion minimum soak time: met. Soak: 0 seconds since revision 1 entered testing; none needed.
+            Criterion time in testing before promotion: met. Revision 1 has been in testing for 0 seconds; none needed.
             Criterion required approvals: not met. 0 of 1 valid approval.
             Missing:
               1 more approval by a release manager other than the author (admin)
@@ -117,7 +117,7 @@ import VouchJSON
               VoiceOver on iOS: 1 passing tester
             Criterion maximum blocking reports: met. 0 blocking reports (at most 0 allowed).
             Criterion minimum pass ratio: met. Pass ratio 1.00: 1 passed and 0 failed, can't tell not counted; 0.80 needed.
-            Criterion minimum soak time: met. Soak: 0 seconds since revision 1 entered testing; none needed.
+            Criterion time in testing before promotion: met. Revision 1 has been in testing for 0 seconds; none needed.
             Criterion required approvals: met. 1 of 1 valid approval.
             Approvals:
             \(approvalLine)
@@ -147,7 +147,7 @@ import VouchJSON
                 == "Fix tv-channel-selector-labels is now rolled back (revision 1).\n")
         let rolledBack = try server.vouch("status", Self.key).stdout
         #expect(rolledBack.hasPrefix("Fix: tv-channel-selector-labels\nState: rolled back\n"), "\(rolledBack)")
-        #expect(rolledBack.contains("\nCriterion minimum soak time: met. Soak: revision 1 is not in testing; none needed.\n"), "\(rolledBack)")
+        #expect(rolledBack.contains("\nCriterion time in testing before promotion: met. Revision 1 is not in testing; none needed.\n"), "\(rolledBack)")
         #expect(rolledBack.hasSuffix("""
             \nPromotion: rolled back: the flag is off for everyone until the fix is started again, as a new revision; \
             start again with 'vouch fix start tv-channel-selector-labels'\n

@@ -1,5 +1,6 @@
 import Testing
 @testable import VouchCLI
+import VouchDomain
 
 /// Generated ids said short where a person only recognises them; anything else said whole.
 @Suite struct ShortIDTests {

@@ -39,7 +39,7 @@ import VouchDomain
         ("[0].wcag[1]", "record 1, WCAG, item 2"),
         ("assistive_tech[0].platform", "assistive technology, item 1, platform"),
         ("task_outcome", "task outcome"),
-        ("min_soak", "minimum soak time"),
+        ("min_soak", "time in testing before promotion"),
         ("(body)", "the request body"),
         ("[3]", "record 4"),
     ])

@@ -55,7 +55,7 @@ struct CriteriaEvaluatorTests {
         let result = try report(latest: [], hoursInTesting: 3)
         let soak = try #require(criterion(result, "min_soak"))
         #expect(!soak.met)
-        #expect(soak.summary == "soak: 3 hours since revision 1 entered testing; 24 hours needed")
+        #expect(soak.summary == "revision 1 has been in testing for 3 hours; 24 hours needed")
         #expect(soak.missing == "21 hours more in testing on revision 1")
         let input = CriteriaEvaluator.Input(fix: try fix(), settings: CriteriaSettings(), latest: [], failing: [], testingSince: start, approvals: [],
                                             now: start.addingTimeInterval(3 * 3_600))
@@ -137,11 +137,11 @@ struct CriteriaEvaluatorTests {
     @Test func criteriaThatAskForNothingSaySo() throws {
         let settings = CriteriaSettings(minPassRatio: 0, minSoakSeconds: 0)
         let result = try report(latest: [feedback("a", tester: "t1", verdict: .cantTell)], hoursInTesting: 49.5, settings: settings)
-        #expect(criterion(result, "min_soak")?.summary == "soak: 2 days 1 hour since revision 1 entered testing; none needed")
+        #expect(criterion(result, "min_soak")?.summary == "revision 1 has been in testing for 2 days 1 hour; none needed")
         #expect(criterion(result, "min_pass_ratio")?.summary == "pass ratio: no passed or failed verdicts yet; none needed")
         let draft = CriteriaEvaluator.evaluate(.init(fix: try fix(state: .draft), settings: CriteriaSettings(), latest: [], failing: [], testingSince: nil,
                                                      approvals: [], now: start))
-        #expect(criterion(draft, "min_soak")?.summary == "soak: revision 1 has not entered testing yet; 24 hours needed")
+        #expect(criterion(draft, "min_soak")?.summary == "revision 1 has not entered testing yet; 24 hours needed")
     }
 
     @Test(arguments: [(0, "0 seconds"), (1, "1 second"), (59, "59 seconds"), (60, "1 minute"), (150, "2 minutes"), (3_600, "1 hour"),

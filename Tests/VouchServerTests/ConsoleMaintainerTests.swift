@@ -224,6 +224,10 @@ struct ConsoleMaintainerTests {
             #expect(posted.status == 403, "\(path)")
             #expect(posted.html.contains("You cannot do this"))
         }
+        // The refusal says roles in words, as a person says them, never the API's identifiers.
+        let refusal = try browser.get("/console/fixes/new").html
+        #expect(refusal.contains("Your role, release manager, may not do this: it needs an administrator or a maintainer, who may create and change fixes."))
+        #expect(!refusal.contains("release_manager"))
         let fix = try #require(try server.store.fix(Self.key))
         #expect(fix.state == .draft && fix.revision == 1 && fix.title == "Label channel logos")
         #expect(try server.store.enrollments(of: Self.key).count == 1)

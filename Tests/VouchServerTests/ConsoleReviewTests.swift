@@ -109,6 +109,10 @@ import VouchJSON
         for path in ["/console/fixes", Self.fixPath, Self.fixPath + "/decision", Self.fixPath + "/pause"] {
             #expect(try browser.get(path).status == 403, "\(path)")
         }
+        let refusal = try browser.get(Self.fixPath + "/decision").html
+        #expect(refusal.contains("Your role, tester, may not do this: it needs an administrator or a release manager, who may approve or reject fixes."))
+        #expect(!refusal.contains("release_manager"))
+        #expect(try browser.get("/console/fixes").html.contains("it needs an administrator, a release manager or a maintainer, who may read fixes"))
     }
 
     // MARK: The fix page
@@ -122,7 +126,7 @@ import VouchJSON
         let page = try browser.get(Self.fixPath)
         #expect(page.status == 200)
         #expect(page.html.contains("<title>Label channel logos – Vouch</title>"))
-        for text in ["TV channel selector", "1.1.1 Non-text Content", "4.1.2 Name, Role, Value", "NHK, button, selected", "<dd class=\"summary-list__value\">admin</dd>",
+        for text in ["TV channel selector", "Time in testing before promotion", "Revision 1 has been in testing for", "1.1.1 Non-text Content", "4.1.2 Name, Role, Value", "NHK, button, selected", "<dd class=\"summary-list__value\">admin</dd>",
                      // The criteria, in words and numbers.
                      "Criteria met: 5 of 6", "Minimum passing testers", "Not met</strong> 1 of 2 passing testers.", "Still needed: 1 more passing tester on revision 1.",
                      "Required approvals", "Met</strong> 1 of 1 valid approval.", ">Not ready</strong>",
@@ -174,7 +178,12 @@ import VouchJSON
         #expect(form.status == 200)
         #expect(form.html.contains("<title>Approve or reject Label channel logos – Vouch</title>"))
         #expect(!form.html.contains(" checked"), "no decision is chosen for the person")
-        #expect(form.html.contains(try evidenceHash(server)), "the evidence the decision binds to")
+        // The fingerprint binds the form to the evidence shown, but a person reads what it means, never the hex.
+        let hash = try evidenceHash(server)
+        #expect(ConsoleBrowser.hiddenValue("evidence", in: form.html) == hash, "the evidence the decision binds to")
+        #expect(!form.html.replacingOccurrences(of: "value=\"\(hash)\"", with: "").contains(hash), "the fingerprint is not shown")
+        #expect(!form.html.contains("fingerprint"))
+        #expect(form.html.contains("Your decision covers this evidence as it stands now. An approval stops counting when a tester reports after it that the fix fails"))
         let evidence = try #require(ConsoleBrowser.hiddenValue("evidence", in: form.html))
         let csrf = try #require(form.csrf)
 

@@ -34,6 +34,16 @@ import VouchJSON
         #expect(answer.json["heard"]?.stringValue == "NHK, button, selected")
     }
 
+    /// The platform is its own field, so an OS version that repeats it is stored as the number alone, as the console asks.
+    @Test func storesTheOSVersionWithoutARepeatedPlatformName() throws {
+        let server = try LiveServer()
+        let tester = try prepared(server)
+        let answer = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/feedback",
+                                     json: Self.passing(tester).replacingOccurrences(of: #""os_version":"18.2""#, with: #""os_version":"iOS 18.2""#))
+        #expect(answer.status == 201)
+        #expect(answer.json["os_version"]?.stringValue == "18.2")
+    }
+
     @Test func validatesEveryField() throws {
         let server = try LiveServer()
         let tester = try prepared(server)

@@ -280,7 +280,7 @@ import VouchJSON
         #expect(good.status == 200)
         let summaries = good.json["criteria"]?.arrayValue?.compactMap { $0["summary"]?.stringValue } ?? []
         #expect(summaries.contains("0 of 3 passing testers"))
-        #expect(summaries.contains("soak: revision 1 has not entered testing yet; 2 hours needed"))
+        #expect(summaries.contains("revision 1 has not entered testing yet; 2 hours needed"))
         // A draft is not promoted whatever its criteria say: the report says it must be started first.
         #expect(good.json["promotion"] == .string("not started: the fix is a draft and must be started before it can be promoted"))
         let details = good.json["criteria"]?.arrayValue?.first { $0["name"]?.stringValue == "required_assistive_tech" }?["details"]

@@ -54,7 +54,7 @@ struct TesterConsoleJourney {
         ("verdict", [("verdict", "passed")]),
         ("task", [("task_outcome", "completed_with_workaround")]),
         ("severity", [("severity", "minor")]),
-        ("announcements", [("name_announced", "yes"), ("role_announced", "yes"), ("state_announced", "no"), ("focus_order", "n/a")]),
+        ("announcements", [("name_announced", "yes"), ("role_announced", "yes"), ("state_announced", "n/a")]),
         ("heard", [("heard", "NHK, button")]),
         ("regression", [("regression", "no")]),
         ("comment", [("comment", "Some issues, but usable.")]),

@@ -5,11 +5,12 @@ import VouchHTTP
 enum ConsoleErrorPage {
     static func response(for problem: Problem, navigation: Navigation? = nil) -> HTTPResponse {
         let (title, advice) = words(for: problem.status)
-        let issues = problem.errors.map { issue -> HTML in "<li>\(issue.message) (\(issue.field))</li>" }
+        // The messages name their field in words already; the API's field name would be read out as code.
+        let issues = problem.errors.map { issue -> HTML in "<li>\(Words.prose(issue.message))</li>" }
         let details: HTML = issues.isEmpty ? .empty : "<ul class=\"list\">\(issues)</ul>"
         let content: HTML = """
         <h1 class="heading-l">\(title)</h1>
-        <p class="body">\(sentence(problem.detail))</p>
+        <p class="body">\(sentence(Words.prose(problem.detail)))</p>
         \(details)
         <p class="body">\(advice)</p>
         <p class="body"><a href="/console/">Go to the start of the console</a></p>

@@ -15,7 +15,7 @@ enum ConsoleNavigation {
             if principal.allows(.manageTesters) { items.append(("/console/testers", "Testers")) }
             if principal.allows(.manageWebhooks) { items.append(("/console/webhooks", "Webhooks")) }
             if principal.allows(.manageTokens) { items.append(("/console/tokens", "Tokens")) }
-            signedInAs = "Signed in as \(principal.name), \(roleWords(principal.role))"
+            signedInAs = "Signed in as \(principal.name), \(Words.role(principal.role))"
         }
         return Navigation(signedInAs: signedInAs, items: items.map { item in
             Navigation.Item(href: item.href, label: item.label,
@@ -26,15 +26,5 @@ enum ConsoleNavigation {
     /// The navigation of a resolved session, or none for nobody signed in.
     static func make(for resolved: (session: ConsoleSession, principal: Principal)?, path: String) -> Navigation? {
         resolved.map { make(for: $0.principal, csrf: $0.session.csrf, path: path) }
-    }
-
-    static func roleWords(_ role: Role) -> String {
-        switch role {
-        case .admin: "administrator"
-        case .releaseManager: "release manager"
-        case .maintainer: "maintainer"
-        case .tester: "tester"
-        case .sdk: "app (sdk)"
-        }
     }
 }

@@ -59,8 +59,10 @@ struct ConsoleRoutes: Sendable {
 
     private static func refusal(for principal: Principal, access: ConsoleAccess) -> String {
         switch access {
-        case .tester: "this page is for testers; you are signed in as \(principal.role.rawValue)"
-        case .anyOf(let permissions): "your role, \(principal.role.rawValue), may not do this; it needs a role that can \(permissions[0].phrase)"
+        case .tester: "this page is for testers; you are signed in as \(Words.roles([principal.role]))"
+        case .anyOf(let permissions):
+            "your role, \(Words.role(principal.role)), may not do this: it needs \(Words.roles(Role.allCases.filter { $0.allows(permissions[0]) })), "
+                + "who may \(permissions[0].task)"
         case .anyone, .signedIn: "you may not open this page"
         }
     }

@@ -20,7 +20,7 @@ struct FormFields {
             let (field, index) = formField(for: issue.field)
             var subject = label(of: field) ?? issue.field
             if let index, let list = values[field], list.indices.contains(index) { subject += " '\(list[index])'" }
-            messages[field, default: []].append(FormFields.sentence(subject, issue.message))
+            messages[field, default: []].append(FormFields.sentence(subject, Words.prose(issue.message)))
         }
         return fields.compactMap { field in
             messages[field.name].map { FieldIssue(field: field.name, message: $0.joined(separator: ". ")) }

@@ -175,7 +175,7 @@ struct SignInPages {
     /// Where a personal link lands. Browsers hold back a `SameSite=Strict` cookie on the redirect that follows a link
     /// from another site (an email), so the tester continues with a link from this page, which carries it.
     func welcome(_ request: ConsoleRequest) throws -> HTTPResponse {
-        request.page("Welcome to Vouch", content: """
+        request.page("Welcome", content: """
         <h1 class="heading-l">Welcome to Vouch</h1>
         <p class="body">You are signed in with your personal link. You can try the fixes you test and tell the team how they work with your assistive technology.</p>
         <p class="body"><a href="/console/" class="button">Continue to your fixes</a></p>

@@ -64,7 +64,7 @@ extension TokenPages {
             return renderForm(request, entry: entry, issues: issues)
         }
         guard answer.isSuccess, let secret = answer.json["token"]?.stringValue else { throw answer.refusal }
-        let role = Role(rawValue: answer.json["role"]?.stringValue ?? "").map(ConsoleNavigation.roleWords) ?? entry.role
+        let role = Role(rawValue: answer.json["role"]?.stringValue ?? "").map(Words.role) ?? entry.role
         // The secret is in this answer only: it is shown here, never put in an address or kept for a later page.
         var response = request.page("Token created", banner: NotificationBanner(.success, heading: "The token \(entry.name) is created"), content: """
         <h1 class="heading-l">Token created</h1>
@@ -81,7 +81,7 @@ extension TokenPages {
 
     private func renderForm(_ request: ConsoleRequest, entry: Entry, issues: [FieldIssue]) -> HTTPResponse {
         func issue(_ field: String) -> FieldIssue? { issues.first { $0.field == field } }
-        let roles = Role.allCases.map { RadioGroup.Option($0.rawValue, TokenPages.capitalized(ConsoleNavigation.roleWords($0)), hint: TokenPages.roleHint($0)) }
+        let roles = Role.allCases.map { RadioGroup.Option($0.rawValue, TokenPages.capitalized(Words.role($0)), hint: TokenPages.roleHint($0)) }
         let fields = [
             TextField(name: "name", label: "Name", hint: "What the token is for, such as rita-laptop or ios-app.", value: entry.name, issue: issue("name"),
                       autocomplete: "off", width: "input--medium", spellcheck: false).render(),

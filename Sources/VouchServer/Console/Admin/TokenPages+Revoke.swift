@@ -29,7 +29,7 @@ extension TokenPages {
         ]
         if isOwn { consequences.insert("This is the token you signed in with: you will be signed out.", at: 0) }
         let banner = refusal.map { words in
-            NotificationBanner(.important, heading: "The token was not revoked", body: "<p class=\"body\">Vouch refused: \(words).</p>")
+            NotificationBanner(.important, heading: "The token was not revoked", body: "<p class=\"body\">Vouch refused: \(Words.prose(words)).</p>")
         }
         let items = consequences.map { item -> HTML in "<li>\(item)</li>" }
         let form: HTML = refusal == nil

@@ -49,7 +49,7 @@ struct TokenPages {
 
     /// "release manager", or "tester t_… (bound to that tester)".
     static func roleWords(_ token: TokenRecord) -> String {
-        let role = ConsoleNavigation.roleWords(token.role)
+        let role = Words.role(token.role)
         return token.testerID.map { "\(role), for tester \($0)" } ?? role
     }
 }

@@ -58,7 +58,7 @@ struct WebhookDeliveryTable {
         }
         guard endpoint.enabled else { return "Enable the webhook to send it again" }
         let button: HTML = """
-        <button type="submit" class="button button--secondary">Redeliver<span class="visually-hidden"> the \(delivery.eventType.rawValue) delivery \(delivery.id)</span></button>
+        <button type="submit" class="button button--secondary">Redeliver<span class="visually-hidden"> the delivery \(Words.shortID(delivery.id)): \(WebhookWords.event(delivery.eventType).lowercased())</span></button>
         """
         return Form(action: "/console/webhooks/\(endpoint.id)/deliveries/\(delivery.id)/redeliver", csrf: csrf, content: button).render()
     }

@@ -22,9 +22,9 @@ enum WebhookWords {
         }
     }
 
-    /// The events a webhook receives, for the list: "Every event" when it chose none.
+    /// The events a webhook receives, for the list, in words: "Every event" when it chose none.
     static func events(_ types: [WebhookEventType]) -> String {
-        types.isEmpty ? "Every event" : types.map(\.rawValue).joined(separator: ", ")
+        types.isEmpty ? "Every event" : types.map(event).joined(separator: "; ")
     }
 
     /// A delivery status as the filter of a webhook's page names it.

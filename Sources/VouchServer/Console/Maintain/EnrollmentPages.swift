@@ -79,7 +79,7 @@ struct EnrollmentPages {
                             back: BackLink(href: "/console/fixes/\(key)/enrollments", text: "Back to enrolled testers"), consequences: """
             <ul class="list">
             <li>The flag turns off for \(name)'s targeting keys, unless a key is also a direct target of the fix.</li>
-            <li>The fix leaves \(name)'s console. Feedback already given (tester \(tester.id)) is kept.</li>
+            <li>The fix leaves \(name)'s console. Feedback already given (tester \(Words.shortID(tester.id))) is kept.</li>
             </ul>
             """, action: "/console/fixes/\(key)/enrollments/\(tester.id)/remove", button: Button("Remove from this fix", kind: .warning))
             .response(request)

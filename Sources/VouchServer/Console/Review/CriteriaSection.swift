@@ -13,10 +13,10 @@ struct CriteriaSection {
             // The approvals' details are the approvals themselves, shown once below with their standing.
             let details = criterion.name == "approvals_required" ? [] : criterion.details
             let detailList: HTML = details.isEmpty ? .empty
-                : "<ul class=\"list\">\(details.map { detail -> HTML in "<li>\(ReviewWords.prose(detail))</li>" })</ul>"
-            let missing: HTML = criterion.missing.map { "<p class=\"body\">Still needed: \(ReviewWords.prose($0)).</p>" } ?? .empty
+                : "<ul class=\"list\">\(details.map { detail -> HTML in "<li>\(Words.prose(detail))</li>" })</ul>"
+            let missing: HTML = criterion.missing.map { "<p class=\"body\">Still needed: \(Words.prose($0)).</p>" } ?? .empty
             return SummaryList.Row(ReviewWords.criterion(criterion.name), """
-            <p class="body">\(tag.render()) \(ReviewWords.sentence(ReviewWords.prose(criterion.summary)))</p>
+            <p class="body">\(tag.render()) \(ReviewWords.sentence(Words.prose(criterion.summary)))</p>
             \(detailList)\(missing)
             """)
         }
@@ -30,12 +30,12 @@ struct CriteriaSection {
 
     private var overall: HTML {
         if let promotion = report.promotion {
-            return "<p class=\"body\">Promotion: \(ReviewWords.prose(promotion)).</p>"
+            return "<p class=\"body\">Promotion: \(Words.prose(promotion)).</p>"
         }
         if report.readyToPromote {
             return "<p class=\"body\">\(StatusTag("Ready to promote", tone: .good).render()) Every criterion is met: Vouch promotes the fix on its own.</p>"
         }
-        let missing = report.missing.map { item -> HTML in "<li>\(ReviewWords.prose(item))</li>" }
+        let missing = report.missing.map { item -> HTML in "<li>\(Words.prose(item))</li>" }
         return """
         <p class="body">\(StatusTag("Not ready", tone: .bad).render()) Still missing before the fix can be promoted:</p>
         <ul class="list">\(missing)</ul>

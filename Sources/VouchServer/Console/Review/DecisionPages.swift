@@ -74,8 +74,8 @@ struct DecisionPages {
         if answer.isSuccess {
             return .seeOther(ReviewPages.path(of: fix) + "?done=" + (decision == .approve ? DecisionPages.approvedFlag : DecisionPages.rejectedFlag))
         }
-        guard [403, 409, 422].contains(answer.status) else { throw Problem(status: answer.status, detail: ReviewWords.prose(answer.detail)) }
-        let issues = answer.issues.isEmpty ? [FieldIssue(field: "decision", message: ReviewWords.sentence(ReviewWords.prose(answer.detail), period: false))]
+        guard [403, 409, 422].contains(answer.status) else { throw Problem(status: answer.status, detail: Words.prose(answer.detail)) }
+        let issues = answer.issues.isEmpty ? [FieldIssue(field: "decision", message: ReviewWords.sentence(Words.prose(answer.detail), period: false))]
             : FormFields([("decision", "Your decision"), ("comment", "The comment")]).issues(from: answer.issues)
         return try formPage(request, fix: fix, report: report, answers: answers, issues: issues)
     }
@@ -108,8 +108,10 @@ struct DecisionPages {
                 + "; \(latest.filter(\.isBlocking).count) blocking"),
             .init("Criteria met", text: "\(report.criteria.count - unmet.count) of \(report.criteria.count)"
                 + (unmet.isEmpty ? "" : ". Not met: " + unmet.joined(separator: ", "))),
-            .init("Evidence fingerprint", text: report.evidenceHash),
-        ]).render()
+        ]).render() + """
+        <p class="body">Your decision covers this evidence as it stands now. An approval stops counting when a tester reports after it that \
+        the fix fails; if the evidence changes while you decide, you are asked to look at it again before anything is recorded.</p>
+        """
     }
 
     private func confirmationPage(_ request: ConsoleRequest, fix: Fix, answers: Answers) throws -> HTTPResponse {
@@ -145,7 +147,7 @@ struct DecisionPages {
             ? WarningText("Every other criterion is met: when you confirm, Vouch starts promoting the fix \(reach) at once.").render()
             : """
             <p class="body">When every criterion is met, Vouch promotes the fix \(reach) on its own. Still missing after your approval:</p>
-            <ul class="list">\(after.missing.map { item -> HTML in "<li>\(ReviewWords.prose(item))</li>" })</ul>
+            <ul class="list">\(after.missing.map { item -> HTML in "<li>\(Words.prose(item))</li>" })</ul>
             """
         let expiry = CriteriaEvaluator.duration(input.settings.approvalExpirySeconds)
         return consequence + """

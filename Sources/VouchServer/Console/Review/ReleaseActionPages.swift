@@ -33,7 +33,7 @@ struct ReleaseActionPages {
         if answer.status == 422, !answer.issues.isEmpty {
             return try render(request, action, fix: fix, reason: reason, issues: FormFields([("reason", "The reason")]).issues(from: answer.issues))
         }
-        throw Problem(status: answer.status, detail: ReviewWords.prose(answer.detail))
+        throw Problem(status: answer.status, detail: Words.prose(answer.detail))
     }
 
     private func render(_ request: ConsoleRequest, _ action: ReleaseAction, fix: Fix, reason: String, issues: [FieldIssue]) throws -> HTTPResponse {
@@ -55,7 +55,7 @@ struct ReleaseActionPages {
         if action.needsCriteria, case let missing = try promotion.report(for: fix).missing, !missing.isEmpty {
             return request.page(action.question(fix), backLink: back, content: heading + """
             <p class="body">The fix cannot be promoted yet. Promotion needs every criterion met, a valid approval among them. Still missing:</p>
-            <ul class="list">\(missing.map { item -> HTML in "<li>\(ReviewWords.prose(item))</li>" })</ul>
+            <ul class="list">\(missing.map { item -> HTML in "<li>\(Words.prose(item))</li>" })</ul>
             <p class="body"><a href="\(ReviewPages.path(of: fix))">Back to the fix</a></p>
             """)
         }

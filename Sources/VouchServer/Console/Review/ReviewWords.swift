@@ -11,7 +11,7 @@ enum ReviewWords {
         case "required_assistive_tech": "Required assistive technologies"
         case "max_blocking": "Maximum blocking reports"
         case "min_pass_ratio": "Minimum pass ratio"
-        case "min_soak": "Minimum soak time"
+        case "min_soak": "Time in testing before promotion"
         case "approvals_required": "Required approvals"
         default: sentence(name.replacingOccurrences(of: "_", with: " "), period: false)
         }
@@ -52,15 +52,6 @@ enum ReviewWords {
         case (.approve, .otherRevision): (StatusTag("Old revision"), sentence(entry.standing.explanation + "; it does not count"))
         }
         return "\(tag.render()) \(words)"
-    }
-
-    /// The API's prose with the states it names in words: "fix K is promotion_failed" reads "fix K is promotion failed".
-    static func prose(_ text: String) -> String {
-        var result = text
-        for state in FixState.allCases where state.rawValue.contains("_") {
-            result = result.replacingOccurrences(of: state.rawValue, with: Words.state(state).lowercased())
-        }
-        return result.replacingOccurrences(of: "release_manager", with: "release manager")
     }
 
     /// A phrase as a sentence: a capital first letter and, unless `period` is false, a full stop.

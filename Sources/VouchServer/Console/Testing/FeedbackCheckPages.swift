@@ -28,8 +28,8 @@ struct FeedbackCheckPages {
         }
         let sequence = FeedbackStep.sequence(for: fix, answers: answers)
         let rows = sequence.flatMap { step in
-            step.fields.filter { $0 != "platform" || fix.platforms.count > 1 }.map { field in
-                SummaryList.Row(FeedbackWording.subject(field), text: answers[field].map { FeedbackWording.value(field, $0) } ?? "Not given",
+            step.fields(for: fix).map { field in
+                SummaryList.Row(FeedbackWording.subject(field), text: answers[field].map { FeedbackWording.value(field, $0, platform: answers.platform(for: fix)) } ?? "Not given",
                                 changeHref: FeedbackJourney.path(fix, step, changing: true), changeSubject: FeedbackWording.subject(field).lowercased())
             }
         }
@@ -39,7 +39,7 @@ struct FeedbackCheckPages {
         <p class="body">Your feedback on “\(fix.title)”, version \(fix.revision).</p>
         \(SummaryList(rows).render())
         <h2 class="heading-m">Now send your feedback</h2>
-        <p class="body">The team sees it with your tester number, \(place.testerID), not your name. If you send feedback on this version again, your latest counts.</p>
+        <p class="body">The team sees it with your tester number (\(Words.shortID(place.testerID))), not your name. If you send feedback on this version again, your latest counts.</p>
         \(form)
         """)
     }
@@ -86,7 +86,7 @@ struct FeedbackCheckPages {
         return request.page("Feedback sent", content: """
         <div class="panel">
         <h1 class="heading-l panel__title">Feedback sent</h1>
-        <p class="body">Your reference<br><strong>\(reference)</strong></p>
+        <p class="body">Your reference<br><strong>\(Words.shortID(reference))</strong></p>
         </div>
         <p class="body">Thank you. Your feedback on “\(fix.title)”, version \(fix.revision), is with the team.</p>
         <h2 class="heading-m">What happens next</h2>

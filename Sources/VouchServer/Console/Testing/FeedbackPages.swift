@@ -26,7 +26,7 @@ struct FeedbackPages {
         let place = try journey.place(request)
         let step = try self.step(request)
         var answers = try journey.currentAnswers(at: place)
-        for field in step.fields where field != "platform" || place.fix.platforms.count > 1 {
+        for field in step.fields(for: place.fix) {
             answers[field] = request.field(field)
         }
         try journey.save(answers, at: place)

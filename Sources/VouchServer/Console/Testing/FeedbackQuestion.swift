@@ -22,7 +22,7 @@ struct FeedbackQuestion {
         case .verdict: "Did the fix work?"
         case .task: "Could you do what you set out to do in the \(fix.uiArea)?"
         case .severity: "How bad is the worst problem that is left?"
-        case .announcements: "What did \(technologyPhrase) tell you?"
+        case .announcements: "What did \(technologyPhrase) tell you in the \(fix.uiArea)?"
         case .heard: "What did \(technologyPhrase) say? (optional)"
         case .regression: "Did anything else stop working while the fix was on?"
         case .comment: "Is there anything else you want to tell the team? (optional)"
@@ -41,10 +41,10 @@ struct FeedbackQuestion {
                                RadioGroup.Option("cant_tell", Words.verdict(.cantTell), dividerBefore: true)],
                    hint: fix.expectedAnnouncement.map { "When it works, a screen reader should say: “\($0)”." })
         case .task:
-            radios("task_outcome", TaskOutcome.allCases.map { RadioGroup.Option($0.rawValue, Words.taskOutcome($0)) })
+            radios("task_outcome", TaskOutcome.allCases.map { RadioGroup.Option($0.rawValue, Words.taskOutcome($0)) },
+                   hint: "Whether you got it done, and how. The next question asks how bad the problems are.")
         case .severity:
-            radios("severity", Severity.allCases.map { RadioGroup.Option($0.rawValue, Words.severity($0)) },
-                   hint: "If the fix did not work, choose Moderate, Serious or Critical.")
+            radios("severity", Severity.allCases.map { RadioGroup.Option($0.rawValue, Words.severity($0)) }, hint: severityHint)
         case .announcements: announcements
         case .heard:
             TextArea(name: "heard", label: heading, heading: .pageHeading,
@@ -68,10 +68,33 @@ struct FeedbackQuestion {
         return """
         <h1 class="heading-l">\(heading)</h1>
         \(platforms)
-        \(text("os_version", "Operating system version", hint: "For example, iOS 18.2, Android 15 or Windows 11. It is in the device's settings.", width: "input--medium"))
+        \(text("os_version", "Operating system version", hint: osVersionHint, width: "input--medium"))
         \(text("app_build", "Version or build of the app", hint: "It is in the app's settings or About screen. For example, 5.12 (2041).", width: "input--medium"))
         \(text("device", "Device (optional)", hint: "For example, iPhone 15 or Pixel 8.", width: "input--medium"))
         """
+    }
+
+    /// The number only where the platform names the system already (the stored value would say "iOS" twice); on the
+    /// web, the computer's system. The domain drops a platform name typed anyway.
+    private var osVersionHint: String {
+        switch answers.platform(for: fix) {
+        case .ios: "The number only, for example 18.2. It is in Settings, General, About."
+        case .android: "The number only, for example 15. It is in Settings, About phone."
+        case .web: "Your computer's system and its version, for example Windows 11 or macOS 15."
+        case nil: "On a phone, the number only: for example 18.2 on iOS or 15 on Android. On the web, your computer's system, for example Windows 11."
+        }
+    }
+
+    /// What the severity means beside the task's outcome, and which choices fit what she said before: the worst problem
+    /// is rated whether or not she found a way round it (docs/console.md, "Task outcome and severity").
+    private var severityHint: String {
+        var hint = "Think of the worst problem that is left, even if you found a way round it."
+        if answers["task_outcome"] == TaskOutcome.notCompleted.rawValue {
+            hint += " You could not finish the task, so choose Serious or Critical."
+        } else if answers["verdict"] == Verdict.failed.rawValue {
+            hint += " The fix did not work, so choose Moderate, Serious or Critical."
+        }
+        return hint
     }
 
     /// Her own technologies first, with the one for this platform chosen until she chooses; then the others.
@@ -102,19 +125,32 @@ struct FeedbackQuestion {
             index < expected.count && !expected[index].isEmpty ? "Here it should say “\(expected[index])”." : otherwise
         }
         let questions: [(field: String, legend: String, hint: String)] = [
-            ("name_announced", "Did it say the name of what you reached?", example(0, otherwise: "For example, the words on a button.")),
-            ("role_announced", "Did it say what kind of control it is?", example(1, otherwise: "For example, button or link.")),
-            ("state_announced", "Did it say its state?", example(2, otherwise: "For example, selected or checked.")),
-            ("focus_order", "Did it move through the screen in a sensible order?", "Each move took you where you expected, without jumping around."),
+            ("name_announced", "Did it say the name of what you reached?", example(0, otherwise: "For example, the words on a button or a heading.")),
+            ("role_announced", "Did it say what kind of thing it is?", example(1, otherwise: "For example, button, link, heading or list.")),
+            ("state_announced", "Did it say what state it is in?", example(2, otherwise: "For example, selected, checked or expanded.")),
+            ("focus_order", "Did it move through the \(fix.uiArea) in a sensible order?", "Each move took you where you expected, without jumping around."),
         ]
-        let groups = questions.map { question in
+        let aims = FixAims(fix: fix)
+        let asked = aims.announcementQuestions
+        let groups = questions.filter { asked.contains($0.field) }.map { question in
             RadioGroup(name: question.field, legend: question.legend, hint: question.hint, options: choices, selected: answers[question.field],
                        issue: issue(question.field), inline: true).render()
         }
         return """
         <h1 class="heading-l">\(heading)</h1>
-        <p class="body">Answer what you can; you may leave any of these out. They are about WCAG 4.1.2 Name, Role, Value and 2.4.3 Focus Order.</p>
+        \(aimsParagraph(aims.aims))
+        <p class="body">Answer what you can; you may leave any of these out.</p>
         \(groups)
+        """
+    }
+
+    /// What the fix should make better, so she knows what the questions are after.
+    private func aimsParagraph(_ aims: [String]) -> HTML {
+        guard !aims.isEmpty else { return .empty }
+        if aims.count == 1 { return "<p class=\"body\">The team changed the \(fix.uiArea) so that: \(aims[0].prefix(1).lowercased() + aims[0].dropFirst()).</p>" }
+        return """
+        <p class="body">The team changed the \(fix.uiArea) so that:</p>
+        <ul class="list">\(aims.map { aim -> HTML in "<li>\(aim.prefix(1).lowercased() + aim.dropFirst())</li>" })</ul>
         """
     }
 

@@ -30,6 +30,16 @@ enum FeedbackStep: String, CaseIterable, Sendable {
         }
     }
 
+    /// The fields the page asks for this fix: the platform only when the fix ships on more than one, and of the
+    /// announcement questions only those the fix concerns (`FixAims`).
+    func fields(for fix: Fix) -> [String] {
+        switch self {
+        case .device where fix.platforms.count == 1: fields.filter { $0 != "platform" }
+        case .announcements: FixAims(fix: fix).announcementQuestions
+        default: fields
+        }
+    }
+
     /// Whether the fix's platforms and her answers so far make this page a question: the browser only for the web.
     func applies(to fix: Fix, answers: FeedbackAnswers) -> Bool {
         switch self {

@@ -17,6 +17,9 @@ enum FeedbackValidation {
         if step == .regression, let answer = answers["regression"], !FeedbackStep.regressionChoices.contains(answer) {
             issues.append(FieldIssue(field: "regression", message: "Select whether anything else stopped working"))
         }
+        if step == .severity, let message = clash(outcome: answers["task_outcome"], severity: answers["severity"]) {
+            issues.append(FieldIssue(field: "severity", message: message))
+        }
         let flagged = Set(issues.map(\.field))
         do {
             _ = try FeedbackValidator.makeFeedback(from: answers.draft(for: fix, testerID: testerID), id: "check", fix: fix, channel: .web,
@@ -27,6 +30,20 @@ enum FeedbackValidation {
                 .map { issue(from: FieldIssue(field: $0.field, message: $0.message)) }
         }
         return issues.sorted { (step.fields.firstIndex(of: $0.field) ?? 0) < (step.fields.firstIndex(of: $1.field) ?? 0) }
+    }
+
+    /// A severity that contradicts the task's outcome, as the criteria would read it: a task she could not finish is a
+    /// problem that stops her, so it blocks promotion (Serious or Critical); a task she did finish was not stopped
+    /// altogether, so it is not Critical. Other pairs are hers to judge (docs/console.md, "Task outcome and severity").
+    static func clash(outcome: String?, severity: String?) -> String? {
+        guard let outcome = outcome.flatMap(TaskOutcome.init(rawValue:)), let severity = severity.flatMap(Severity.init(rawValue:)) else { return nil }
+        if outcome == .notCompleted && !severity.isBlocking {
+            return "You could not finish the task, so choose Serious or Critical, or change your answer to whether you could do it"
+        }
+        if outcome != .notCompleted && severity == .critical {
+            return "You could do the task, so the problem did not stop you altogether: choose another answer, or change your answer to whether you could do it"
+        }
+        return nil
     }
 
     /// The first page, in order, whose answers are missing or wrong, with its problems; nil when all can be sent.

@@ -17,10 +17,10 @@ enum FeedbackWording {
         case "verdict": "Did the fix work"
         case "task_outcome": "Could you do it"
         case "severity": "Worst problem left"
-        case "name_announced": "Name announced"
-        case "role_announced": "Role announced"
-        case "state_announced": "State announced"
-        case "focus_order": "Focus order made sense"
+        case "name_announced": "It said the name"
+        case "role_announced": "It said what kind of thing it is"
+        case "state_announced": "It said its state"
+        case "focus_order": "It moved in a sensible order"
         case "heard": "What it said"
         case "regression": "Something else stopped working"
         case "comment": "Comment"
@@ -29,8 +29,11 @@ enum FeedbackWording {
     }
 
     /// A stored answer in words: "Yes, it works" rather than `passed`; text answers as typed.
-    static func value(_ field: String, _ answer: String) -> String {
+    static func value(_ field: String, _ answer: String, platform: Platform? = nil) -> String {
         switch field {
+        // The number as it will be stored, after the platform's name: "iOS 18.2" whether she typed "18.2" or "iOS 18.2".
+        case "os_version" where platform == .ios || platform == .android:
+            platform.map { Words.platform($0) + " " + FeedbackValidator.osVersionNumber(answer, platform: $0) } ?? answer
         case "platform": Platform(rawValue: answer).map(Words.platform) ?? answer
         case "browser": Browser(rawValue: answer).map(Words.browser) ?? answer
         case "assistive_tech": AssistiveTechnology(rawValue: answer).map(technologyName) ?? answer

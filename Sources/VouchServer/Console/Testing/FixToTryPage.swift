@@ -18,9 +18,11 @@ struct FixToTryPage {
         let platforms = fix.platforms.map(Words.platform).joined(separator: ", ")
         var rows = [SummaryList.Row("Where in the app", text: fix.uiArea), SummaryList.Row("Platforms", text: platforms)]
         if let expected = fix.expectedAnnouncement { rows.append(SummaryList.Row("A screen reader should say", text: "“\(expected)”")) }
-        if !fix.wcag.isEmpty {
-            let criteria = fix.wcag.map { criterion -> HTML in "<li>\(Words.wcag(criterion))</li>" }
-            rows.append(SummaryList.Row("WCAG success criteria", "<ul class=\"list list--plain\">\(criteria)</ul>"))
+        // What the fix should make better, in her words: WCAG numbers and the guidelines' names mean little to most testers.
+        let aims = FixAims(fix: fix).aims
+        if !aims.isEmpty {
+            let items = aims.map { aim -> HTML in "<li>\(aim)</li>" }
+            rows.append(SummaryList.Row("What the fix should make better", "<ul class=\"list list--plain\">\(items)</ul>"))
         }
         rows.append(SummaryList.Row("Version", text: String(fix.revision)))
         let description: HTML = fix.description.map { "<h2 class=\"heading-m\">What the team changed</h2><p class=\"body\">\($0)</p>" } ?? .empty
