@@ -18,6 +18,8 @@ import VouchJSON
         let sdk = try server.token(role: "sdk", name: "tv app")
         let bulk = try server.call("POST", "/ofrep/v1/evaluate/flags", token: .some(sdk), json: EventStreamTests.context)
         let url = try #require(bulk.json["eventStreams"]?.arrayValue?.first?["url"]?.stringValue)
+        // The setup's own changes are fanned out before a test opens its streams, so they hear only the test's.
+        server.application.eventStreams.waitForFanOut()
         return (server, sdk, url)
     }
 

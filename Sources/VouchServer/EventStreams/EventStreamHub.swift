@@ -233,6 +233,13 @@ public final class EventStreamHub: Sendable {
         for stream in streams { stream.send(bytes) }
     }
 
+    /// Returns once every change published so far has been sent to the streams open when it was fanned out. A stream
+    /// opened while an earlier change still waited for the fan-out queue hears of that change too (one refetch more);
+    /// tests that open a stream after changes wait here first, so it hears only what they change next.
+    public func waitForFanOut() {
+        fanOut.sync {}
+    }
+
     /// Ends the streams a token opened: it was revoked (or its tester withdrew).
     public func closeStreams(ofToken tokenID: String) {
         let closing = registry.withLock { registry in registry.streams.values.filter { $0.tokenID == tokenID }.map(\.stream) }
