@@ -47,7 +47,7 @@ extension DaemonSettings {
     static func commented(_ paragraph: String) -> [String] {
         var lines: [String] = []
         var line = "#"
-        for word in paragraph.split(separator: " ") {
+        for word in words(paragraph) {
             if line.count > 1, line.count + 1 + word.count > exampleWidth {
                 lines.append(line)
                 line = "#"
@@ -56,5 +56,23 @@ extension DaemonSettings {
         }
         lines.append(line)
         return lines
+    }
+
+    /// The paragraph's words, with a phrase in single quotes ('host=db.example.com dbname=vouch') kept as one, so
+    /// that a value meant to be copied is never broken over two lines. An apostrophe inside a word opens nothing.
+    static func words(_ paragraph: String) -> [String] {
+        var words: [String] = []
+        var inQuote = false
+        for word in paragraph.split(separator: " ").map(String.init) {
+            let quotes = word.filter { $0 == "'" }.count
+            if inQuote {
+                words[words.count - 1] += " " + word
+                inQuote = quotes == 0
+            } else {
+                words.append(word)
+                inQuote = word.drop { $0 == "(" }.first == "'" && quotes == 1
+            }
+        }
+        return words
     }
 }
