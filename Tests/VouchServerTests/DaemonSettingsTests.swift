@@ -21,6 +21,32 @@ import VouchWebhooks
         #expect(Set(DaemonSettings.all.map(\.key)).count == DaemonSettings.all.count, "no key twice")
     }
 
+    /// An explanation that states the allowed range ("from 1 to 65536", "from 1s to 300s") states the check's own.
+    @Test func everyRangeAnExplanationStatesIsItsChecks() {
+        var stated = 0
+        for setting in DaemonSettings.all {
+            for phrase in Self.matches(of: "from [0-9a-z.]+ to [0-9a-z.]+", in: setting.help) {
+                let bounds = phrase.split(separator: " ").map(String.init)
+                let (low, high) = (bounds[1], bounds[3].trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+                stated += 1
+                switch setting.check {
+                case .integer(let range):
+                    #expect(Int(low) == range.lowerBound && Int(high) == range.upperBound, "\(setting.key) says '\(phrase)', its check \(range)")
+                case .duration(let range), .durationList(let range):
+                    #expect(Self.seconds(low) == range.lowerBound && Self.seconds(high) == range.upperBound,
+                            "\(setting.key) says '\(phrase)', its check \(range) seconds")
+                case .ratio:
+                    #expect(phrase == "from 0 to 1", "\(setting.key) says '\(phrase)'")
+                case .percentageList:
+                    #expect(phrase == "from 1 to 100", "\(setting.key) says '\(phrase)'")
+                case .listenAddress, .path, .oneOf, .boolean, .assistiveTechList, .originList, .publicURL, .databaseURL:
+                    Issue.record("\(setting.key) states a range, '\(phrase)', that its check does not have")
+                }
+            }
+        }
+        #expect(stated >= 20)
+    }
+
     /// Reading a value as its type stops vouchd when it does not parse; every default must read, or vouchd could not start.
     @Test func everyDefaultReadsAsItsType() {
         let defaults = DaemonConfiguration.defaults
@@ -118,6 +144,13 @@ import VouchWebhooks
             }
         }
         #expect(named >= 15)
+    }
+
+    /// `90s`, `15m`, `24h`, `7d` in seconds.
+    static func seconds(_ text: String) -> Int? {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        guard let unit = text.last.flatMap({ units[$0] }), let number = Int(text.dropLast()) else { return nil }
+        return number * unit
     }
 
     /// The lines from a heading to the next heading of the same or a higher level.
