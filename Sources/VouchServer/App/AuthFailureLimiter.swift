@@ -12,7 +12,8 @@ public final class AuthFailureLimiter: Sendable {
         public var windowSeconds: Int
 
         /// Each default is the configuration's (`DaemonSettings`).
-        public init(maxFailures: Int = DaemonConfiguration.defaults.integer("auth.max_failures"), windowSeconds: Int = DaemonConfiguration.defaults.seconds("auth.failure_window")) {
+        public init(maxFailures: Int = DaemonConfiguration.defaults.integer("auth.max_failures"),
+                    windowSeconds: Int = DaemonConfiguration.defaults.seconds("auth.failure_window")) {
             self.maxFailures = maxFailures
             self.windowSeconds = windowSeconds
         }

@@ -17,7 +17,8 @@ public struct ConsoleSettings: Sendable {
     public static let linkValidRange = 3_600...(90 * 86_400)
 
     /// Each default is the configuration's (`DaemonSettings`).
-    public init(enabled: Bool = DaemonConfiguration.defaults.boolean("console.enabled"), publicURL: String = DaemonConfiguration.defaults["console.public_url"],
+    public init(enabled: Bool = DaemonConfiguration.defaults.boolean("console.enabled"),
+                publicURL: String = DaemonConfiguration.defaults["console.public_url"],
                 sessionIdleSeconds: Int = DaemonConfiguration.defaults.seconds("console.session_idle_timeout"),
                 sessionLifetimeSeconds: Int = DaemonConfiguration.defaults.seconds("console.session_lifetime"),
                 linkValidSeconds: Int = DaemonConfiguration.defaults.seconds("console.link_valid_for")) {

@@ -125,7 +125,10 @@ enum DaemonSettings {
                 The window in which failed token attempts are counted (a duration).
                 """),
         ]),
-        DaemonSettingSection("Database", note: "SQLite in the state directory by default. Several vouchd can share one PostgreSQL database instead (README, \"Running several vouchd\"; docs/storage.md).", settings: [
+        DaemonSettingSection("Database", note: """
+            SQLite in the state directory by default. Several vouchd can share one PostgreSQL database instead \
+            (README, "Running several vouchd"; docs/storage.md).
+            """, settings: [
             DaemonSetting("database.url", default: "", .databaseURL, """
                 Empty: SQLite (vouch.sqlite3 in state_dir). Otherwise the PostgreSQL database, as a URL \
                 (postgres://vouch@db.example.com:5432/vouch?sslmode=verify-full) or libpq settings \
@@ -147,7 +150,8 @@ enum DaemonSettings {
                 backup, before it fails (a duration).
                 """),
         ]),
-        DaemonSettingSection("Promotion criteria", note: "Defaults for every fix. A fix can set its own with: vouch fix criteria KEY ...", settings: [
+        DaemonSettingSection("Promotion criteria",
+                             note: "Defaults for every fix. A fix can set its own with: vouch fix criteria KEY ...", settings: [
             DaemonSetting("criteria.min_testers_passed", default: "2", .integer(0...1_000), """
                 Distinct testers whose latest verdict on the fix's current revision is passed, from 0 to 1000.
                 """),

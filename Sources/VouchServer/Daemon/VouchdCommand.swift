@@ -91,7 +91,8 @@ public enum VouchdCommand {
                 print("Backup checked: SQLite integrity ok, schema version \(version)")
                 return 0
             default:
-                throw UsageError("unknown command '\(subcommand)'; commands: check-config, backup, restore, print-example-config (or none, to serve)")
+                throw UsageError("unknown command '\(subcommand)'; commands: check-config, backup, restore, print-example-config "
+                    + "(or none, to serve)")
             }
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("Configuration error: \(error.description)\n".utf8))

@@ -20,7 +20,8 @@ public struct EventStreamSettings: Sendable {
     public var maxStreamsPerToken: Int
 
     /// Each default is the configuration's (`DaemonSettings`), so tests that change one setting run on the rest as shipped.
-    public init(enabled: Bool = DaemonConfiguration.defaults.boolean("ofrep.event_streams"), publicURL: String = DaemonConfiguration.defaults["ofrep.public_url"],
+    public init(enabled: Bool = DaemonConfiguration.defaults.boolean("ofrep.event_streams"),
+                publicURL: String = DaemonConfiguration.defaults["ofrep.public_url"],
                 credentialSeconds: Int = DaemonConfiguration.defaults.seconds("ofrep.stream_credential_ttl"),
                 keepAliveSeconds: Int = DaemonConfiguration.defaults.seconds("ofrep.stream_keepalive"),
                 inactivityDelaySeconds: Int = DaemonConfiguration.defaults.seconds("ofrep.inactivity_delay"),
