@@ -20,8 +20,10 @@ public final class DeliveryWorker: Sendable {
         /// that (`database.lease`). Longer than an attempt can take, so a live process never loses one mid-attempt.
         public var leaseMilliseconds: Int
 
-        public init(schedule: DeliverySchedule = DeliverySchedule(), timeoutMilliseconds: Int = 15_000, allowPrivateNetworks: Bool = false,
-                    threadCount: Int = 4, maxIdleMilliseconds: Int = 1_000, leaseMilliseconds: Int = 30_000) {
+        /// The values vouchd's configuration sets (`webhooks.*`, `database.lease`) have no default here: vouchd's table
+        /// of settings holds theirs, and a second one here could only drift from it.
+        public init(schedule: DeliverySchedule, timeoutMilliseconds: Int, allowPrivateNetworks: Bool,
+                    threadCount: Int = 4, maxIdleMilliseconds: Int = 1_000, leaseMilliseconds: Int) {
             self.schedule = schedule
             self.timeoutMilliseconds = timeoutMilliseconds
             self.allowPrivateNetworks = allowPrivateNetworks

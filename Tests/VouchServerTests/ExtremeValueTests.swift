@@ -64,7 +64,7 @@ import VouchJSON
 
     /// Every number-like configuration key, from the environment and the file, with extreme values: exit 78, never a signal.
     @Test func everyNumericConfigurationKeySurvivesExtremeValues() throws {
-        let numeric = DaemonConfiguration.keys.filter {
+        let numeric = DaemonSettings.all.filter {
             switch $0.check {
             case .integer, .ratio, .duration, .durationList, .percentageList, .listenAddress: true
             default: false

@@ -22,7 +22,7 @@ final class LiveServer {
                              retryDelays: [Int] = [0, 1], timeoutMilliseconds: Int = 2_000) -> ApplicationSettings {
         ApplicationSettings(criteria: criteria,
                             delivery: .init(schedule: DeliverySchedule(retryDelays: retryDelays, jitterFraction: 0), timeoutMilliseconds: timeoutMilliseconds,
-                                            allowPrivateNetworks: true, threadCount: 2, maxIdleMilliseconds: 100),
+                                            allowPrivateNetworks: true, threadCount: 2, maxIdleMilliseconds: 100, leaseMilliseconds: 30_000),
                             maxTimerSleepMilliseconds: 200)
     }
 

@@ -98,7 +98,7 @@ import VouchStore
         let run = try VouchdRun(["check-config", "--config", config, "--log-level", "debug"], environment: ["VOUCHD_WEBHOOKS_TIMEOUT": "5s"])
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.output.split(separator: "\n").map(String.init)
-        #expect(lines.count == DaemonConfiguration.keys.count + 1)
+        #expect(lines.count == DaemonSettings.all.count + 1)
         #expect(lines.last?.hasPrefix("Database: SQLite at ") == true, "\(lines.last ?? "")")
         #expect(lines.contains("listen = 127.0.0.1:9999    # from file \(config):1"))
         #expect(lines.contains("criteria.min_soak = 2h    # from file \(config):2"))
@@ -115,9 +115,9 @@ import VouchStore
     @Test func theExampleConfigurationDocumentsEveryKeyWithItsDefault() throws {
         let example = try String(contentsOf: Self.repository.appendingPathComponent("deploy/vouchd.conf.example"), encoding: .utf8)
         let lines = Set(example.split(separator: "\n").map(String.init))
-        for (key, defaultValue, _) in DaemonConfiguration.keys {
+        for setting in DaemonSettings.all {
             // An empty default is written without the trailing space.
-            let line = defaultValue.isEmpty ? "# \(key) =" : "# \(key) = \(defaultValue)"
+            let line = setting.defaultValue.isEmpty ? "# \(setting.key) =" : "# \(setting.key) = \(setting.defaultValue)"
             #expect(lines.contains(line), "deploy/vouchd.conf.example lacks '\(line)'")
         }
         // As installed, the example changes nothing: every setting in it is commented out.

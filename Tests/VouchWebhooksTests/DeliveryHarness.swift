@@ -35,7 +35,7 @@ final class DeliveryHarness {
         _ = try store.enqueue([DeliveryHarness.event(eventID, at: now)], onlyTo: nil, by: "admin")
         let settings = DeliveryWorker.Settings(schedule: DeliverySchedule(retryDelays: retryDelays, jitterFraction: 0),
                                                timeoutMilliseconds: timeoutMilliseconds, allowPrivateNetworks: allowPrivateNetworks,
-                                               threadCount: threadCount, maxIdleMilliseconds: 50)
+                                               threadCount: threadCount, maxIdleMilliseconds: 50, leaseMilliseconds: 30_000)
         worker = DeliveryWorker(store: store, settings: settings, resolver: resolver, onError: { _, _ in })
         worker.start()
     }

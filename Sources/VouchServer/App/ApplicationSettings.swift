@@ -26,13 +26,19 @@ public struct ApplicationSettings: Sendable {
     /// delivery) without being heard from before another takes it over (`database.lease`).
     public var leaseMilliseconds: Int
 
-    public init(criteria: CriteriaSettings = CriteriaSettings(), delivery: DeliveryWorker.Settings = DeliveryWorker.Settings(),
-                rollout: RolloutPlan = RolloutPlan(), maxTimerSleepMilliseconds: Int = 60_000,
-                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(), logRequests: Bool = true,
+    /// Every default that is a setting is the configuration's (`DaemonSettings`), so tests that set a few run on the
+    /// rest as vouchd ships them.
+    public init(criteria: CriteriaSettings = DaemonConfiguration.defaults.criteriaSettings,
+                delivery: DeliveryWorker.Settings = DaemonConfiguration.defaults.deliverySettings,
+                rollout: RolloutPlan = DaemonConfiguration.defaults.rolloutPlan, maxTimerSleepMilliseconds: Int = 60_000,
+                authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings(),
+                logRequests: Bool = DaemonConfiguration.defaults.boolean("log.requests"),
                 cors: CORSPolicy = CORSPolicy(),
-                dnsTimeoutMilliseconds: Int = 2_000,
-                eventStreams: EventStreamSettings = EventStreamSettings(), workerThreads: Int = 32,
-                console: ConsoleSettings = ConsoleSettings(), leaseMilliseconds: Int = 30_000) {
+                dnsTimeoutMilliseconds: Int = DaemonConfiguration.defaults.seconds("webhooks.dns_timeout") * 1_000,
+                eventStreams: EventStreamSettings = EventStreamSettings(),
+                workerThreads: Int = DaemonConfiguration.defaults.integer("http.worker_threads"),
+                console: ConsoleSettings = ConsoleSettings(),
+                leaseMilliseconds: Int = DaemonConfiguration.defaults.seconds("database.lease") * 1_000) {
         self.console = console
         self.leaseMilliseconds = leaseMilliseconds
         self.eventStreams = eventStreams

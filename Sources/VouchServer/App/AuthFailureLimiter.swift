@@ -11,7 +11,9 @@ public final class AuthFailureLimiter: Sendable {
         public var maxFailures: Int
         public var windowSeconds: Int
 
-        public init(maxFailures: Int = 20, windowSeconds: Int = 60) {
+        /// Each default is the configuration's (`DaemonSettings`).
+        public init(maxFailures: Int = DaemonConfiguration.defaults.integer("auth.max_failures"),
+                    windowSeconds: Int = DaemonConfiguration.defaults.seconds("auth.failure_window")) {
             self.maxFailures = maxFailures
             self.windowSeconds = windowSeconds
         }

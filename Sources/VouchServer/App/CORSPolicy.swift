@@ -16,7 +16,8 @@ public struct CORSPolicy: Sendable {
 
     public var origins: Origins
 
-    public init(origins: Origins = .any) {
+    /// By default the configuration's (`ofrep.cors_origins`).
+    public init(origins: Origins = DaemonConfiguration.defaults.corsOrigins) {
         self.origins = origins
     }
 

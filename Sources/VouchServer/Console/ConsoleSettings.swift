@@ -16,8 +16,12 @@ public struct ConsoleSettings: Sendable {
     /// What a personal link's validity may be: from an hour to 90 days.
     public static let linkValidRange = 3_600...(90 * 86_400)
 
-    public init(enabled: Bool = true, publicURL: String = "", sessionIdleSeconds: Int = 86_400, sessionLifetimeSeconds: Int = 7 * 86_400,
-                linkValidSeconds: Int = 14 * 86_400) {
+    /// Each default is the configuration's (`DaemonSettings`).
+    public init(enabled: Bool = DaemonConfiguration.defaults.boolean("console.enabled"),
+                publicURL: String = DaemonConfiguration.defaults["console.public_url"],
+                sessionIdleSeconds: Int = DaemonConfiguration.defaults.seconds("console.session_idle_timeout"),
+                sessionLifetimeSeconds: Int = DaemonConfiguration.defaults.seconds("console.session_lifetime"),
+                linkValidSeconds: Int = DaemonConfiguration.defaults.seconds("console.link_valid_for")) {
         self.enabled = enabled
         self.publicURL = publicURL
         self.sessionIdleSeconds = sessionIdleSeconds

@@ -15,17 +15,21 @@ public enum VouchdCommand {
           vouchd check-config [--state-dir DIR] [--listen HOST:PORT] [--config FILE]
           vouchd backup --state-dir DIR --to FILE
           vouchd restore --state-dir DIR --from FILE
+          vouchd print-example-config
           vouchd --help | --version
 
         Options:
-          --state-dir DIR      where the database and admin.token live (state_dir; default /var/lib/vouch)
-          --listen HOST:PORT   address to serve on (listen; default 127.0.0.1:8750; port 0 picks a free port)
+          --state-dir DIR      where the database and admin.token live (state_dir; default \(DaemonConfiguration.defaults["state_dir"]))
+          --listen HOST:PORT   address to serve on (listen; default \(DaemonConfiguration.defaults["listen"]); port 0 picks a free port)
           --config FILE        key = value settings; VOUCHD_* variables override the file, flags override both
           --log-level LEVEL    debug, info, warning or error (log.level)
 
         On first start with an empty database, vouchd writes an admin token to DIR/admin.token (mode 0600).
         SIGTERM or SIGINT stops it gracefully: /readyz answers 503, no new connection is accepted, requests in
         flight finish (for up to http.shutdown_timeout), webhook attempts in flight are recorded, the database closes.
+
+        print-example-config prints every key with its default and what it does, commented out: the file installed
+        as /etc/vouch/vouchd.conf.example.
 
         backup copies the database while vouchd runs. restore needs vouchd stopped; it checks the backup and
         keeps the database it replaces as DIR/vouch.sqlite3.replaced-TIME.
@@ -63,6 +67,10 @@ public enum VouchdCommand {
                 print(configuration.report)
                 print(try databaseReport(configuration: configuration))
                 return 0
+            case "print-example-config":
+                _ = try DaemonOptions(arguments: arguments, allowed: [])
+                print(DaemonSettings.exampleConfiguration, terminator: "")
+                return 0
             case "restore":
                 let options = try DaemonOptions(arguments: arguments, allowed: ["--state-dir", "--from", "--config"])
                 guard let source = options.values["--from"] else { throw UsageError("restore needs --from FILE, a file written by 'vouchd backup'") }
@@ -83,7 +91,8 @@ public enum VouchdCommand {
                 print("Backup checked: SQLite integrity ok, schema version \(version)")
                 return 0
             default:
-                throw UsageError("unknown command '\(subcommand)'; commands: check-config, backup, restore (or none, to serve)")
+                throw UsageError("unknown command '\(subcommand)'; commands: check-config, backup, restore, print-example-config "
+                    + "(or none, to serve)")
             }
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("Configuration error: \(error.description)\n".utf8))

@@ -19,8 +19,14 @@ public struct EventStreamSettings: Sendable {
     /// `http.max_connections_per_ip` bound them.
     public var maxStreamsPerToken: Int
 
-    public init(enabled: Bool = true, publicURL: String = "", credentialSeconds: Int = 3_600, keepAliveSeconds: Int = 15,
-                inactivityDelaySeconds: Int = 120, maxStreams: Int = 12_288, maxStreamsPerToken: Int = 8) {
+    /// Each default is the configuration's (`DaemonSettings`), so tests that change one setting run on the rest as shipped.
+    public init(enabled: Bool = DaemonConfiguration.defaults.boolean("ofrep.event_streams"),
+                publicURL: String = DaemonConfiguration.defaults["ofrep.public_url"],
+                credentialSeconds: Int = DaemonConfiguration.defaults.seconds("ofrep.stream_credential_ttl"),
+                keepAliveSeconds: Int = DaemonConfiguration.defaults.seconds("ofrep.stream_keepalive"),
+                inactivityDelaySeconds: Int = DaemonConfiguration.defaults.seconds("ofrep.inactivity_delay"),
+                maxStreams: Int = DaemonConfiguration.defaults.integer("ofrep.max_streams"),
+                maxStreamsPerToken: Int = DaemonConfiguration.defaults.integer("ofrep.max_streams_per_token")) {
         self.enabled = enabled
         self.publicURL = publicURL
         self.credentialSeconds = credentialSeconds
