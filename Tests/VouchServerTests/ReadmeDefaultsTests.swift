@@ -13,7 +13,7 @@ struct ReadmeDefaultsTests {
 
     @Test func theReadmeListsEveryCriterionWithTheDefaultThatVouchdUses() throws {
         let quoted = try Self.quotedCriteria()
-        let keys = DaemonConfiguration.keys.map(\.key).filter { $0.hasPrefix("criteria.") }
+        let keys = DaemonSettings.all.map(\.key).filter { $0.hasPrefix("criteria.") }
         #expect(keys.count == 6)
         #expect(Set(quoted.map { String($0.prefix { $0 != " " }) }) == Set(keys), "\(quoted)")
 
