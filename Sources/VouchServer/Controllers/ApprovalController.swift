@@ -47,14 +47,17 @@ struct ApprovalController {
         }
         try reader.finish()
         guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
-        if let author = try store.revisionAuthors(of: fix).first(where: { Principal.sameIdentity($0.principal, context.principal.name) }) {
+        // Read once: who shaped the revision (refused here with their reasons, and again by the store under the write
+        // lock) and the evidence the decision covers.
+        let input = try promotion.input(for: fix)
+        if let author = input.authors.first(where: { Principal.sameIdentity($0.principal, context.principal.name) }) {
             throw DecisionRefused(author.refusal(fix: key, revision: fix.revision))
         }
         let decidable: [FixState] = [.testing, .promotionFailed]
         guard decidable.contains(fix.state) else {
             throw StoreConflict("fix \(key) is \(fix.state.rawValue); approvals are recorded while it is testing or promotion_failed")
         }
-        let report = try promotion.report(for: fix)
+        let report = CriteriaEvaluator.evaluate(input)
         let replacing = try ApprovalController.replaceableVote(of: context.principal.name, in: report, revision: fix.revision)
         let approval = Approval(id: "apr_" + SecureRandom.alphanumeric(count: 16), fixKey: key, revision: fix.revision, principal: context.principal.name,
                                 decision: decision!, comment: trimmedComment?.isEmpty == true ? nil : trimmedComment, evidenceHash: report.evidenceHash,
