@@ -51,7 +51,7 @@ struct PrincipalNameTests {
         #expect(!(try name("rita").isReserved))
     }
 
-    /// Issue 28: characters that show as nothing or as a blank, though Unicode calls them neither whitespace nor
+    /// Characters that show as nothing or as a blank, though Unicode calls them neither whitespace nor
     /// default-ignorable (or calls them whitespace other than the space), and the rest of their class.
     @Test(arguments: ["\u{2800}", "\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}", "\u{180E}", "\u{1D159}",
                       "\u{A0}", "\u{1680}", "\u{2000}", "\u{2001}", "\u{2002}", "\u{2003}", "\u{2004}", "\u{2005}", "\u{2006}", "\u{2007}",
@@ -99,7 +99,7 @@ struct PrincipalNameTests {
         #expect(!(try name(first)).looksLike(try name(second)))
     }
 
-    /// Issue 28: look-alikes of the reserved names with Cyrillic or Greek letters, and of the tester prefix.
+    /// Look-alikes of the reserved names with Cyrillic or Greek letters, and of the tester prefix.
     @Test(arguments: [("vоuchd", "vouchd"), ("wіthdrawn", "withdrawn"), ("sуstem", "system"), ("ANONYMOUS", "anonymous"), ("vouchd\u{307}", "vouchd"),
                       ("v o u c h d", nil), ("τ_abc", "t_…"), ("Τ_ABC", "t_…"), ("т_abc", "t_…"), ("t＿abc", "t_…"), ("ṭ_abc", "t_…"), ("T_1", "t_…")]
                      as [(String, String?)])

@@ -164,7 +164,7 @@ import VouchJSON
         #expect(tester.status == 422 && tester.errorFields.contains("principal"))
     }
 
-    /// Issue 28: blank-looking characters, a dotted capital I, doubled spaces and look-alikes of reserved names, each
+    /// Blank-looking characters, a dotted capital I, doubled spaces and look-alikes of reserved names, each
     /// through the token's name and through `principal`. None may become a second principal beside `tok-maintainer`
     /// and `rita smith`, or pass for the daemon or a tester.
     @Test func lookAlikePrincipalsFromTheAttackAreRefused() throws {

@@ -77,7 +77,7 @@ import VouchJSON
         Refused("%00 in the query", "GET /a?limit=5%005 HTTP/1.1\r\nHost: vouch\r\n\r\n" + behind, 400, "NUL byte"),
         Refused("a raw NUL in the path", Array("GET /a".utf8) + [0] + Array("zzz HTTP/1.1\r\nHost: vouch\r\n\r\n\(behind)".utf8), 400, "NUL byte"),
         Refused("a raw NUL in the query", Array("GET /a?limit=5".utf8) + [0] + Array("5 HTTP/1.1\r\nHost: vouch\r\n\r\n\(behind)".utf8), 400, "NUL byte"),
-        // Issue 28: what libmicrohttpd would not dechunk, so it waited for the body until the body deadline.
+        // What libmicrohttpd would not dechunk, so it waited for the body until the body deadline.
         Refused("chunked and a space", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: chunked \r\n\r\n0\r\n\r\n" + behind,
                 400, "the only value allowed is chunked"),
         Refused("chunked and a tab", "POST /a HTTP/1.1\r\nHost: vouch\r\nTransfer-Encoding: chunked\t\r\n\r\n0\r\n\r\n" + behind,

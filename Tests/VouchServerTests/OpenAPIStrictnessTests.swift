@@ -6,7 +6,7 @@ import VouchJSON
 /// What the OpenAPI document refuses, the server refuses. The test walks every string `pattern` and `enum` of the
 /// request bodies and query parameters in `openapi/vouch.openapi.json`, takes a valid value for it, and sends that
 /// value with a space or a tab before or after it (and a few other near misses) wherever the document's own pattern
-/// refuses the variant: each must be a 4xx that names the field, never stored. Found by an attack (issue 28):
+/// refuses the variant: each must be a 4xx that names the field, never stored. Found by an attack:
 /// `min_soak: " 5s"` was accepted though the pattern is `^(0|[0-9]+[smhd])$`.
 @Suite(.serialized) struct OpenAPIStrictnessTests {
     static let key = "tv-channel-selector-labels"
