@@ -52,14 +52,16 @@ let package = Package(
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),
         .testTarget(name: "VouchIdentityTests", dependencies: ["VouchIdentity", "VouchDomain"]),
         .testTarget(name: "VouchCryptoTests", dependencies: ["VouchCrypto"], exclude: ["standard-webhooks-vectors.json"]),
-        .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore"], exclude: ["standard-webhooks-vectors.json"]),
+        .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore", "VouchClient"], exclude: ["standard-webhooks-vectors.json"]),
         // What several test targets share: a fresh PostgreSQL database per test (from VOUCH_TEST_POSTGRES_URL).
         .target(name: "VouchTestSupport", dependencies: ["VouchStore"], path: "Tests/VouchTestSupport"),
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency"]),
-        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole"]),
+                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "CMicroHTTPD"]),
+        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole", "VouchDomain"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),
+        // Reads Package.swift and every import line: the layering of docs/architecture.md, held by a test.
+        .testTarget(name: "VouchArchitectureTests"),
     ]
 )

@@ -1,0 +1,22 @@
+/// The architecture as a table: each module's layer, lowest first. A module may depend on modules of lower layers
+/// only, so every arrow points toward the domain (docs/architecture.md, "Modules"). A new module gets a row here.
+enum ModuleLayers {
+    static let layers: [(name: String, modules: Set<String>)] = [
+        ("pure values", ["VouchDomain", "VouchJSON"]),
+        ("encodings, identity, cryptography, outbound HTTP, shared-memory helpers, HTML components",
+         ["VouchCodec", "VouchIdentity", "VouchCrypto", "VouchClient", "VouchConcurrency", "VouchConsole"]),
+        ("storage and the HTTP server", ["VouchStore", "VouchHTTP"]),
+        ("the rules and the outbound worker", ["VouchWebhooks"]),
+        ("the daemon's application and the command line", ["VouchServer", "VouchCLI"]),
+        ("executables", ["vouchd", "vouch", "vouch-bench", "vouch-embed"]),
+    ]
+
+    /// Modules that hold no I/O and no C: they may import the standard library and Foundation's value types only.
+    static let pure: Set<String> = ["VouchDomain", "VouchJSON"]
+
+    /// Modules from the toolchain itself, which any module may import.
+    static let toolchain: Set<String> = ["Foundation", "FoundationEssentials", "Dispatch", "Synchronization", "Glibc", "Darwin", "Musl",
+                                         "_FoundationICU", "Testing", "XCTest", "PackagePlugin"]
+
+    static func layer(of module: String) -> Int? { layers.firstIndex { $0.modules.contains(module) } }
+}
