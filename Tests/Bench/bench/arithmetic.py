@@ -55,10 +55,10 @@ def seconds_between(start_ns: int, end_ns: int) -> str:
     return f"{(end_ns - start_ns) / 1e9:.3f}"
 
 
-def process_cpu_ticks(user_system: str, ticks_per_second: int) -> float:
-    """A child's CPU time as `user system` seconds (the form `wrk CPU seconds` prints) in clock ticks."""
+def process_cpu_ticks(user_system: str, ticks_per_second: int) -> int:
+    """A child's CPU time given as `user system` seconds (the form `wrk CPU seconds` prints), in whole clock ticks."""
     user, system = (float(part) for part in user_system.split())
-    return (user + system) * ticks_per_second
+    return int(f"{(user + system) * ticks_per_second:.0f}")
 
 
 def others_percent(busy_ticks: float, own_ticks: float, seconds: str | float, cpus: int, ticks_per_second: int) -> str:

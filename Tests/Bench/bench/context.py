@@ -35,12 +35,10 @@ class Context:
         return self.session.run(self.bench("free-port")).strip()
 
     def start_vouchd(self, name: str, settings: list[str] = (), state: str | None = None) -> vouchd.Vouchd:
-        """vouchd on the scratch directory `name` (made if missing), its log beside it, its admin token read."""
+        """vouchd on the scratch directory `name` (or `state`), made if missing, with its log beside it."""
         state = state or self.session.path(name)
         os.makedirs(state, exist_ok=True)
-        server = vouchd.start(self.session, self.vouchd_binary, state, self.session.path(f"vouchd-{name}.log"),
-                              settings)
-        return server
+        return vouchd.start(self.session, self.vouchd_binary, state, self.session.path(f"vouchd-{name}.log"), settings)
 
     def quiet(self) -> None:
         """Waits (up to BENCH_IDLE_WAIT seconds) for other processes to leave the CPUs alone, then says how busy they

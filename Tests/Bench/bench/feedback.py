@@ -3,7 +3,6 @@ summary of a fix with 100,000 records (part 5)."""
 
 import re
 import shutil
-import time
 from dataclasses import dataclass
 
 from bench import arithmetic, procstat, vouchd, wrk
@@ -58,7 +57,8 @@ class Intake:
     ratio: str
 
 
-def run_intake(context: Context, name: str, reference_rate: str, reference_name: str, settings: list[str] = ()) -> Intake:
+def run_intake(context: Context, name: str, reference_rate: str, reference_name: str,
+               settings: list[str] = ()) -> Intake:
     """A fresh vouchd (on SQLite with sqlite.synchronous full, its default, unless the settings give
     VOUCHD_DATABASE_URL), one fix in testing, 16 enrolled VoiceOver testers, then wrk with 16 connections POSTing
     valid feedback, each request from the next tester in turn."""
@@ -67,7 +67,8 @@ def run_intake(context: Context, name: str, reference_rate: str, reference_name:
     server = context.start_vouchd(f"intake-{name}", settings, state=state)
     server.read_admin_token()
     threads = [s.split("=", 1)[1] for s in settings if s.startswith("VOUCHD_HTTP_THREADS=")]
-    say(f"Feedback intake {name} vouchd http.threads: {threads[0] if threads else f'default ({procstat.cpus()}, the cores)'}")
+    threads_text = threads[0] if threads else f"default ({procstat.cpus()}, the cores)"
+    say(f"Feedback intake {name} vouchd http.threads: {threads_text}")
     server.api("POST", "/v1/fixes", f'{{"key":"{INTAKE_FIX}","title":"Label the playback controls",'
                                     '"ui_area":"Player controls","platforms":["ios"]}')
     server.api("POST", f"/v1/fixes/{INTAKE_FIX}/start")
@@ -119,8 +120,7 @@ def intake_on_sqlite(context: Context) -> dict:
         "against SQLite's own commit rate ==")
     # The reference: one connection, one single-row INSERT per transaction, WAL and synchronous=FULL as vouchd, same
     # disk.
-    busy0 = procstat.machine_busy_ticks()
-    start_ns = time.time_ns()
+    window = procstat.Window()
     output = session.path("commit-rate.txt")
     status, bench_cpu = session.timed(context.bench("commit-rate", "--state-dir", session.path("commit-rate"),
                                                     "--seconds", str(context.settings.commit_seconds),
@@ -129,10 +129,8 @@ def intake_on_sqlite(context: Context) -> dict:
     print(text, end="", flush=True)
     if status != 0:
         raise BenchFailure(f"vouch-bench commit-rate exited with status {status}")
-    ticks = procstat.TICKS_PER_SECOND
-    own = float(f"{arithmetic.process_cpu_ticks(bench_cpu, ticks):.0f}")
-    say("SQLite reference CPU taken by other processes, percent: "
-        f"{arithmetic.others_percent(procstat.machine_busy_ticks() - busy0, own, arithmetic.seconds_between(start_ns, time.time_ns()), procstat.cpus(), ticks)}")
+    own = arithmetic.process_cpu_ticks(bench_cpu, procstat.TICKS_PER_SECOND)
+    say(f"SQLite reference CPU taken by other processes, percent: {window.others_percent(own)}")
     commit_rate = figure(text, "SQLite reference commits per second")
     if not commit_rate:
         raise BenchFailure("the SQLite reference printed no commit rate")

@@ -15,8 +15,7 @@ def in_process(context: Context) -> dict[str, str]:
     say(f"== 2 and 3. In-process evaluation and snapshot rebuild ({FIXES} fixes, {TARGETS} targeted keys) ==")
     big = session.path("big")
     session.tee(context.bench("populate", "--state-dir", big, "--fixes", str(FIXES), "--targets", str(TARGETS)))
-    busy0 = procstat.machine_busy_ticks()
-    start_ns = time.time_ns()
+    window = procstat.Window()
     output = session.path("inprocess.txt")
     status, bench_cpu = session.timed(context.bench("inprocess", "--state-dir", big, "--fixes", str(FIXES), "--targets",
                                                     str(TARGETS), "--calls", str(context.settings.calls)), output)
@@ -24,10 +23,8 @@ def in_process(context: Context) -> dict[str, str]:
     print(text, end="", flush=True)
     if status != 0:
         raise BenchFailure(f"vouch-bench inprocess exited with status {status}")
-    seconds = arithmetic.seconds_between(start_ns, time.time_ns())
-    own = float(f"{arithmetic.process_cpu_ticks(bench_cpu, procstat.TICKS_PER_SECOND):.0f}")
-    say("In-process part CPU taken by other processes, percent: "
-        f"{arithmetic.others_percent(procstat.machine_busy_ticks() - busy0, own, seconds, procstat.cpus(), procstat.TICKS_PER_SECOND)}")
+    own = arithmetic.process_cpu_ticks(bench_cpu, procstat.TICKS_PER_SECOND)
+    say(f"In-process part CPU taken by other processes, percent: {window.others_percent(own)}")
     json_text = session.tee(context.bench("json", "--runs", "200"))
     return {
         "json_ms": figure(json_text, "JSON parse and look-up of every member, 64 KiB object, ms (median)"),

@@ -92,7 +92,8 @@ def run(context: Context) -> int:
     time.sleep(1)
     idle_rss = procstat.rss_kib(server.pid)
     say(f"vouchd idle RSS after start, empty database, MiB: {arithmetic.mib(idle_rss)}")
-    say(f"vouchd idle RssAnon (private) after start, empty database, MiB: {arithmetic.mib(procstat.anon_kib(server.pid))}")
+    say("vouchd idle RssAnon (private) after start, empty database, MiB: "
+        f"{arithmetic.mib(procstat.anon_kib(server.pid))}")
     server.read_admin_token()
     token, answer = server.prepare_ofrep("bench-sdk")
     lua = context.session.path("ofrep.lua")

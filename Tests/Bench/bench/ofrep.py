@@ -37,8 +37,8 @@ def against_nginx(context: Context, server: vouchd.Vouchd, token: str, answer: b
         except OSError:
             return False
 
-    reference = nginx.start(session, session.path("nginx"), nginx.reference_config(session.path("nginx"), port, response),
-                            answers, "nginx")
+    directory = session.path("nginx")
+    reference = nginx.start(session, directory, nginx.reference_config(directory, port, response), answers, "nginx")
     status, body = vouchd.request(port, "POST", path, token, vouchd.REQUEST_BODY)
     if status != 200:
         raise BenchFailure(f"nginx answered {status}; no result reported")

@@ -4,7 +4,6 @@ PostgreSQL's own commit rate."""
 
 import os
 import subprocess
-import time
 
 from bench import arithmetic, feedback, procstat, vouchd, wrk
 from bench.context import CONNECTIONS, THREADS, Context
@@ -101,9 +100,8 @@ def several_vouchd(context: Context) -> dict:
         raise BenchFailure("node A wrote no admin.token on the empty database")
     ticks = procstat.TICKS_PER_SECOND
     pids = [node.pid for node in nodes] + [postgres_pid]
-    busy0 = procstat.machine_busy_ticks()
     own0 = procstat.processes_ticks(pids)
-    start_ns = time.time_ns()
+    window = procstat.Window()
     output = session.path("convergence.txt")
     status, bench_cpu = session.timed(context.bench("convergence", "--urls", ",".join(node.url for node in nodes),
                                                     "--admin-token", nodes[0].read_admin_token(), "--changes",
@@ -114,9 +112,8 @@ def several_vouchd(context: Context) -> dict:
         show(bench_cpu)
         raise BenchFailure("the convergence measurement failed; no result reported")
     print(text, end="", flush=True)
-    own = procstat.processes_ticks(pids) - own0 + float(f"{arithmetic.process_cpu_ticks(bench_cpu, ticks):.0f}")
-    say("Convergence CPU taken by other processes, percent: "
-        f"{arithmetic.others_percent(procstat.machine_busy_ticks() - busy0, own, arithmetic.seconds_between(start_ns, time.time_ns()), procstat.cpus(), ticks)}")
+    own = procstat.processes_ticks(pids) - own0 + arithmetic.process_cpu_ticks(bench_cpu, ticks)
+    say(f"Convergence CPU taken by other processes, percent: {window.others_percent(own)}")
     for node in nodes:
         session.stop(node.process)
 

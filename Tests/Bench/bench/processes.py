@@ -6,9 +6,8 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 
-from bench.report import BenchFailure, say, show
+from bench.report import BenchFailure, show
 
 
 class Session:
@@ -42,8 +41,7 @@ class Session:
                                 env=environment)
         if result.returncode != 0:
             show(result.stdout)
-            raise BenchFailure(f"{os.path.basename(command[0])} {command[1] if len(command) > 1 else ''} exited with "
-                               f"status {result.returncode}".replace("  ", " "))
+            raise BenchFailure(f"{_step(command)} exited with status {result.returncode}")
         return result.stdout
 
     def tee(self, command: list[str]) -> str:
@@ -55,7 +53,7 @@ class Session:
             print(line, end="", flush=True)
             lines.append(line)
         if process.wait() != 0:
-            raise BenchFailure(f"{os.path.basename(command[0])} {command[1]} exited with status {process.returncode}")
+            raise BenchFailure(f"{_step(command)} exited with status {process.returncode}")
         return "".join(lines)
 
     def timed(self, command: list[str], stdout_path: str) -> tuple[int, str]:
@@ -89,16 +87,7 @@ class Session:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def wait_until(condition, attempts: int, pause: float) -> bool:
-    for _ in range(attempts):
-        if condition():
-            return True
-        time.sleep(pause)
-    return False
+def _step(command: list[str]) -> str:
+    """A command's program and first argument (`vouch-bench populate`), to name a step that failed."""
+    return " ".join([os.path.basename(command[0]), *command[1:2]])
 
-
-def remove(path: str) -> None:
-    shutil.rmtree(path, ignore_errors=True)
-
-
-__all__ = ["Session", "wait_until", "remove", "say"]

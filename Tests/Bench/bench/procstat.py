@@ -6,6 +6,8 @@ import glob
 import os
 import time
 
+from bench import arithmetic
+
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
 
 
@@ -103,6 +105,22 @@ def process_user_ticks(pid: int) -> int:
 
 def processes_ticks(pids: list[int]) -> int:
     return sum(process_ticks(pid) for pid in pids)
+
+
+class Window:
+    """The machine's busy time and the wall clock from a moment on: for the share of the CPUs that processes other
+    than the measured ones took meanwhile."""
+
+    def __init__(self) -> None:
+        self.busy_ticks = machine_busy_ticks()
+        self.start_ns = time.time_ns()
+
+    def others_percent(self, own_ticks: int, busy_ticks: int | None = None, end_ns: int | None = None) -> str:
+        """Percent of all CPUs busy with other processes since the start (up to `end_ns`, when busy time read
+        `busy_ticks`; by default now), the measured processes having used `own_ticks`."""
+        busy = (machine_busy_ticks() if busy_ticks is None else busy_ticks) - self.busy_ticks
+        seconds = arithmetic.seconds_between(self.start_ns, time.time_ns() if end_ns is None else end_ns)
+        return arithmetic.others_percent(busy, own_ticks, seconds, cpus(), TICKS_PER_SECOND)
 
 
 def status_kib(pid_status: str, key: str) -> str:

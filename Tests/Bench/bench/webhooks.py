@@ -81,8 +81,7 @@ def deliveries(context: Context) -> dict[str, str]:
     # are due.
     print(session.run(context.bench("enqueue-deliveries", "--state-dir", state, "--url",
                                     f"http://127.0.0.1:{port}/hook", "--events", str(count))), end="", flush=True)
-    busy0 = procstat.machine_busy_ticks()
-    start_ns = time.time_ns()
+    window = procstat.Window()
     server = context.start_vouchd("webhooks", ["VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true"], state=state)
     server.read_admin_token()
     access_log = os.path.join(directory, "access.log")
@@ -97,7 +96,7 @@ def deliveries(context: Context) -> dict[str, str]:
         time.sleep(0.005)
     done_ns = time.time_ns()
     server_ticks = procstat.process_ticks(server.pid)
-    busy = procstat.machine_busy_ticks() - busy0
+    busy = procstat.machine_busy_ticks()
     session.stop(server.process)
     status = session.tee(context.bench("delivery-status", "--state-dir", state))
     if f"Webhook deliveries by status: succeeded={count}" not in status.splitlines():
@@ -109,7 +108,7 @@ def deliveries(context: Context) -> dict[str, str]:
     connections_used = len(set(log.connections))
     first_ms = ReceiverLog.milliseconds(log.lines[0])
     last_ms = ReceiverLog.milliseconds(log.lines[-1])
-    start_ms, done_ms = start_ns // 1_000_000, done_ns // 1_000_000
+    start_ms, done_ms = window.start_ns // 1_000_000, done_ns // 1_000_000
     rate, receiver_rate = delivery_rates(count, first_ms, last_ms, done_ms)
     ticks = procstat.TICKS_PER_SECOND
     say(f"Webhook receiver requests (POST /hook answered 204): {log.received}")
@@ -123,8 +122,7 @@ def deliveries(context: Context) -> dict[str, str]:
     say("Webhook vouchd CPU microseconds per delivery (whole process life): "
         f"{arithmetic.microseconds_per(server_ticks, ticks, count, decimals=1)}")
     own = server_ticks + procstat.process_ticks(receiver.pid)
-    say("Webhook part CPU taken by other processes, percent: "
-        f"{arithmetic.others_percent(busy, own, arithmetic.seconds_between(start_ns, done_ns), procstat.cpus(), ticks)}")
+    say(f"Webhook part CPU taken by other processes, percent: {window.others_percent(own, busy, done_ns)}")
     session.stop(receiver)
     shutil.rmtree(state, ignore_errors=True)
     return {"delivery_rate": rate, "connections_used": str(connections_used)}

@@ -82,15 +82,14 @@ def measure(session, duration: int, label: str, name: str, url: str, server_pid:
     _refuse_non_2xx(name, warmup.stdout, " in the warm-up")
     warmup_requests = WrkOutput.parse(warmup.stdout).requests
 
-    busy0 = procstat.machine_busy_ticks()
     server0 = procstat.process_ticks(server_pid)
     user0 = procstat.process_user_ticks(server_pid)
-    start_ns = time.time_ns()
+    window = procstat.Window()
     _, wrk_cpu = session.timed(_wrk(threads, connections, duration, lua, url, latency=True), out)
-    busy = procstat.machine_busy_ticks() - busy0
+    busy = procstat.machine_busy_ticks()
     server = procstat.process_ticks(server_pid) - server0
     user = procstat.process_user_ticks(server_pid) - user0
-    seconds = arithmetic.seconds_between(start_ns, time.time_ns())
+    end_ns = time.time_ns()
     with open(out) as file:
         text = file.read()
     _refuse_non_2xx(name, text, "")
@@ -113,7 +112,6 @@ def measure(session, duration: int, label: str, name: str, url: str, server_pid:
     user_us = arithmetic.microseconds_per(user, ticks, report.requests)
     say(f"{label} {name} server user-mode CPU microseconds per request (the rest is the kernel's): {user_us}")
     say(f"{label} {name} wrk CPU seconds (user system): {wrk_cpu}")
-    own = float(f"{server + arithmetic.process_cpu_ticks(wrk_cpu, ticks):.0f}")
-    say(f"{label} {name} CPU taken by other processes, percent: "
-        f"{arithmetic.others_percent(busy, own, seconds, procstat.cpus(), ticks)}")
+    own = server + arithmetic.process_cpu_ticks(wrk_cpu, ticks)
+    say(f"{label} {name} CPU taken by other processes, percent: {window.others_percent(own, busy, end_ns)}")
     return Measurement(report.requests_per_second, p99, cpu_us, user_us, report.requests, warmup_requests)
