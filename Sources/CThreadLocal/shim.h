@@ -1,6 +1,6 @@
 // A C thread-local variable, which Swift has no syntax for. `ThreadStripe` keeps each thread's stripe in it: read on
 // every use of a striped value (about ten per OFREP request), where `pthread_getspecific` behind a lazily made key
-// cost a call and a check of the key's initialization each time, this is one load relative to the thread pointer.
+// costs a call and a check of the key's initialization each time, this is one load relative to the thread pointer.
 //
 // Weak, so that every Swift module whose code inlines these functions refers to the one variable the linker keeps.
 #ifndef VOUCH_THREAD_LOCAL_H

@@ -5,8 +5,8 @@ import Synchronization
 /// with it. Writers change every copy in turn.
 ///
 /// The locks lie in memory of the object's own, each at the start of its own 128 bytes (two cache lines, as
-/// adjacent lines are fetched together), and are reached by address: an array of lock objects cost a retain and a
-/// release of the stripe's object on every use.
+/// adjacent lines are fetched together), and are reached by address: an array of lock objects would cost a retain
+/// and a release of the stripe's object on every use.
 public final class Striped<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutableRawPointer
     /// Bytes from one stripe's lock to the next: the lock's size rounded up to whole 128-byte blocks.

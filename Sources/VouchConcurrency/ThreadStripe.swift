@@ -15,7 +15,8 @@ public enum ThreadStripe {
     /// benefit.
     ///
     /// Each thread's stripe, plus one, is in a C thread-local variable (`CThreadLocal`): asked about ten times per
-    /// OFREP request, `pthread_getspecific` with its lazily made key cost a call and a `swift_once` check each time.
+    /// OFREP request, `pthread_getspecific` with its lazily made key would cost a call and a `swift_once` check
+    /// each time.
     @inlinable
     public static func current() -> Int {
         let kept = vouch_thread_stripe_get()

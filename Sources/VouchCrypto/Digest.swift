@@ -45,7 +45,8 @@ public enum Digest {
     }
 
     /// Eight bytes at a time, every difference ORed into one word that is looked at only at the end: no branch
-    /// depends on the bytes. OpenSSL's CRYPTO_memcmp, byte by byte, was a fifth of an OFREP request's token check.
+    /// depends on the bytes. OpenSSL's CRYPTO_memcmp goes byte by byte, which would be a fifth of an OFREP request's
+    /// token check.
     public static func constantTimeEquals(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
         let count = first.count
         guard count == second.count else { return false }

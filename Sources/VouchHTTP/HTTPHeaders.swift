@@ -2,7 +2,7 @@
 /// less than hashing every name into a dictionary on every request.
 ///
 /// Values read from the wire stay bytes until a handler asks for them as text: most are only checked for presence
-/// or read as bytes (the bearer token), and making a String of each cost an allocation and a UTF-8 check per header.
+/// or read as bytes (the bearer token), and making a String of each costs an allocation and a UTF-8 check per header.
 public struct HTTPHeaders: HeaderReading, Sendable, Equatable, ExpressibleByDictionaryLiteral {
     /// One header: its lowercased name, and its value as text, or where its bytes are in `received`.
     @usableFromInline struct Field: Sendable {

@@ -26,20 +26,20 @@ public struct HTTPRequest: Sendable {
 
     public func header(_ name: String) -> String? {
         // Callers nearly always pass the lowercased name: looked up as given first, and lowercased only when that
-        // finds nothing and there is something to lowercase (lowercasing every time cost an allocation per call).
+        // finds nothing and there is something to lowercase (lowercasing every time costs an allocation per call).
         if let value = headers[name] { return value }
         var name = name
         return name.withUTF8 { $0.contains { $0 >= 0x41 && $0 <= 0x5A } } ? headers[name.lowercased()] : nil
     }
 
     /// Whether the path starts with `prefix`, compared on bytes: `String.hasPrefix` compares by Unicode rules,
-    /// which cost more on every request than the rest of the routing, and paths are compared byte for byte anyway.
+    /// which costs more on every request than the rest of the routing, and paths are compared byte for byte anyway.
     public func pathStarts(with prefix: StaticString) -> Bool {
         path.utf8.withContiguousStorageIfAvailable { HTTPRequest.bytes(UnsafeRawBufferPointer($0), startWith: prefix) }
             ?? path.hasPrefix(prefix.description)
     }
 
-    /// `memcmp`, not a loop over the bytes: with its index checks the loop cost more than the rest of the routing
+    /// `memcmp`, not a loop over the bytes: with its index checks the loop costs more than the rest of the routing
     /// (a request asks three or four times: which routes may wait, whether CORS applies, the router).
     private static func bytes(_ bytes: UnsafeRawBufferPointer, startWith literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount

@@ -129,7 +129,7 @@ public final class HTTPServer: Sendable {
     /// Binds and starts serving; returns the bound port (useful with port 0).
     public func start() throws -> UInt16 {
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
-        // Epoll with a thread pool served as many requests per second as nginx on this machine (docs/architecture.md, "libmicrohttpd");
+        // Epoll with a thread pool, which keeps up with nginx on two cores (docs/architecture.md, "libmicrohttpd");
         // ITC lets `MHD_quiesce_daemon` stop accepting at shutdown.
         // TURBO: no extra checks or syscalls per request that a daemon behind nothing else does not need.
         // ALLOW_SUSPEND_RESUME: `.later` and `.stream` replies suspend their connection while they wait.
@@ -229,8 +229,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// The server behind a callback's context, without retaining it: the server outlives its daemon (see `start`).
-    /// A retain and release per callback went through the slow path of reference counting, since the metrics
-    /// hold the server weakly: 2-3 % of vouchd's CPU samples under wrk.
+    /// A retain and release per callback would go through the slow path of reference counting, since the metrics
+    /// hold the server weakly.
     private static func borrowed<Result>(_ context: UnsafeMutableRawPointer, _ body: (HTTPServer) -> Result) -> Result {
         Unmanaged<HTTPServer>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
     }

@@ -3,8 +3,8 @@
 /// memory, where libmicrohttpd leaves the header lines until the request completes.
 ///
 /// The direct handler reads them in place; a request for the general handler gets them copied into `HTTPHeaders`
-/// (`copy(into:)`), as every request used to: the copies, and the arrays and reference counts they took, were a
-/// tenth of an OFREP request's own work (docs/architecture.md, "The OFREP hot path").
+/// (`copy(into:)`): copies for every request, with the arrays and reference counts they take, would be a tenth
+/// of an OFREP request's own work (docs/architecture.md, "The OFREP hot path").
 ///
 /// One per `RequestState`, made with it and emptied when it is recycled; touched only on the thread that serves the
 /// state's connection, like the state itself.
@@ -14,7 +14,7 @@ public final class ReceivedHeaders: HeaderReading, @unchecked Sendable {
     @usableFromInline let values: UnsafeMutablePointer<UnsafeRawBufferPointer>
     /// The indexes of the names seen, in the order their first lines came.
     @usableFromInline let order: UnsafeMutablePointer<Int8>
-    /// How many names were seen. Like `RequestState`'s properties, without run-time exclusivity checks (each cost a
+    /// How many names were seen. Like `RequestState`'s properties, without run-time exclusivity checks (each costs a
     /// call per read): only the thread serving the state's connection touches it.
     @exclusivity(unchecked) @usableFromInline private(set) var count = 0
     /// Bit i set when `names.keys[i]` was seen.

@@ -24,7 +24,7 @@ import Foundation
 
     /// The names to look for, lowercased, in flat memory of their own made once per server: a header line is
     /// compared with the few names of its length and first letter, without a reference count taken or an index
-    /// checked per line (those were most of the scan's cost). The three names that decide the framing are among
+    /// checked per line (those would be most of the scan's cost). The three names that decide the framing are among
     /// them, with a role each, whether or not they are collected too.
     @usableFromInline final class Names: @unchecked Sendable {
         /// The collected names, lowercased, each once; `HTTPRequest.headers` has them under these, and

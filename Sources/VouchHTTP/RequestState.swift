@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Given back to its stripe's spares (`HTTPServer.spareStates`) when nothing else holds it, and taken again by a
 /// later request, with the memory of its headers and body and its last path: the allocations and frees of a new
-/// state per request were a tenth of an OFREP request's own work. Sendable only to pass through the spares' lock;
+/// state per request would be a tenth of an OFREP request's own work. Sendable only to pass through the spares' lock;
 /// while in use, a state is touched only on the thread libmicrohttpd serves its connection on.
 ///
 /// Its properties are marked `@exclusivity(unchecked)`: every access is on that one thread, and the run-time checks
@@ -70,8 +70,8 @@ final class RequestState: @unchecked Sendable {
         headersComplete = false
         readingBody = false
         received.removeAll()
-        // Only a request for the general handler copied any (see `ReceivedHeaders`); emptying empty arrays still
-        // cost a call and reference counting per request.
+        // Only a request for the general handler has any copied (see `ReceivedHeaders`); emptying empty arrays
+        // costs a call and reference counting per request.
         if !headers.isEmpty { headers.removeAll(keepingCapacity: headers.receivedCapacity <= RequestState.keptCapacity) }
         body.removeAll(keepingCapacity: body.capacity <= RequestState.keptCapacity)
         bodyTooLarge = false

@@ -12,7 +12,7 @@ struct RequestTarget: Equatable {
     var hasEncodedNUL = false
 
     /// The bytes that matter are found with `memchr`, which skips the rest many bytes at a time: a loop over every
-    /// byte of every target was a tenth of a request's own work.
+    /// byte of every target would be a tenth of a request's own work.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         length = bytes.count
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }

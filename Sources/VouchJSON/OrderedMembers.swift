@@ -1,7 +1,7 @@
 /// Named values kept in insertion order, with a hash index from each name to its position.
 ///
 /// Building n members and looking each one up costs O(n) hashes overall: a request body with
-/// thousands of members must not cost n² string comparisons (a linear scan per member did).
+/// thousands of members must not cost n² string comparisons (as a linear scan per member would).
 /// Names are unique; Swift's `Hasher` is seeded per process, so a client cannot choose names
 /// that collide. Generic over the name so that tests can count the hashing and comparing done.
 struct OrderedMembers<Name: Hashable, Value> {

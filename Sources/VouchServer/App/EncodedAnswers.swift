@@ -3,7 +3,7 @@ import VouchHTTP
 
 /// Single evaluations' answers already encoded, for one snapshot, in one stripe of threads (see `SnapshotHolder`):
 /// the same verdict of the same snapshot always gets the same bytes, and encoding them again, with the answer's
-/// header list and body allocated anew, cost more than the evaluation itself.
+/// header list and body allocated anew, costs more than the evaluation itself.
 ///
 /// A place per verdict, chosen from the flag's slot and the decision; a verdict whose place holds another is
 /// encoded and takes the place. Emptied whenever the stripe moves to a newer snapshot.

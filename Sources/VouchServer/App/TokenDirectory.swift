@@ -27,7 +27,7 @@ public final class TokenDirectory: Sendable {
     /// count per request. Emptied whenever a token is revoked or the tokens are loaded again. The secrets are in
     /// this process's memory anyway, in every request that carries them; never logged or stored.
     private let recent = Striped { [RecentSecret]() }
-    /// Where a secret goes in a stripe's cache. Not SipHash (`Hasher`), which cost as much as the rest of the lookup:
+    /// Where a secret goes in a stripe's cache. Not SipHash (`Hasher`), which costs as much as the rest of the lookup:
     /// only secrets of real tokens are ever cached, so a client choosing colliding secrets can only make its own
     /// lookups miss, and a seed of this directory's own keeps the places unguessable all the same.
     private let placeHash = PlaceHash()

@@ -274,7 +274,7 @@ public final class VouchApplication: Sendable {
     }
 
     /// Counts and logs an answered request: the one place for both `handle` and `answerDirectly`.
-    /// Now on the monotonic clock, for a request's duration: `clock_gettime` itself, where `DispatchTime.now()` went
+    /// Now on the monotonic clock, for a request's duration: `clock_gettime` itself, where `DispatchTime.now()` goes
     /// through libdispatch's conversions as well, twice per request.
     private static func monotonicNanoseconds() -> UInt64 {
         var time = timespec()
@@ -373,8 +373,8 @@ public final class VouchApplication: Sendable {
     }
 
     /// Calls `body` with the bytes of the token the request's headers present, where they are, or with nil.
-    /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` were a third of the OFREP request's user time,
-    /// and the String made of the secret an allocation per request.
+    /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` would be a third of the OFREP request's user
+    /// time, and a String made of the secret an allocation per request.
     static func withPresentedSecret<Result>(in headers: some HeaderReading, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
         guard headers.contains("authorization") else { return headers.withValueBytes("x-api-key", body) }
         return headers.withValueBytes("authorization") { bytes in

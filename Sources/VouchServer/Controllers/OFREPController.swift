@@ -37,10 +37,10 @@ struct OFREPController {
 
     /// The evaluation route of a POST whose path is exactly `/ofrep/v1/evaluate/flags` or that and one more segment;
     /// nil for anything else, which the general router answers as before (a trailing or doubled `/`, another
-    /// method). Evaluations are most of the traffic, and matching every route's pattern cost more than the evaluation.
+    /// method). Evaluations are most of the traffic, and matching every route's pattern costs more than the evaluation.
     static func directRoute(of request: HTTPRequest) -> DirectRoute? {
         guard request.method == "POST" else { return nil }
-        // On the path's bytes: comparing through `Substring.UTF8View` cost more than the rest of the routing.
+        // On the path's bytes: comparing through `Substring.UTF8View` costs more than the rest of the routing.
         return request.path.withUTF8Bytes(directRoute(path:))
     }
 
@@ -106,8 +106,8 @@ struct OFREPController {
 
     private static func evaluateOne(keyBytes: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer?, snapshots: SnapshotHolder,
                                     metrics: Metrics) -> HTTPResponse {
-        // The reason beside the answer, not in a tuple with it: taking the answer out of a tuple copied it, three
-        // reference counts up and down again per request.
+        // The reason beside the answer, not in a tuple with it: taking the answer out of a tuple copies it, three
+        // reference counts up and down per request.
         var reason: EvaluationReason?
         let answered = snapshots.withSnapshotAndAnswers { snapshot, answers -> HTTPResponse? in
             guard let verdict = snapshot.verdict(flag: keyBytes, targetingKey: targetingKey) else { return nil }
@@ -174,7 +174,7 @@ struct OFREPController {
     }
 
     /// The same refusals as `authorize`, asking only for the role: copying the principal out and releasing it
-    /// again was a tenth of a single evaluation's own work.
+    /// again costs a tenth of a single evaluation's own work.
     private func refuseUnauthorized(_ request: HTTPRequest) -> HTTPResponse? {
         guard let role = authenticateRole(request) else { return OFREPController.unauthenticated }
         return role.allows(.evaluateFlags) ? nil : .empty(403)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads the targeting key from the one body shape nearly every OFREP request has, `{"context":{"targetingKey":"…"}}`,
-/// without building a JSON tree: the tree was the largest part of the OFREP request's own work after routing.
+/// without building a JSON tree, which would be the largest part of the OFREP request's own work after routing.
 ///
 /// It understands only that shape, JSON whitespace between tokens, and a key of printable ASCII without escapes.
 /// Anything else (another member, an escape, a number, non-ASCII text, a truncated body) is `nil`, and the caller
@@ -23,8 +23,9 @@ enum TargetingKeyScanner {
     }
 
     /// The shape without whitespace, as SDKs send it: two fixed runs of bytes compared with `memcmp`, and the key
-    /// between them checked byte by byte. The token-by-token cursor below took three times as long, and its code
-    /// was a tenth of what an OFREP request ran of Vouch's own. Nil for anything else, which the cursor then reads.
+    /// between them checked byte by byte. The token-by-token cursor below takes three times as long, and on every
+    /// request its code would be a tenth of what an OFREP request runs of Vouch's own. Nil for anything else, which
+    /// the cursor then reads.
     static func compactKeyRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         let head = compactHead.utf8CodeUnitCount
         let tail = compactTail.utf8CodeUnitCount

@@ -80,7 +80,7 @@ final class GroupCommit: Sendable {
         })
         // One caller leads at a time and commits everything queued; the others sleep on their own semaphore until
         // the leader says their job is done, or hands them the lead. Waiting callers never queue on the writer mutex:
-        // handing a contended mutex from thread to thread cost more CPU than the commits themselves.
+        // handing a contended mutex from thread to thread costs more CPU than the commits themselves.
         var leads = pendingJobs.withLock { queue in
             queue.jobs.append(job)
             return queue.takeLead()

@@ -1,0 +1,69 @@
+"""The environment `scripts/bench` takes, read and checked once before anything runs.
+
+BENCH_DURATION (wrk seconds per server, default 10), BENCH_CALLS (in-process calls, default 10000000),
+BENCH_COMMIT_SECONDS (SQLite reference commit loop, default 5), BENCH_DELIVERIES (webhook deliveries, default 5000),
+BENCH_STREAMS (event streams held, default 10000), BENCH_STRICT=1 (exit 1 when a target is missed; by default only a
+failed measurement exits non-zero), BENCH_SKIP_BUILD=1 (use the binaries already in .build/release), BENCH_PARTS=1
+(only part 1, OFREP against nginx) or BENCH_PARTS=9 (only part 9, several vouchd on PostgreSQL), BENCH_ROUNDS (part 1's
+rounds alternating vouchd and nginx, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
+BENCH_IDLE_WAIT (seconds to wait for a quiet machine before a part, default 30), BENCH_OFREP_SETTINGS (VOUCHD_*=value
+settings, separated by spaces, for part 1's vouchd; default none, so the defaults).
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from bench.report import BenchFailure
+
+SETTING = re.compile(r"VOUCHD_[A-Z0-9_]+=\S*")
+
+
+@dataclass(frozen=True)
+class Settings:
+    duration: int = 10
+    calls: int = 10_000_000
+    commit_seconds: int = 5
+    deliveries: int = 5000
+    streams: int = 10_000
+    strict: bool = False
+    skip_build: bool = False
+    parts: str = "all"
+    rounds: int = 3
+    changes: int = 200
+    idle_wait: int = 30
+    ofrep_settings: list[str] = field(default_factory=list)
+    ofrep_settings_text: str = ""
+
+    @staticmethod
+    def from_environment(environment: dict[str, str]) -> "Settings":
+        def whole(name: str, default: int) -> int:
+            text = environment.get(name, "") or str(default)
+            if not re.fullmatch(r"[0-9]+", text):
+                raise BenchFailure(f"{name} is '{text}'; allowed: a whole number")
+            return int(text)
+
+        parts = environment.get("BENCH_PARTS", "") or "all"
+        if parts not in ("all", "1", "9"):
+            raise BenchFailure(f"BENCH_PARTS is '{parts}'; allowed: 1 (part 1 alone), 9 (part 9 alone), "
+                               "or unset for every part")
+        text = environment.get("BENCH_OFREP_SETTINGS", "")
+        items = text.split()
+        for item in items:
+            if not SETTING.fullmatch(item):
+                raise BenchFailure(f"BENCH_OFREP_SETTINGS holds '{item}'; allowed: VOUCHD_NAME=value items separated "
+                                   "by spaces")
+        return Settings(
+            duration=whole("BENCH_DURATION", 10),
+            calls=whole("BENCH_CALLS", 10_000_000),
+            commit_seconds=whole("BENCH_COMMIT_SECONDS", 5),
+            deliveries=whole("BENCH_DELIVERIES", 5000),
+            streams=whole("BENCH_STREAMS", 10_000),
+            strict=environment.get("BENCH_STRICT", "0") == "1",
+            skip_build=environment.get("BENCH_SKIP_BUILD", "0") == "1",
+            parts=parts,
+            rounds=whole("BENCH_ROUNDS", 3),
+            changes=whole("BENCH_CHANGES", 200),
+            idle_wait=whole("BENCH_IDLE_WAIT", 30),
+            ofrep_settings=items,
+            ofrep_settings_text=text,
+        )
