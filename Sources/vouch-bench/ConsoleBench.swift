@@ -116,25 +116,29 @@ enum ConsoleBench {
         return results.withLock { $0 }.sorted()
     }
 
-    /// Opens a personal link; returns the session cookie as a `Cookie` header value.
+    /// Opens a personal link as her browser does: the page, then its "Continue as" button. Returns the session
+    /// cookie as a `Cookie` header value.
     private static func openSession(_ url: String) throws -> String {
-        let answer = try HTTPClient(timeoutSeconds: 30).send(method: "GET", url: url)
-        guard answer.status == 303, let cookie = sessionCookie(answer.headers["set-cookie"]) else {
-            throw BenchError("the personal link answered \(answer.status) without a session")
-        }
-        return cookie
+        try submitForm(url, fields: "", what: "the personal link")
     }
 
     private static func signIn(_ baseURL: String, token: String) throws -> String {
+        try submitForm(baseURL + "/console/sign-in", fields: "&next=&token=\(token)", what: "sign-in")
+    }
+
+    /// Fetches the page at `url`, posts its form back with its form token and cookie plus `fields`, and returns the
+    /// session cookie the answer sets.
+    private static func submitForm(_ url: String, fields: String, what: String) throws -> String {
         let client = HTTPClient(timeoutSeconds: 30)
-        let form = try client.send(method: "GET", url: baseURL + "/console/sign-in")
+        let form = try client.send(method: "GET", url: url)
         guard let formCookie = form.headers["set-cookie"]?.split(separator: ";").first.map(String.init),
-              let range = form.text.range(of: "name=\"csrf\" value=\"") else { throw BenchError("the sign-in page has no form") }
+              let range = form.text.range(of: "name=\"csrf\" value=\"") else { throw BenchError("\(what) page has no form (it answered \(form.status))") }
         let csrf = form.text[range.upperBound...].prefix { $0 != "\"" }
-        let body = "csrf=\(csrf)&next=&token=\(token)"
-        let answer = try client.send(method: "POST", url: baseURL + "/console/sign-in",
-                                     headers: [("Cookie", formCookie), ("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
-        guard answer.status == 303, let cookie = sessionCookie(answer.headers["set-cookie"]) else { throw BenchError("sign-in answered \(answer.status)") }
+        let answer = try client.send(method: "POST", url: url, headers: [("Cookie", formCookie), ("Content-Type", "application/x-www-form-urlencoded")],
+                                     body: Array("csrf=\(csrf)\(fields)".utf8))
+        guard answer.status == 303, let cookie = sessionCookie(answer.headers["set-cookie"]) else {
+            throw BenchError("\(what) answered \(answer.status) without a session")
+        }
         return cookie
     }
 
