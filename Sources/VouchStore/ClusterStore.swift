@@ -1,4 +1,3 @@
-
 /// What each committed write changed, and how processes sharing one database follow each other's changes.
 ///
 /// A lone `vouchd` on an SQLite file is a cluster of one: it publishes its own writes and has nobody to follow.

@@ -1,4 +1,3 @@
-
 /// The server's own signing keys, the same for every vouchd sharing the database.
 public protocol ServerKeyStore: Sendable {
     /// The signing key called `name`, made with `generate` by the first caller and the same for every caller after.

@@ -3,7 +3,7 @@
 ///
 /// The store reports its dialects' failures of this kind (SQLite's busy and full-disk codes, PostgreSQL's lock
 /// timeout, serialization failure and lost connection) as this one error, so nothing above it names SQLite or
-/// PostgreSQL. Other dialect errors (a constraint, a syntax error) are the store's own bugs and pass unchanged.
+/// PostgreSQL. Other dialect errors (a constraint the store did not expect, a syntax error) pass unchanged.
 public struct StoreUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: Sendable, Equatable {
         /// Another holder kept the write lock past the time a write waits for it; the transaction was rolled back.
@@ -31,9 +31,8 @@ public struct StoreUnavailable: Error, Sendable, Equatable, CustomStringConverti
         self.cause = cause
     }
 
-    public var description: String {
-        "the database is unavailable (\(reason)): \(cause)"
-    }
+    /// The database's own words, so the operator's log names the database and what it said.
+    public var description: String { cause }
 }
 
 extension StoreUnavailable {
