@@ -47,7 +47,7 @@ extension RelationalStore {
     }
 
     public func approvals(of key: String) throws -> [Approval] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query(
                 "SELECT id, fix_key, revision, principal, decision, comment, evidence_hash, recorded_at_ms FROM approvals WHERE fix_key = ? AND replaced_at_ms IS NULL ORDER BY recorded_at_ms, id",
                 [.text(key)]

@@ -3,7 +3,7 @@ import VouchDomain
 
 extension RelationalStore {
     public func auditEvents(fix key: String?, after id: Int64?, limit: Int) throws -> [AuditEvent] {
-        try database.read { connection in
+        try storage.read { connection in
             var sql = "SELECT id, at_ms, principal, action, fix_key, subject, note, before_json, after_json, via FROM audit_events WHERE id > ?"
             var values: [SQLValue] = [.integer(id ?? 0)]
             if let key {
@@ -25,7 +25,7 @@ extension RelationalStore {
 
     /// Who shaped the fix's current revision (`RevisionAuthor`), from its audit events.
     public func revisionAuthors(of fix: Fix) throws -> [RevisionAuthor] {
-        try database.read { try RelationalStore.revisionAuthors(of: fix, on: $0) }
+        try storage.read { try RelationalStore.revisionAuthors(of: fix, on: $0) }
     }
 
     static func revisionAuthors(of fix: Fix, on connection: any SQLConnection) throws -> [RevisionAuthor] {

@@ -25,14 +25,14 @@ extension RelationalStore {
     }
 
     public func testerLinks(of testerID: String) throws -> [TesterLink] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT \(RelationalStore.linkColumns) FROM tester_links WHERE tester_id = ? ORDER BY created_at_ms, id",
                                  [.text(testerID)]).map(RelationalStore.link(from:))
         }
     }
 
     public func testerLink(secretSHA256: [UInt8]) throws -> TesterLink? {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT \(RelationalStore.linkColumns) FROM tester_links WHERE secret_sha256 = ?", [.blob(secretSHA256)])
                 .first.map(RelationalStore.link(from:))
         }
@@ -89,14 +89,14 @@ extension RelationalStore {
 
     /// How many sessions a link has now (for tests and the figures of RELIABILITY.md).
     public func consoleSessionCount(link id: String) throws -> Int {
-        try database.read { try $0.scalar("SELECT COUNT(*) FROM console_sessions WHERE link_id = ?", [.text(id)]) ?? 0 }
+        try storage.read { try $0.scalar("SELECT COUNT(*) FROM console_sessions WHERE link_id = ?", [.text(id)]) ?? 0 }
     }
 
     /// The session, if it exists; a link session only while its link is neither revoked nor expired and its tester
     /// has not withdrawn (the caller checks a staff session's token against the token directory, and the idle time).
     public func consoleSession(idSHA256: [UInt8], at time: Date) throws -> ConsoleSession? {
         let now = StoreClock.milliseconds(time)
-        return try database.read { connection in
+        return try storage.read { connection in
             try connection.query(
                 """
                 SELECT \(RelationalStore.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
@@ -135,7 +135,7 @@ extension RelationalStore {
 
     /// A tester's answers so far on one fix's feedback pages, as the console wrote them.
     public func consoleDraft(session idSHA256: [UInt8], fix key: String) throws -> String? {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT answers FROM console_drafts WHERE session_sha256 = ? AND fix_key = ?", [.blob(idSHA256), .text(key)])
                 .first?.string(0)
         }

@@ -1,6 +1,6 @@
 extension RelationalStore {
     public func operationalCounts() throws -> OperationalCounts {
-        try database.read { connection in
+        try storage.read { connection in
             func counts(_ sql: String) throws -> [String: Int] {
                 Dictionary(try connection.query(sql).map { ($0.string(0), $0.int(1)) }, uniquingKeysWith: +)
             }

@@ -4,7 +4,7 @@ import VouchJSON
 
 extension RelationalStore {
     public func enrollments(of key: String) throws -> [Enrollment] {
-        try database.read { connection in
+        try storage.read { connection in
             guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             return try RelationalStore.enrollments(of: key, on: connection)
         }

@@ -93,7 +93,7 @@ extension RelationalStore {
     }
 
     public func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback] {
-        try database.read { connection in
+        try storage.read { connection in
             guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var sql = "SELECT \(RelationalStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND seq > ?"
             var values: [SQLValue] = [.text(key), .integer(seq ?? 0)]
@@ -112,18 +112,18 @@ extension RelationalStore {
     }
 
     public func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence {
-        try database.read { try RelationalStore.evidence(of: key, revision: revision, on: $0) }
+        try storage.read { try RelationalStore.evidence(of: key, revision: revision, on: $0) }
     }
 
     public func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT id, recorded_at_ms FROM feedback WHERE fix_key = ? AND revision = ? AND verdict = 'failed' ORDER BY seq",
                                  [.text(key), .int(revision)]).map { (id: $0.string(0), recordedAt: StoreClock.date($0.int64(1))) }
         }
     }
 
     public func latestFeedback(of key: String, revision: Int) throws -> [Feedback] {
-        try database.read { try RelationalStore.latest(of: key, revision: revision, on: $0) }
+        try storage.read { try RelationalStore.latest(of: key, revision: revision, on: $0) }
     }
 
     /// Latest per tester through the partial index `feedback_latest`: as many rows as testers, however many records.

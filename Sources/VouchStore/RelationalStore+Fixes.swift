@@ -27,11 +27,11 @@ extension RelationalStore {
     }
 
     public func fix(_ key: String) throws -> Fix? {
-        try database.read { try RelationalStore.fix(key, on: $0) }
+        try storage.read { try RelationalStore.fix(key, on: $0) }
     }
 
     public func fixes(state: FixState?, after key: String?, limit: Int) throws -> [Fix] {
-        try database.read { connection in
+        try storage.read { connection in
             var sql = "SELECT \(RelationalStore.fixColumns) FROM fixes WHERE key > ?"
             var values: [SQLValue] = [.text(key ?? "")]
             if let state {
@@ -82,7 +82,7 @@ extension RelationalStore {
         """
 
     public func fixes(in states: [FixState]) throws -> [Fix] {
-        try database.read { connection in
+        try storage.read { connection in
             let placeholders = states.map { _ in "?" }.joined(separator: ", ")
             return try connection.query("SELECT \(RelationalStore.fixColumns) FROM fixes WHERE state IN (\(placeholders)) ORDER BY key",
                                         states.map { .text($0.rawValue) }).map(RelationalStore.fix(from:))
@@ -90,7 +90,7 @@ extension RelationalStore {
     }
 
     public func flagRules() throws -> [FlagRule] {
-        try database.read { connection in
+        try storage.read { connection in
             // Rows are read as they are stepped (no [SQLRow]); UNION ALL because the sets drop duplicates anyway,
             // where UNION made SQLite sort every row into a temporary b-tree first.
             // Both parts come mostly grouped by fix (each scans a table keyed by fix first), so a row of the same

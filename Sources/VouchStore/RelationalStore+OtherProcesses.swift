@@ -3,14 +3,14 @@ import VouchDomain
 
 /// What several `vouchd` sharing one database need from the store (docs/storage.md, "Several vouchd").
 extension RelationalStore {
-    public var isShared: Bool { database.isShared }
+    public var isShared: Bool { storage.isShared }
 
     public func waitForAnnouncement(timeout: Duration) throws {
-        try database.waitForAnnouncement(timeout: timeout)
+        try storage.waitForAnnouncement(timeout: timeout)
     }
 
     public func whileHolding<T: Sendable>(_ lock: SharedLock, lease: Duration, _ body: (_ stillHeld: () -> Bool) throws -> T) throws -> T? {
-        try database.whileHolding(lock, lease: lease, body)
+        try storage.whileHolding(lock, lease: lease, body)
     }
 
     /// Publishes on `changes` what every revision after `revision` changed of flags, tokens and criteria, as this
@@ -20,7 +20,7 @@ extension RelationalStore {
     /// Rules carry that revision as their version, so a subscriber that already has a newer one keeps it, and a
     /// revision this process wrote itself is published again without harm.
     public func followOtherProcesses(from revision: Int64) throws -> Int64 {
-        let committed: CommittedChanges? = try database.read { connection in
+        let committed: CommittedChanges? = try storage.read { connection in
             let missed = try RelationalStore.configurationChanges(since: revision, on: connection)
             guard let last = missed.last else { return nil }
             func union(_ lists: (ConfigurationChange) -> [String]) -> [String] {

@@ -60,9 +60,9 @@ extension RelationalStore {
     public func claimDeliveries(at now: Date, by owner: String, leaseUntil: Date, excluding: Set<String>, limit: Int) throws -> [DeliveryJob] {
         // Rows another process is claiming at this moment are skipped rather than waited for; on SQLite the whole
         // file is locked for the write, and there is no other process anyway.
-        let skipLocked = database.dialect == .postgres ? " FOR UPDATE OF d SKIP LOCKED" : ""
+        let skipLocked = storage.dialect == .postgres ? " FOR UPDATE OF d SKIP LOCKED" : ""
         let now = StoreClock.milliseconds(now)
-        return try database.writeLockingRows { connection in
+        return try storage.writeLockingRows { connection in
             let due = try connection.query(
                 """
                 SELECT \(RelationalStore.deliveryColumns), w.url, w.secret, e.body
@@ -85,7 +85,7 @@ extension RelationalStore {
     }
 
     public func nextDeliveryDue() throws -> Date? {
-        try database.read { connection in
+        try storage.read { connection in
             // A leased delivery (being sent, here or by another vouchd) is due again only when its lease runs out.
             try connection.query(
                 """
@@ -152,7 +152,7 @@ extension RelationalStore {
     }
 
     public func deliveries(endpoint: String?, status: WebhookDelivery.Status?, after id: String?, limit: Int) throws -> [WebhookDelivery] {
-        try database.read { connection in
+        try storage.read { connection in
             var sql = "SELECT \(RelationalStore.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id > ?"
             var values: [SQLValue] = [.text(id ?? "")]
             if let endpoint {
@@ -170,7 +170,7 @@ extension RelationalStore {
     }
 
     public func deliveries(ofEvent eventID: String) throws -> [WebhookDelivery] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT \(RelationalStore.deliveryColumns) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.event_id = ?",
                                  [.text(eventID)]).map(RelationalStore.delivery(from:))
         }

@@ -4,7 +4,7 @@ import VouchJSON
 
 extension RelationalStore {
     public func targets(of key: String) throws -> [String] {
-        try database.read { connection in
+        try storage.read { connection in
             guard try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(key)]) != nil else {
                 throw StoreError.notFound(kind: "fix", id: key)
             }

@@ -21,11 +21,11 @@ extension RelationalStore {
     }
 
     public func tester(_ id: String) throws -> Tester? {
-        try database.read { try RelationalStore.tester(id, on: $0) }
+        try storage.read { try RelationalStore.tester(id, on: $0) }
     }
 
     public func testers(after id: String?, limit: Int) throws -> [Tester] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT id FROM testers WHERE id > ? ORDER BY id LIMIT ?", [.text(id ?? ""), .int(limit)])
                 .compactMap { try RelationalStore.tester($0.string(0), on: connection) }
         }
@@ -128,12 +128,12 @@ extension RelationalStore {
             return Withdrawal(tester: after, revokedTokenIDs: tokens, feedbackUnlinked: unlinked, feedbackDeleted: deleted)
         }
         // Erasure must reach the file itself: old WAL frames still hold the erased rows until a checkpoint.
-        try database.purgeDeletedRows()
+        try storage.purgeDeletedRows()
         return withdrawal
     }
 
     public func exportTester(_ id: String) throws -> TesterExport {
-        try database.read { connection in
+        try storage.read { connection in
             guard let tester = try RelationalStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             let enrollments = try connection.query(
                 "SELECT fix_key, enrolled_by, enrolled_at_ms FROM enrollments WHERE tester_id = ? ORDER BY fix_key", [.text(id)]
@@ -146,7 +146,7 @@ extension RelationalStore {
     }
 
     public func enrolledFixes(of testerID: String) throws -> [String] {
-        try database.read { try RelationalStore.enrolledFixes(of: testerID, on: $0) }
+        try storage.read { try RelationalStore.enrolledFixes(of: testerID, on: $0) }
     }
 
     static func enrolledFixes(of testerID: String, on connection: any SQLConnection) throws -> [String] {

@@ -45,20 +45,20 @@ extension RelationalStore {
     }
 
     public func tokens(after id: String?, limit: Int) throws -> [TokenRecord] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT \(RelationalStore.tokenColumns) FROM tokens WHERE id > ? ORDER BY id LIMIT ?", [.text(id ?? ""), .int(limit)])
                 .map(RelationalStore.token(from:))
         }
     }
 
     public func activeTokens() throws -> [TokenRecord] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT \(RelationalStore.tokenColumns) FROM tokens WHERE revoked_at_ms IS NULL").map(RelationalStore.token(from:))
         }
     }
 
     public func revokedTokenHashes() throws -> [[UInt8]] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT secret_sha256 FROM tokens WHERE revoked_at_ms IS NOT NULL").map { $0.blob(0) }
         }
     }
@@ -86,7 +86,7 @@ extension RelationalStore {
     }
 
     public func tokenCount() throws -> Int {
-        try database.read { try $0.scalar("SELECT COUNT(*) FROM tokens") ?? 0 }
+        try storage.read { try $0.scalar("SELECT COUNT(*) FROM tokens") ?? 0 }
     }
 
     /// What the audit log keeps of a token: never the secret or its hash.
@@ -140,7 +140,7 @@ extension RelationalStore {
     /// normalised names, so four-eyes holds across the upgrade. Names that look alike become one principal: the safe
     /// direction, since two spellings of one person must never count as two.
     func assignLegacyPrincipals() throws {
-        try database.write { connection in
+        try storage.write { connection in
             let pending = try connection.query("SELECT id, name, tester_id, created_by, created_at_ms FROM tokens WHERE principal IS NULL")
             guard !pending.isEmpty else { return }
             func principal(for text: String, creator: String, at milliseconds: Int64) throws -> String {

@@ -35,7 +35,7 @@ extension RelationalStore {
     /// Runs `body` in one write transaction made for `requester` and publishes what it recorded once COMMIT
     /// succeeded, before returning. The requester's credential is confirmed first, inside the transaction.
     func write<T: Sendable>(by requester: Requester, _ body: (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
-        let write = try database.write({ connection in
+        let write = try storage.write({ connection in
             try RelationalStore.confirm(requester, on: connection)
             return try RelationalStore.recording(body, on: connection)
         }, committed: complete)
@@ -46,7 +46,7 @@ extension RelationalStore {
     /// `write` for callers that arrive together (feedback): one COMMIT carries several transactions' savepoints, and
     /// each caller publishes only its own changes, only when its savepoint and the COMMIT both succeeded.
     func groupWrite<T: Sendable>(by requester: Requester, _ body: @escaping (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
-        let write = try database.groupWrite({ connection in
+        let write = try storage.groupWrite({ connection in
             try RelationalStore.confirm(requester, on: connection)
             return try RelationalStore.recording(body, on: connection)
         }, committed: complete)
@@ -121,7 +121,7 @@ extension RelationalStore {
     }
 
     public func configurationRevision() throws -> Int64 {
-        try database.read { try RelationalStore.configurationRevision(on: $0) }
+        try storage.read { try RelationalStore.configurationRevision(on: $0) }
     }
 
     static func configurationRevision(on connection: any SQLConnection) throws -> Int64 {
@@ -129,7 +129,7 @@ extension RelationalStore {
     }
 
     public func configurationChanges(since revision: Int64) throws -> [ConfigurationChange] {
-        try database.read { try RelationalStore.configurationChanges(since: revision, on: $0) }
+        try storage.read { try RelationalStore.configurationChanges(since: revision, on: $0) }
     }
 
     static func configurationChanges(since revision: Int64, on connection: any SQLConnection) throws -> [ConfigurationChange] {

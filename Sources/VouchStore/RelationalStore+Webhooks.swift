@@ -15,14 +15,14 @@ extension RelationalStore {
     }
 
     public func endpoints(after id: String?, limit: Int) throws -> [WebhookEndpoint] {
-        try database.read { connection in
+        try storage.read { connection in
             try connection.query("SELECT \(RelationalStore.endpointColumns) FROM webhook_endpoints WHERE id > ? AND deleted_at_ms IS NULL ORDER BY id LIMIT ?",
                                  [.text(id ?? ""), .int(limit)]).map(RelationalStore.endpoint(from:))
         }
     }
 
     public func endpoint(_ id: String) throws -> WebhookEndpoint? {
-        try database.read { try RelationalStore.endpoint(id, on: $0) }
+        try storage.read { try RelationalStore.endpoint(id, on: $0) }
     }
 
     public func updateEndpoint(_ id: String, by principal: Requester, _ change: (WebhookEndpoint) throws -> WebhookEndpoint) throws -> WebhookEndpoint {

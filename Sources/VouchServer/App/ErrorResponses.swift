@@ -36,25 +36,32 @@ enum ErrorResponses {
             return Problem(status: 404, detail: "no \(kind) '\(id)'")
         case StoreError.alreadyExists(let kind, let id):
             return Problem(status: 409, detail: "a \(kind) '\(id)' already exists")
-        case let sqlite as SQLiteError where sqlite.isBusy:
-            // Another process (a backup, an operator's sqlite3 shell) held the write lock past the busy timeout.
-            // The transaction was rolled back, so the client may simply retry.
-            return Problem(status: 503, detail: "the database is busy: another connection holds its write lock, so the change was not stored; "
+        case let unavailable as StoreUnavailable:
+            return problem(for: unavailable.reason)
+        default:
+            return nil
+        }
+    }
+
+    private static func problem(for unavailable: StoreUnavailable.Reason) -> Problem {
+        switch unavailable {
+        case .busy(let holder):
+            // Another process (a backup, an operator's sqlite3 shell, another vouchd) held the write lock past the
+            // time a write waits. The transaction was rolled back, so the client may simply retry.
+            let who = switch holder {
+            case .anotherConnection: "another connection"
+            case .anotherVouchd: "another vouchd"
+            }
+            return Problem(status: 503, detail: "the database is busy: \(who) holds its write lock, so the change was not stored; "
                                + "retry in \(busyRetryAfterSeconds) s", headers: [(name: "Retry-After", value: String(busyRetryAfterSeconds))])
-        case let postgres as PostgresError where postgres.isLockTimeout || postgres.isSerializationFailure:
-            // Another vouchd held the shared write lock past the lock timeout; this transaction was rolled back.
-            return Problem(status: 503, detail: "the database is busy: another vouchd holds its write lock, so the change was not stored; "
-                               + "retry in \(busyRetryAfterSeconds) s", headers: [(name: "Retry-After", value: String(busyRetryAfterSeconds))])
-        case let postgres as PostgresError where postgres.isConnectionFailure:
+        case .unreachable:
             // The connection went away; if it went during COMMIT, the change may have been stored after all, which a
             // retry with the same Idempotency-Key (where the route takes one) settles.
             return Problem(status: 503, detail: "the database does not answer, so the change may not have been stored; "
                                + "send it again in \(busyRetryAfterSeconds) s", headers: [(name: "Retry-After", value: String(busyRetryAfterSeconds))])
-        case let sqlite as SQLiteError where sqlite.isDiskFull:
+        case .diskFull:
             return Problem(status: 507, detail: "the disk holding the database is full, so the change was not stored; "
                                + "free space in the state directory, then retry")
-        default:
-            return nil
         }
     }
 }

@@ -32,6 +32,13 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// `55P03` lock not available: the write lock stayed taken past the lock timeout (SQLite's SQLITE_BUSY).
     public var isLockTimeout: Bool { sqlState == "55P03" }
 
+    /// How the store reports this failure, when it means the database could not take the work now.
+    var unavailability: StoreUnavailable.Reason? {
+        if isLockTimeout || isSerializationFailure { return .busy(heldBy: .anotherVouchd) }
+        if isConnectionFailure { return .unreachable }
+        return nil
+    }
+
     public var description: String {
         var text = "PostgreSQL error"
         if let sqlState { text += " \(sqlState)" }

@@ -20,6 +20,13 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         primaryCode == SQLITE_FULL || (primaryCode == SQLITE_IOERR && (systemErrno == ENOSPC || systemErrno == EDQUOT))
     }
 
+    /// How the store reports this failure, when it means the database could not take the work now.
+    var unavailability: StoreUnavailable.Reason? {
+        if isBusy { return .busy(heldBy: .anotherConnection) }
+        if isDiskFull { return .diskFull }
+        return nil
+    }
+
     public var description: String {
         var text = "SQLite error \(code): \(message)"
         if primaryCode == SQLITE_IOERR, systemErrno != 0 { text += " (errno \(systemErrno): \(String(cString: strerror(systemErrno))))" }
