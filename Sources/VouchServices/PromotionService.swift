@@ -4,7 +4,6 @@ import Synchronization
 import VouchDomain
 import VouchJSON
 import VouchStore
-import VouchWebhooks
 
 /// Moves fixes through the lifecycle with their webhook events, checks criteria, and promotes, releases,
 /// rolls out and pauses on its own when the evidence, the deliveries or the clock say so.
@@ -12,7 +11,7 @@ import VouchWebhooks
 /// It hears of changes from the store's change feed (`react(to:)`), like every other part that follows the store.
 public final class PromotionService: Sendable {
     let store: any Store
-    let settings: ApplicationSettings
+    let settings: PromotionSettings
     let clock: @Sendable () -> Date
     let logger: Logger
     let timer: PromotionTimer
@@ -21,7 +20,7 @@ public final class PromotionService: Sendable {
     /// Fixes with a check queued and not yet begun: feedback arriving meanwhile joins that check.
     private let checksQueued = Mutex<Set<String>>([])
 
-    init(store: any Store, settings: ApplicationSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    public init(store: any Store, settings: PromotionSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.store = store
         self.settings = settings
         self.clock = clock
@@ -39,7 +38,7 @@ public final class PromotionService: Sendable {
         try CriteriaEvaluator.evaluate(input(for: fix))
     }
 
-    func input(for fix: Fix, latest known: [Feedback]? = nil) throws -> CriteriaEvaluator.Input {
+    public func input(for fix: Fix, latest known: [Feedback]? = nil) throws -> CriteriaEvaluator.Input {
         CriteriaEvaluator.Input(
             fix: fix, settings: settings.criteria.applying(fix.criteria), latest: try known ?? store.latestFeedback(of: fix.key.rawValue, revision: fix.revision),
             failing: try store.failingFeedback(of: fix.key.rawValue, revision: fix.revision),
@@ -110,7 +109,7 @@ public final class PromotionService: Sendable {
 
     /// The change feed's subscriber: looks at a fix's criteria again after whatever can change them, settles
     /// promotions from their deliveries, and keeps the timer on the next rollout step.
-    func react(to committed: CommittedChanges) {
+    public func react(to committed: CommittedChanges) {
         for change in committed.changes {
             do {
                 switch change {
@@ -299,11 +298,11 @@ public final class PromotionService: Sendable {
 
     // MARK: Lifecycle of the service
 
-    func start() {
+    public func start() {
         timer.start { [self] in sharedTick() }
     }
 
-    func stop() {
+    public func stop() {
         timer.stop()
         // Checks already queued finish before the store can close.
         checks.sync {}
