@@ -362,7 +362,8 @@ public final class VouchApplication: Sendable {
     static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.pathStarts(with: "/console/") }
 
     /// What `lookUp` reads from the directory for the token the request presents.
-    private static func principal<Value>(of request: HTTPRequest, in directory: Unmanaged<TokenDirectory>, _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
+    private static func principal<Value>(of request: HTTPRequest, in directory: Unmanaged<TokenDirectory>,
+                                         _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
         withPresentedSecret(in: request.headers) { secret in
             guard let secret else { return nil }
             return directory._withUnsafeGuaranteedRef { lookUp($0, secret) }
