@@ -53,12 +53,13 @@ public final class PromotionService: Sendable {
     // MARK: Transitions
 
     /// Applies a lifecycle action with its audit event and webhook event.
+    /// - Parameter evidence: the fix's evidence as the caller just read it; read here when nil.
     @discardableResult
-    func transition(_ key: String, _ action: FixAction, by principal: Requester, note: String? = nil,
+    func transition(_ key: String, _ action: FixAction, by principal: Requester, note: String? = nil, evidence known: WebhookEventFactory.Evidence? = nil,
                     extra: @escaping @Sendable (Fix) -> JSONObject = { _ in [:] },
                     prepare: @escaping @Sendable (Fix) throws -> Fix = { $0 }) throws -> FixChange {
         let time = clock()
-        let evidenceBefore = try store.fix(key).flatMap { evidence(for: $0) }
+        let evidenceBefore = try known ?? store.fix(key).flatMap { evidence(for: $0) }
         let change = try store.updateFix(key, action: AuditAction(transition: action), by: principal, note: note, emitting: { before, after in
             guard let type = WebhookEventType(transition: action) else { return [] }
             // A new revision starts with no evidence.
@@ -83,9 +84,11 @@ public final class PromotionService: Sendable {
             guard allowed.contains(action) else {
                 throw TransitionRefused(state: fix.state, action: action, allowedActions: allowed)
             }
-            let report = try report(for: fix)
+            let input = try input(for: fix)
+            let report = CriteriaEvaluator.evaluate(input)
             guard report.allMet else { throw CriteriaNotMet(report) }
-            return try promote(key, action: action, by: Requester(principal), expectedRevision: fix.revision)
+            return try promote(key, action: action, by: Requester(principal), expectedRevision: fix.revision,
+                               evidence: WebhookEventFactory.Evidence(latest: input.latest))
         default:
             return try transition(key, action, by: Requester(principal), note: note)
         }
@@ -93,9 +96,11 @@ public final class PromotionService: Sendable {
 
     /// testing → promoting (or promotion_failed → promoting), emitting `fix.promoted` and remembering its id; its
     /// deliveries settle it (`react(to:)`).
-    func promote(_ key: String, action: FixAction, by principal: Requester, expectedRevision: Int) throws -> FixChange {
+    /// - Parameter evidence: the evidence the criteria were met on, for the event; the revision is checked again.
+    func promote(_ key: String, action: FixAction, by principal: Requester, expectedRevision: Int,
+                 evidence: WebhookEventFactory.Evidence) throws -> FixChange {
         let eventID = WebhookEventFactory.makeID()
-        return try transition(key, action, by: principal, prepare: { fix in
+        return try transition(key, action, by: principal, evidence: evidence, prepare: { fix in
             guard fix.revision == expectedRevision else {
                 throw StoreConflict("fix \(key) moved to revision \(fix.revision) while it was being promoted; its criteria are checked again")
             }
@@ -149,7 +154,8 @@ public final class PromotionService: Sendable {
             if let next = CriteriaEvaluator.nextTimeChange(input) { timer.schedule(next) }
             if report.readyToPromote {
                 do {
-                    _ = try promote(key, action: .promote, by: "vouchd", expectedRevision: fix.revision)
+                    _ = try promote(key, action: .promote, by: "vouchd", expectedRevision: fix.revision,
+                                    evidence: WebhookEventFactory.Evidence(latest: input.latest))
                     logger.info("fix promoted automatically", [("fix.key", key)])
                 } catch is TransitionRefused {
                     // Someone else moved the fix first; nothing to do.
