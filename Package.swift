@@ -30,10 +30,13 @@ let package = Package(
         .target(name: "VouchConcurrency", dependencies: ["CThreadLocal"]),
         .target(name: "VouchHTTP", dependencies: ["VouchJSON", "VouchConcurrency", "CMicroHTTPD"]),
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
+        // The rules each write and read follows, once for the API and the console: no HTTP here, so the compiler holds
+        // that a service knows nothing of requests or answers.
+        .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
         .target(name: "VouchConsole", dependencies: ["VouchDomain"]),
         .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchConsole", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                 "VouchConcurrency"],
+                                                 "VouchConcurrency", "VouchServices"],
             plugins: ["EmbedOpenAPIDocument"]),
         .target(name: "VouchClient", dependencies: ["CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
@@ -55,9 +58,10 @@ let package = Package(
         .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore", "VouchClient"], exclude: ["standard-webhooks-vectors.json"]),
         // What several test targets share: a fresh PostgreSQL database per test (from VOUCH_TEST_POSTGRES_URL).
         .target(name: "VouchTestSupport", dependencies: ["VouchStore"], path: "Tests/VouchTestSupport"),
+        .testTarget(name: "VouchServicesTests", dependencies: ["VouchServices", "VouchStore", "VouchDomain"]),
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "CMicroHTTPD"]),
+                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices", "CMicroHTTPD"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole", "VouchDomain"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),

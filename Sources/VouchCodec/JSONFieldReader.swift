@@ -82,6 +82,13 @@ public struct JSONFieldReader {
 
     /// Throws every problem found, including members that no reader asked for.
     public func finish() throws(ValidationFailure) {
+        let all = problems
+        if !all.isEmpty { throw ValidationFailure(all) }
+    }
+
+    /// Every problem found so far, then the members that no reader asked for: what `finish()` throws, for a caller
+    /// that hands them on to a service, which reports them with its own.
+    public var problems: [FieldError] {
         var all = errors
         // Once per request, not once per unknown member: a body may hold thousands of them.
         let allowed = known.sorted().joined(separator: ", ")
@@ -89,6 +96,6 @@ public struct JSONFieldReader {
             all.append(FieldError(field: name(key), message: allowed.isEmpty ? "is not a known field; this request takes no fields"
                                                                              : "is not a known field; allowed: \(allowed)"))
         }
-        if !all.isEmpty { throw ValidationFailure(all) }
+        return all
     }
 }

@@ -3,9 +3,11 @@ import VouchDomain
 
 /// Testers' feedback on a fix's revisions, and what the criteria read of it.
 public protocol FeedbackStore: Sendable {
-    /// Stores a submission's records in one transaction after checking, inside it, that the fix still takes feedback
-    /// at the records' revision and every tester is active and enrolled.
-    func submitFeedback(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?,
+    /// Stores a submission's records in one transaction: reads the fix inside it, hands it to `build`, which makes the
+    /// records against it (or throws), then checks that the fix takes feedback at the records' revision and every
+    /// tester is active and enrolled. A replayed idempotency claim returns the records first stored under it.
+    func submitFeedback(to key: String, by requester: Requester, idempotency: IdempotencyClaim?,
+                        _ build: @escaping @Sendable (Fix) throws -> [Feedback],
                         emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission
     func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback]
     /// The latest feedback per tester on one revision, and how many records that revision has.
@@ -17,6 +19,12 @@ public protocol FeedbackStore: Sendable {
 }
 
 extension FeedbackStore {
+    /// Stores records already made against the fix as the caller read it.
+    public func submitFeedback(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?,
+                               emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
+        try submitFeedback(to: records.first?.fixKey ?? "", by: requester, idempotency: idempotency, { _ in records }, emitting: emitting)
+    }
+
     public func submitFeedback(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?) throws -> FeedbackSubmission {
         try submitFeedback(records, by: requester, idempotency: idempotency, emitting: { _, _, _ in [] })
     }

@@ -9,17 +9,23 @@ extension RelationalStore {
         browser, browser_version, link_id, link_created_by, link_opened_by
         """
 
-    public func submitFeedback(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?,
+    public func submitFeedback(to key: String, by requester: Requester, idempotency: IdempotencyClaim?,
+                               _ build: @escaping @Sendable (Fix) throws -> [Feedback],
                                emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
         // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
         try groupWrite(by: requester) { connection, changes in
-            try RelationalStore.submit(records, by: requester, idempotency: idempotency, emitting: emitting, on: connection, recording: &changes, store: self)
+            try RelationalStore.submit(to: key, by: requester, idempotency: idempotency, build, emitting: emitting, on: connection,
+                                       recording: &changes, store: self)
         }
     }
 
-    static func submit(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?,
+    /// The fix is read once, here, and the records are made against it: what they were checked against is what they
+    /// are stored against.
+    static func submit(to key: String, by requester: Requester, idempotency: IdempotencyClaim?, _ build: (Fix) throws -> [Feedback],
                        emitting: ([Feedback], [Feedback], Fix) -> [WebhookEvent],
                        on connection: any SQLConnection, recording changes: inout TransactionChanges, store: RelationalStore) throws -> FeedbackSubmission {
+        guard let fix = try fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+        let records = try build(fix)
         if let claim = idempotency, let earlier = try connection.query(
             "SELECT request_sha256, feedback_ids FROM idempotency_records WHERE principal = ? AND key = ?", [.text(claim.principal), .text(claim.key)]).first {
             guard earlier.blob(0) == claim.requestSHA256 else {
@@ -29,13 +35,13 @@ extension RelationalStore {
             let stored = try ids.compactMap { try feedback(id: $0, on: connection) }
             return FeedbackSubmission(records: stored, replayed: true)
         }
+        guard Feedback.acceptingStates.contains(fix.state) || records.isEmpty else {
+            let states = Feedback.acceptingStates.map(\.rawValue).joined(separator: ", ")
+            throw StoreConflict("fix \(fix.key) is \(fix.state.rawValue) and takes no feedback; it takes feedback while \(states)")
+        }
         for (index, record) in records.enumerated() {
             let prefix = records.count > 1 ? "[\(index)]." : ""
-            guard let fix = try fix(record.fixKey, on: connection) else { throw StoreError.notFound(kind: "fix", id: record.fixKey) }
-            guard Feedback.acceptingStates.contains(fix.state) else {
-                let states = Feedback.acceptingStates.map(\.rawValue).joined(separator: ", ")
-                throw StoreConflict("fix \(fix.key) is \(fix.state.rawValue) and takes no feedback; it takes feedback while \(states)")
-            }
+            guard record.fixKey == fix.key.rawValue else { throw StoreConflict("feedback on fix \(record.fixKey) was sent to fix \(fix.key)") }
             guard fix.revision == record.revision else {
                 throw StoreConflict("fix \(fix.key) moved to revision \(fix.revision) while this feedback was being recorded; submit it again")
             }
@@ -73,7 +79,7 @@ extension RelationalStore {
                                                    fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details),
                                                    via: requester.viaLink))
         }
-        if let first = records.first, let fix = try fix(first.fixKey, on: connection) {
+        if !records.isEmpty {
             // The events carry the evidence (the latest feedback per tester): read and built only when an endpoint
             // will receive them. This runs inside the shared commit, where every member waits for the others' work.
             let endpoints = try enabledEndpoints(onlyTo: nil, on: connection)

@@ -6,7 +6,7 @@ enum ModuleLayers {
         ("encodings, identity, cryptography, outbound HTTP, shared-memory helpers, HTML components",
          ["VouchCodec", "VouchIdentity", "VouchCrypto", "VouchClient", "VouchConcurrency", "VouchConsole"]),
         ("storage and the HTTP server", ["VouchStore", "VouchHTTP"]),
-        ("the rules and the outbound worker", ["VouchWebhooks"]),
+        ("the rules (services) and the outbound worker", ["VouchServices", "VouchWebhooks"]),
         ("the daemon's application and the command line", ["VouchServer", "VouchCLI"]),
         ("executables", ["vouchd", "vouch", "vouch-bench", "vouch-embed"]),
     ]

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VouchCrypto
 import VouchDomain
+import VouchServices
 import VouchStore
 import VouchTestSupport
 @testable import VouchServer

@@ -4,6 +4,7 @@ import VouchDomain
 import VouchHTTP
 import VouchJSON
 @testable import VouchServer
+import VouchServices
 import VouchStore
 
 /// A vouchd application served on port 0 over a database in a directory the test chooses (a small tmpfs),

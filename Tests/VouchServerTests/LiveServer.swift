@@ -4,6 +4,7 @@ import VouchDomain
 import VouchHTTP
 import VouchJSON
 @testable import VouchServer
+import VouchServices
 import VouchStore
 import VouchWebhooks
 

@@ -3,6 +3,7 @@ import Testing
 import VouchHTTP
 import VouchJSON
 @testable import VouchServer
+import VouchServices
 import VouchStore
 
 /// `/metrics`, `/readyz`, request ids and the limit on unknown tokens, against an application served in-process.

@@ -4,6 +4,7 @@ import VouchDomain
 import VouchHTTP
 import VouchJSON
 @testable import VouchServer
+import VouchServices
 import VouchStore
 
 /// The OpenAPI document: the embedded copy matches `openapi/vouch.openapi.json`, and it describes exactly the routes served.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import VouchServer
+import VouchServices
 
 /// What opening a personal link does, as the third attack tried it (RELIABILITY.md, "Personal links"): fetching the
 /// link signs nobody in, sessions per link and per tester are bounded, openings are rate-limited and logged when

@@ -1,5 +1,6 @@
 import Foundation
 @testable import VouchServer
+import VouchServices
 import VouchStore
 
 enum VouchApplicationFactory {

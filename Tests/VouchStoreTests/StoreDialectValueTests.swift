@@ -64,7 +64,8 @@ struct StoreDialectValueTests {
             let stored = try store.feedback(of: key, tester: nil, revision: nil, after: nil, limit: 100).map(\.feedback)
             #expect(stored == records)
             #expect(bytes(stored.map(\.comment)) == bytes(texts))
-            let replay = try store.submitFeedback([], by: "maria", idempotency: IdempotencyClaim(principal: Self.texts[9], key: Self.texts[7], requestSHA256: [0]))
+            let replay = try store.submitFeedback(to: key, by: "maria", idempotency: IdempotencyClaim(principal: Self.texts[9], key: Self.texts[7], requestSHA256: [0]),
+                                                  { _ in [] }, emitting: { _, _, _ in [] })
             #expect(replay.replayed && replay.records == records)
 
             for (index, text) in texts.enumerated() {

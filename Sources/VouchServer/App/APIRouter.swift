@@ -1,5 +1,6 @@
 import VouchDomain
 import VouchHTTP
+import VouchServices
 
 /// The `/v1` router: every route names the permission it needs, checked before its handler runs.
 struct APIRouter {
@@ -25,7 +26,7 @@ struct APIRouter {
                               headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])
             }
             guard permissions.contains(where: principal.allows) else {
-                throw Problem(status: 403, detail: "the role \(principal.role.rawValue) may not do this; it needs a role that can \(permission.phrase)")
+                throw AccessDenied(lacking: permission, principal)
             }
             let context = RequestContext(principal: principal, parameters: parameters, requestID: request.requestID)
             return try handler(request, context)
@@ -36,33 +37,5 @@ struct APIRouter {
     /// OFREP routes use this too: they check tokens themselves, because OFREP's 401 and 403 have no body.
     mutating func addPublic(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
         router.add(method, pattern, handler)
-    }
-}
-
-extension Permission {
-    /// What the permission lets a person do, without the roles: the console names the roles in words ("release manager").
-    var task: String {
-        switch self {
-        case .evaluateFlags: "evaluate flags"
-        case .readAll: "read fixes, testers and the audit log"
-        case .editFixes: "create and change fixes"
-        case .manageTesters: "manage testers and enrollments"
-        case .decideRelease: "pause, resume, roll back and promote fixes"
-        case .approve: "approve or reject fixes"
-        case .manageTokens: "manage tokens"
-        case .manageWebhooks: "manage webhooks"
-        case .readEnrolledFixes: "read the fixes a tester is enrolled in"
-        case .submitOwnFeedback: "submit feedback"
-        }
-    }
-
-    /// Words for a 403 answer: the task and, where staff roles grant it, which roles do, by their API names.
-    var phrase: String {
-        switch self {
-        case .evaluateFlags, .readEnrolledFixes, .submitOwnFeedback: return task
-        default:
-            let roles = Role.allCases.filter { $0.allows(self) }.map(\.rawValue)
-            return task + " (" + (roles.count == 1 ? roles[0] : roles.dropLast().joined(separator: ", ") + " or " + roles[roles.count - 1]) + ")"
-        }
     }
 }

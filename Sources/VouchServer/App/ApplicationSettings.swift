@@ -1,4 +1,5 @@
 import VouchDomain
+import VouchServices
 import VouchWebhooks
 
 /// What the application takes from the configuration: criteria defaults, webhook delivery, rollout and CORS settings.
@@ -51,5 +52,12 @@ public struct ApplicationSettings: Sendable {
         self.delivery = delivery
         self.rollout = rollout
         self.maxTimerSleepMilliseconds = maxTimerSleepMilliseconds
+    }
+}
+
+extension ApplicationSettings {
+    /// The part promotion reads.
+    var promotion: PromotionSettings {
+        PromotionSettings(criteria: criteria, maxTimerSleepMilliseconds: maxTimerSleepMilliseconds, leaseMilliseconds: leaseMilliseconds)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VouchServices
 import VouchStore
 
 /// Keeps this vouchd current with the others on a shared database (PostgreSQL): what they commit of flags, tokens

@@ -1,6 +1,7 @@
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// The one place errors become HTTP answers (docs/contracts.md, "Errors").
@@ -29,6 +30,12 @@ enum ErrorResponses {
             return Problem(status: 409, detail: conflict.description)
         case let refused as DecisionRefused:
             return Problem(status: 403, detail: refused.description)
+        case let denied as AccessDenied:
+            return Problem(status: 403, detail: denied.description)
+        case let missing as NotFound:
+            return Problem(status: 404, detail: missing.description)
+        case let busy as TryAgainSoon:
+            return Problem(status: 503, detail: busy.description, headers: [(name: "Retry-After", value: "1")])
         case let ended as CredentialEnded:
             // Revoked on another vouchd a moment ago: this one's copy of the tokens had not heard yet, the write did.
             return Problem(status: 401, detail: ended.description)

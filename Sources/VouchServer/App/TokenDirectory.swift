@@ -2,6 +2,7 @@ import Synchronization
 import VouchCrypto
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 import VouchConcurrency
 
@@ -158,5 +159,5 @@ public final class TokenDirectory: Sendable {
     }
 
     /// A new secret: `vch_` and 40 random lowercase letters and digits (about 206 bits).
-    public static func makeSecret() -> String { "vch_" + SecureRandom.alphanumeric(count: 40) }
+    public static func makeSecret() -> String { TokenService.makeSecret() }
 }

@@ -1,20 +1,21 @@
 import Foundation
 import VouchDomain
+import VouchServices
 import VouchStore
 
 extension VouchApplication {
     /// The web console's pages, on the same router as the API so that metrics and the request log name their routes
     /// (docs/console.md).
-    static func registerConsole(in router: inout APIRouter, sessions: ConsoleSessions, api: ConsoleAPI, store: any Store,
+    static func registerConsole(in router: inout APIRouter, sessions: ConsoleSessions, services: Services, store: any Store,
                                 promotion: PromotionService, tokens: TokenDirectory, authFailures: AuthFailureLimiter,
                                 settings: ApplicationSettings, logger: Logger, clock: @escaping @Sendable () -> Date) {
         let routes = ConsoleRoutes(sessions: sessions)
         SignInPages(routes: routes, store: store, tokens: tokens, authFailures: authFailures, logger: logger, clock: clock).register(in: &router)
         HomePages(routes: routes, store: store).register(in: &router)
         AssetPages(routes: routes).register(in: &router)
-        ReviewPages(routes: routes, store: store, promotion: promotion, api: api).register(in: &router)
-        AdminPages(routes: routes, store: store, api: api).register(in: &router)
-        TesterPages(routes: routes, store: store, api: api, clock: clock).register(in: &router)
-        MaintainerPages(routes: routes, store: store, api: api, clock: clock).register(in: &router)
+        ReviewPages(routes: routes, store: store, promotion: promotion, services: services).register(in: &router)
+        AdminPages(routes: routes, store: store, services: services).register(in: &router)
+        TesterPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
+        MaintainerPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import VouchCrypto
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 import VouchWebhooks
 
@@ -38,7 +39,6 @@ public final class VouchApplication: Sendable {
     private let cors: CORSPolicy
     /// The web console's sessions, or nil when `console.enabled` is false.
     let consoleSessions: ConsoleSessions?
-    private let consoleAPI: ConsoleAPI
     /// What other vouchd on a shared database commit, published here; nil on SQLite.
     let follower: ClusterFollower?
 
@@ -76,54 +76,46 @@ public final class VouchApplication: Sendable {
         deliveries = DeliveryWorker(store: store, settings: settings.delivery, resolver: hostResolver, clock: clock, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
         })
-        promotion = PromotionService(store: store, settings: settings, clock: clock, logger: logger)
+        promotion = PromotionService(store: store, settings: settings.promotion, clock: clock, logger: logger)
         VouchApplication.follow(changes, snapshots: snapshots, tokens: tokens, deliveries: deliveries, eventStreams: eventStreams, promotion: promotion)
         let directory = tokens
-        // The console's own calls to the API carry their principal in a task-local value (`InProcessCall`); every
-        // other request presents a token.
         // The directory reaches the closures unretained (`Unmanaged`): the application holds it for as long as its
         // router lives, and a retain and release per request went through the slow path of reference counting (it
         // is weakly referenced) on an object every HTTP thread shares.
         let unretainedDirectory = Unmanaged.passUnretained(directory)
         var router = APIRouter(authenticate: { request in
-            VouchApplication.principal(of: request, in: unretainedDirectory, { $0 }) { $0.principal(forSecretBytes: $1) }
+            VouchApplication.principal(of: request, in: unretainedDirectory) { $0.principal(forSecretBytes: $1) }
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, authenticateRole: { request in
-            VouchApplication.principal(of: request, in: unretainedDirectory, \.role) { $0.role(forSecretBytes: $1) }
+            VouchApplication.principal(of: request, in: unretainedDirectory) { $0.role(forSecretBytes: $1) }
         }, roleOfPresentedSecret: { secret in
             secret.flatMap { secret in unretainedDirectory._withUnsafeGuaranteedRef { $0.role(forSecretBytes: secret) } }
         }, eventStreams: eventStreams)
         ofrep.register(in: &router)
-        FixController(store: store, promotion: promotion, clock: clock).register(in: &router)
-        TargetController(store: store, clock: clock).register(in: &router)
-        TokenController(store: store, clock: clock).register(in: &router)
-        AuditController(store: store).register(in: &router)
-        TesterController(store: store, clock: clock).register(in: &router)
-        EnrollmentController(store: store, clock: clock).register(in: &router)
-        FeedbackController(store: store, clock: clock).register(in: &router)
-        ApprovalController(store: store, promotion: promotion, clock: clock).register(in: &router)
-        StatusController(store: store, promotion: promotion, settings: settings, clock: clock).register(in: &router)
         let addressPolicy = AddressPolicy(allowPrivateNetworks: settings.delivery.allowPrivateNetworks, resolver: hostResolver,
                                           timeout: .milliseconds(settings.dnsTimeoutMilliseconds))
-        WebhookController(store: store, addressPolicy: addressPolicy, clock: clock).register(in: &router)
-        TesterLinkController(store: store, settings: settings.console, clock: clock).register(in: &router)
-        let logger = self.logger
-        consoleAPI = ConsoleAPI(answerError: { error in
-            (ErrorResponses.problem(for: error) ?? {
-                logger.error("console call failed", [("error", String(describing: error))])
-                return Problem(status: 500, detail: "the server failed to answer; the error is in its log")
-            }()).response
-        })
+        let services = Services(store: store, promotion: promotion, checkWebhookAddress: { try VouchApplication.check(url: $0, with: addressPolicy) },
+                                makeWebhookSecret: WebhookSigner.makeSecret, linkValidSeconds: settings.console.linkValidSeconds, clock: clock)
+        FixController(fixes: services.fixes).register(in: &router)
+        TargetController(targets: services.targets).register(in: &router)
+        TokenController(tokens: services.tokens).register(in: &router)
+        AuditController(store: store).register(in: &router)
+        TesterController(testers: services.testers, clock: clock).register(in: &router)
+        EnrollmentController(enrollments: services.enrollments).register(in: &router)
+        FeedbackController(feedback: services.feedback).register(in: &router)
+        ApprovalController(approvals: services.approvals).register(in: &router)
+        StatusController(store: store, promotion: promotion, settings: settings, clock: clock).register(in: &router)
+        WebhookController(webhooks: services.webhooks).register(in: &router)
+        TesterLinkController(links: services.links, settings: settings.console, clock: clock).register(in: &router)
         if settings.console.enabled {
             let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)
             consoleSessions = sessions
-            VouchApplication.registerConsole(in: &router, sessions: sessions, api: consoleAPI, store: store, promotion: promotion,
+            VouchApplication.registerConsole(in: &router, sessions: sessions, services: services, store: store, promotion: promotion,
                                              tokens: tokens, authFailures: authFailures, settings: settings, logger: logger, clock: clock)
         } else {
             consoleSessions = nil
         }
-        consoleAPI.attach(router.router)
         self.router = router.router
         let patterns = router.router.patterns
         routePatternPaths = patterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
@@ -354,14 +346,25 @@ public final class VouchApplication: Sendable {
         }
     }
 
+    /// A webhook receiver's URL checked as registration checks it: its form, then where its host resolves.
+    private static func check(url: String, with policy: AddressPolicy) throws -> String? {
+        if let problem = AddressPolicy.checkForm(url) { return problem }
+        do {
+            _ = try policy.resolve(url)
+            return nil
+        } catch {
+            // An overloaded resolver says nothing about the URL: the same request may pass in a moment.
+            if error.isBusy { throw TryAgainSoon(error.description) }
+            return error.description
+        }
+    }
+
     static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.pathStarts(with: "/console/") }
 
-    /// What `read` takes of the request's principal: the console's own, for its in-process calls, or the presented
-    /// token's, which `lookUp` reads from the directory.
-    private static func principal<Value>(of request: HTTPRequest, in directory: Unmanaged<TokenDirectory>, _ read: (Principal) -> Value,
+    /// What `lookUp` reads from the directory for the token the request presents.
+    private static func principal<Value>(of request: HTTPRequest, in directory: Unmanaged<TokenDirectory>,
                                          _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
-        if let principal = InProcessCall.principal { return read(principal) }
-        return withPresentedSecret(in: request.headers) { secret in
+        withPresentedSecret(in: request.headers) { secret in
             guard let secret else { return nil }
             return directory._withUnsafeGuaranteedRef { lookUp($0, secret) }
         }

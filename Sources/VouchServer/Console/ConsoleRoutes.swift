@@ -1,6 +1,7 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 
 /// Adds console routes to the application's router: each finds its session, checks who may open it and, for a POST,
 /// reads the form and checks its CSRF token before the handler runs; an expected refusal becomes an HTML page.

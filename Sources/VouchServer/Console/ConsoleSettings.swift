@@ -1,3 +1,5 @@
+import VouchServices
+
 /// The web console's settings (`console.*`; docs/console.md, "Sessions").
 public struct ConsoleSettings: Sendable {
     /// Whether `/console/` is served at all.
@@ -14,7 +16,7 @@ public struct ConsoleSettings: Sendable {
     public var linkValidSeconds: Int
 
     /// What a personal link's validity may be: from an hour to 90 days.
-    public static let linkValidRange = 3_600...(90 * 86_400)
+    public static let linkValidRange = LinkService.validRange
 
     /// Each default is the configuration's (`DaemonSettings`).
     public init(enabled: Bool = DaemonConfiguration.defaults.boolean("console.enabled"),

@@ -3,6 +3,7 @@ import VouchConsole
 import VouchCrypto
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// Signing in and out: staff with a token, testers with their personal link (docs/console.md, "Sessions").

@@ -3,12 +3,12 @@ import VouchCodec
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// `/v1/fixes/{key}/enrollments`: while a fix is in testing its flag is on for enrolled testers' keys.
 struct EnrollmentController {
-    let store: any Store
-    let clock: @Sendable () -> Date
+    let enrollments: EnrollmentService
 
     func register(in router: inout APIRouter) {
         router.add("GET", "/v1/fixes/{key}/enrollments", .readAll, list)
@@ -18,20 +18,14 @@ struct EnrollmentController {
 
     func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let key = context.parameters["key"]
-        return .json(EnrollmentController.json(key, try store.enrollments(of: key)))
+        return .json(EnrollmentController.json(key, try enrollments.enrollments(of: key, for: context.principal)))
     }
 
     func enroll(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         var reader = JSONFieldReader(object: try RequestBody.object(request))
         let testers = reader.stringList("testers")
-        if let testers, testers.isEmpty || testers.count > 500 {
-            reader.addError(FieldError(field: "testers", message: "must list 1 to 500 tester ids (t_…)"))
-        } else if testers == nil, reader.errors.isEmpty {
-            reader.addError(FieldError(field: "testers", message: "is required: the tester ids (t_…) to enroll"))
-        }
-        try reader.finish()
         let key = context.parameters["key"]
-        let change = try store.enroll(testers ?? [], in: key, by: context.requester, at: clock())
+        let change = try enrollments.enroll(testers, in: key, readErrors: reader.problems, by: context.principal)
         var body = EnrollmentController.json(key, change.enrollments)
         if case .object(var object) = body {
             object["added"] = .strings(change.added)
@@ -42,9 +36,7 @@ struct EnrollmentController {
 
     func unenroll(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let key = context.parameters["key"]
-        let tester = context.parameters["tester"]
-        let change = try store.unenroll([tester], from: key, by: context.requester, at: clock())
-        guard !change.removed.isEmpty else { throw Problem(status: 404, detail: "tester \(tester) is not enrolled in fix \(key)") }
+        let change = try enrollments.unenroll(context.parameters["tester"], from: key, by: context.principal)
         return .json(EnrollmentController.json(key, change.enrollments))
     }
 

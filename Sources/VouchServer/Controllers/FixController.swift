@@ -3,13 +3,11 @@ import VouchCodec
 import VouchDomain
 import VouchHTTP
 import VouchJSON
-import VouchStore
+import VouchServices
 
 /// `/v1/fixes`: create, list, show, patch, and the lifecycle actions.
 struct FixController {
-    let store: any Store
-    let promotion: PromotionService
-    let clock: @Sendable () -> Date
+    let fixes: FixService
 
     /// The actions people may ask for.
     static let servedActions = FixAction.commands
@@ -24,9 +22,7 @@ struct FixController {
 
     func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let (draft, readErrors) = FixDraft.read(try RequestBody.json(request))
-        let fix = try FixValidator.makeFix(from: draft, author: context.principal.name, at: clock(), priorErrors: readErrors)
-        let created = try store.createFix(fix, by: context.requester,
-                                          emitting: [WebhookEventFactory.make(.fixCreated, fix: fix, evidence: nil, at: fix.createdAt)])
+        let created = try fixes.create(draft, readErrors: readErrors, by: context.principal)
         return .json(created.jsonValue, status: 201, headers: [(name: "Location", value: "/v1/fixes/\(created.key.rawValue)")])
     }
 
@@ -39,33 +35,18 @@ struct FixController {
             }
             state = parsed
         }
-        let after = try Cursor.decode(request.query["cursor"])
-        var fixes = try store.fixes(state: state, after: after, limit: limit + 1)
-        if context.principal.role == .tester {
-            // A tester sees only the fixes they are enrolled in; a tester has few, so filtering here is cheap.
-            let enrolled = try store.enrolledFixes(of: context.principal.testerID ?? "").filter { $0 > (after ?? "") }
-            fixes = try enrolled.compactMap { try store.fix($0) }.filter { state == nil || $0.state == state }
-        }
-        let page = Cursor.page(fixes, limit: limit) { $0.key.rawValue }
+        let found = try fixes.fixes(state: state, after: try Cursor.decode(request.query["cursor"]), limit: limit + 1, for: context.principal)
+        let page = Cursor.page(found, limit: limit) { $0.key.rawValue }
         return .json(.object(["fixes": .array(page.items.map(\.jsonValue)), "next_cursor": .optional(page.next)]))
     }
 
     func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let key = context.parameters["key"]
-        try TesterScope(store: store).requireFixAccess(context.principal, fixKey: key)
-        guard let fix = try store.fix(key) else { throw StoreError.notFound(kind: "fix", id: key) }
-        return .json(fix.jsonValue)
+        .json(try fixes.fix(context.parameters["key"], for: context.principal).jsonValue)
     }
 
     func patch(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let (draft, readErrors) = FixDraft.read(try RequestBody.json(request))
-        let time = clock()
-        // Refuse a bad body before touching the store, so a missing fix and a bad field are told apart.
-        if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
-        let change = try store.updateFix(context.parameters["key"], action: .fixUpdate, by: context.requester, note: nil) { fix in
-            try FixValidator.applyPatch(draft, to: fix, at: time)
-        }
-        return .json(change.after.jsonValue)
+        return .json(try fixes.update(context.parameters["key"], with: draft, readErrors: readErrors, by: context.principal).jsonValue)
     }
 
     func act(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
@@ -74,16 +55,15 @@ struct FixController {
             let allowed = FixController.servedActions.map(\.rawValue).joined(separator: ", ")
             throw Problem(status: 404, detail: "'\(name)' is not a fix action this server performs; allowed: \(allowed)")
         }
-        guard context.principal.allows(action.requiredPermission) else {
-            throw Problem(status: 403, detail: "the role \(context.principal.role.rawValue) may not \(action.rawValue) a fix; it needs a role that can \(action.requiredPermission.phrase)")
-        }
-        let note = try FixController.note(for: action, in: RequestBody.object(request, emptyAllowed: true))
-        let change = try promotion.perform(action, on: context.parameters["key"], by: context.principal, note: note)
+        // Who may is said before anything about the body.
+        try FixService.authorize(action, for: context.principal)
+        let (note, readErrors) = FixController.note(for: action, in: try RequestBody.object(request, emptyAllowed: true))
+        let change = try fixes.perform(action, on: context.parameters["key"], note: note, readErrors: readErrors, by: context.principal)
         return .json(change.after.jsonValue)
     }
 
     /// `revise` takes `{"note"}` and `rollback` `{"reason"}`; the other actions take an empty body or `{}`.
-    static func note(for action: FixAction, in body: JSONObject) throws -> String? {
+    static func note(for action: FixAction, in body: JSONObject) -> (note: String?, problems: [FieldError]) {
         var reader = JSONFieldReader(object: body)
         var note: String?
         switch action {
@@ -91,10 +71,6 @@ struct FixController {
         case .rollback: note = reader.string("reason")
         default: break
         }
-        if let text = note, text.count > 1_000 {
-            reader.addError(FieldError(field: action == .revise ? "note" : "reason", message: "must be at most 1000 characters, got \(text.count)"))
-        }
-        try reader.finish()
-        return note
+        return (note, reader.problems)
     }
 }

@@ -3,6 +3,7 @@ import VouchCodec
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// `/v1/fixes/{key}/status`, `/criteria` and `/rollout`: what stands between a fix and everyone, and how it ships.

@@ -1,14 +1,14 @@
 import Foundation
 import VouchCodec
-import VouchCrypto
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// `/v1/testers`: enrollment with consent, changes, withdrawal with erasure, and the tester's own export.
 struct TesterController {
-    let store: any Store
+    let testers: TesterService
     let clock: @Sendable () -> Date
 
     func register(in router: inout APIRouter) {
@@ -20,49 +20,29 @@ struct TesterController {
         router.add("GET", "/v1/testers/{id}/export", anyOf: [.manageTesters, .readEnrolledFixes], export)
     }
 
-    static func makeID() -> String { "t_" + SecureRandom.alphanumeric(count: 12) }
-
     func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let (draft, readErrors) = TesterDraft.read(try RequestBody.json(request))
-        let tester = try TesterValidator.makeTester(from: draft, id: TesterController.makeID(), recordedBy: context.principal.name, at: clock(),
-                                                    priorErrors: readErrors)
-        let created = try store.createTester(tester, by: context.requester)
+        let created = try testers.create(draft, readErrors: readErrors, by: context.principal)
         return .json(created.jsonValue, status: 201, headers: [(name: "Location", value: "/v1/testers/\(created.id)")])
     }
 
     func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        try Cursor.listAnswer(request, name: "testers", key: \.id, json: \.jsonValue, fetch: store.testers)
+        try Cursor.listAnswer(request, name: "testers", key: \.id, json: \.jsonValue) { try testers.testers(after: $0, limit: $1, for: context.principal) }
     }
 
     func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let id = context.parameters["id"]
-        try TesterScope(store: store).requireTesterAccess(context.principal, testerID: id)
-        guard let tester = try store.tester(id) else { throw StoreError.notFound(kind: "tester", id: id) }
-        return .json(tester.jsonValue)
+        .json(try testers.tester(context.parameters["id"], for: context.principal).jsonValue)
     }
 
     func patch(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let id = context.parameters["id"]
-        // Say first that the tester withdrew: no field of theirs can be changed, however well formed.
-        if let tester = try store.tester(id), !tester.isActive {
-            throw StoreConflict("tester \(id) has withdrawn; their data was erased and cannot be changed")
-        }
         let (draft, readErrors) = TesterDraft.read(try RequestBody.json(request))
-        if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
-        let time = clock()
-        let change = try store.updateTester(context.parameters["id"], by: context.requester) { tester in
-            try TesterValidator.applyPatch(draft, to: tester, recordedBy: context.principal.name, at: time)
-        }
-        return .json(change.after.jsonValue)
+        return .json(try testers.update(context.parameters["id"], with: draft, readErrors: readErrors, by: context.principal).jsonValue)
     }
 
     func withdraw(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let id = context.parameters["id"]
-        try TesterScope(store: store).requireTesterAccess(context.principal, testerID: id)
         var reader = JSONFieldReader(object: try RequestBody.object(request, emptyAllowed: true))
         let purge = reader.bool("purge_feedback") ?? false
-        try reader.finish()
-        let withdrawal = try store.withdrawTester(id, purgeFeedback: purge, by: context.requester, at: clock())
+        let withdrawal = try testers.withdraw(context.parameters["id"], purgeFeedback: purge, readErrors: reader.problems, by: context.principal)
         return .json(.object([
             "tester": withdrawal.tester.jsonValue, "feedback_unlinked": .int(withdrawal.feedbackUnlinked),
             "feedback_deleted": .int(withdrawal.feedbackDeleted), "tokens_revoked": .int(withdrawal.revokedTokenIDs.count),
@@ -71,16 +51,20 @@ struct TesterController {
 
     func export(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let id = context.parameters["id"]
-        try TesterScope(store: store).requireTesterAccess(context.principal, testerID: id)
-        let export = try store.exportTester(id)
-        return .json(.object([
+        return .json(TesterController.json(try testers.export(id, for: context.principal), at: clock()),
+                     headers: [(name: "Content-Disposition", value: "attachment; filename=\"vouch-tester-\(id).json\"")])
+    }
+
+    /// Everything kept about a tester, as her export file holds it.
+    static func json(_ export: TesterExport, at time: Date) -> JSONValue {
+        .object([
             "tester": export.tester.jsonValue,
             "enrollments": .array(export.enrollments.map {
                 .object(["fix": .string($0.fixKey), "enrolled_by": .string($0.enrolledBy), "enrolled_at": .string(Timestamp.string($0.enrolledAt))])
             }),
             "feedback": .array(export.feedback.map(\.jsonValue)),
             "tokens": .array(export.tokens.map { .object(TokenController.json($0)) }),
-            "exported_at": .string(Timestamp.string(clock())),
-        ]), headers: [(name: "Content-Disposition", value: "attachment; filename=\"vouch-tester-\(id).json\"")])
+            "exported_at": .string(Timestamp.string(time)),
+        ])
     }
 }

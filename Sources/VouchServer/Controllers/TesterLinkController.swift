@@ -1,15 +1,15 @@
 import Foundation
 import VouchCodec
-import VouchCrypto
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// `/v1/testers/{id}/links`: a tester's personal console links. The link's address carries its secret and appears
 /// once, in the creation answer; only its SHA-256 is kept (docs/console.md, "Personal links").
 struct TesterLinkController {
-    let store: any Store
+    let links: LinkService
     let settings: ConsoleSettings
     let clock: @Sendable () -> Date
 
@@ -21,36 +21,24 @@ struct TesterLinkController {
 
     func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         var reader = JSONFieldReader(object: try RequestBody.object(request, emptyAllowed: true))
-        var seconds = settings.linkValidSeconds
-        if let text = reader.string("valid_for") {
-            do { seconds = try DurationText.seconds(text, field: "valid_for", allowed: ConsoleSettings.linkValidRange) } catch { reader.addError(error) }
-        }
-        try reader.finish()
-        guard let base = PublicAddress.base(configured: settings.publicURL, host: request.header("host")) else {
-            throw Problem(status: 409, detail: "the link's address is unknown: set console.public_url, or send the request with a plain Host header")
-        }
-        let secret = SecureRandom.alphanumeric(count: 43)
-        let now = clock()
-        let link = TesterLink(id: "l_" + SecureRandom.alphanumeric(count: 16), testerID: context.parameters["id"], secretSHA256: Digest.sha256(secret),
-                              createdBy: context.principal.name, createdAt: now, expiresAt: now.addingTimeInterval(Double(seconds)))
-        try store.createTesterLink(link, by: context.requester)
-        var json = TesterLinkController.json(link, at: now)
-        json["url"] = .string(base + "/console/link/" + secret)
+        let validFor = reader.string("valid_for")
+        let created = try links.create(for: context.parameters["id"], validFor: validFor,
+                                       base: PublicAddress.base(configured: settings.publicURL, host: request.header("host")),
+                                       readErrors: reader.problems, by: context.principal)
+        var json = TesterLinkController.json(created.link, at: created.link.createdAt)
+        json["url"] = .string(created.url)
         return .json(.object(json), status: 201)
     }
 
     func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let id = context.parameters["id"]
-        guard try store.tester(id) != nil else { throw StoreError.notFound(kind: "tester", id: id) }
+        let found = try links.links(of: context.parameters["id"], for: context.principal)
         let now = clock()
-        return .json(.object(["links": .array(try store.testerLinks(of: id).map { .object(TesterLinkController.json($0, at: now)) }),
-                              "next_cursor": .null]))
+        return .json(.object(["links": .array(found.map { .object(TesterLinkController.json($0, at: now)) }), "next_cursor": .null]))
     }
 
     func revoke(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let now = clock()
-        let link = try store.revokeTesterLink(context.parameters["link"], of: context.parameters["id"], by: context.requester, at: now)
-        return .json(.object(TesterLinkController.json(link, at: now)))
+        let link = try links.revoke(context.parameters["link"], of: context.parameters["id"], by: context.principal)
+        return .json(.object(TesterLinkController.json(link, at: link.revokedAt ?? clock())))
     }
 
     static func json(_ link: TesterLink, at now: Date) -> JSONObject {

@@ -1,18 +1,14 @@
 import Foundation
 import VouchCodec
-import VouchCrypto
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
-import VouchWebhooks
 
 /// `/v1/webhooks` and `/v1/deliveries`: receivers, their deliveries, tests and redelivery (admin only).
 struct WebhookController {
-    let store: any Store
-    /// Resolves on the application's resolver threads, waiting at most `webhooks.dns_timeout` for a name.
-    let addressPolicy: AddressPolicy
-    let clock: @Sendable () -> Date
+    let webhooks: WebhookService
 
     func register(in router: inout APIRouter) {
         router.add("POST", "/v1/webhooks", .manageWebhooks, create)
@@ -26,53 +22,18 @@ struct WebhookController {
         router.add("POST", "/v1/deliveries/{id}/redeliver", .manageWebhooks, redeliver)
     }
 
-    struct Fields {
-        var url: String?
-        var events: [WebhookEventType]?
-        var required: Bool?
-        var enabled: Bool?
-    }
-
-    func read(_ request: HTTPRequest, creating: Bool) throws -> Fields {
+    /// The body's fields, and what reading them found wrong.
+    static func read(_ request: HTTPRequest) throws -> (WebhookService.Fields, [FieldError]) {
         var reader = JSONFieldReader(object: try RequestBody.object(request))
-        let url = reader.string("url")
-        let eventNames = reader.stringList("events")
-        var fields = Fields(url: url, events: nil, required: reader.bool("required"), enabled: reader.bool("enabled"))
-        if creating && fields.url == nil { reader.addError(FieldError(field: "url", message: "is required: the receiver's http:// or https:// URL")) }
-        if let url = fields.url {
-            if let problem = AddressPolicy.checkForm(url) {
-                reader.addError(FieldError(field: "url", message: problem))
-            } else {
-                do { _ = try addressPolicy.resolve(url) } catch {
-                    // An overloaded resolver says nothing about the URL: the same request may pass in a moment.
-                    if error.isBusy { throw Problem(status: 503, detail: error.description, headers: [(name: "Retry-After", value: "1")]) }
-                    reader.addError(FieldError(field: "url", message: error.description))
-                }
-            }
-        }
-        if let eventNames {
-            var chosen: [WebhookEventType] = []
-            for (index, name) in eventNames.enumerated() {
-                if let type = WebhookEventType(rawValue: name), WebhookEventType.subscribable.contains(type) {
-                    chosen.append(type)
-                } else {
-                    reader.addError(FieldError(field: "events[\(index)]", message: "'\(name)' is not an event; allowed: \(WebhookEvent.types.joined(separator: ", "))"))
-                }
-            }
-            fields.events = WebhookEventType.subscribable.filter(chosen.contains)
-        }
+        let fields = WebhookService.Fields(url: reader.string("url"), events: reader.stringList("events"), required: reader.bool("required"),
+                                           enabled: reader.bool("enabled"))
         reader.refuse(["id", "secret", "created_at", "updated_at", "disabled_reason"], because: "is read-only; the server sets it")
-        try reader.finish()
-        return fields
+        return (fields, reader.problems)
     }
 
     func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let fields = try read(request, creating: true)
-        let time = clock()
-        let endpoint = WebhookEndpoint(id: "we_" + SecureRandom.alphanumeric(count: 16), url: fields.url!, events: fields.events ?? [],
-                                       required: fields.required ?? false, secret: WebhookSigner.makeSecret(), enabled: fields.enabled ?? true,
-                                       createdBy: context.principal.name, createdAt: time, updatedAt: time)
-        try store.createEndpoint(endpoint, by: context.requester)
+        let (fields, readErrors) = try WebhookController.read(request)
+        let endpoint = try webhooks.create(fields, readErrors: readErrors, by: context.principal)
         var body = WebhookController.json(endpoint)
         // The only time the secret is shown.
         body["secret"] = .string(endpoint.secret)
@@ -80,63 +41,42 @@ struct WebhookController {
     }
 
     func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        try Cursor.listAnswer(request, name: "webhooks", key: \.id, json: { .object(WebhookController.json($0)) }, fetch: store.endpoints)
+        try Cursor.listAnswer(request, name: "webhooks", key: \.id, json: { .object(WebhookController.json($0)) }) {
+            try webhooks.endpoints(after: $0, limit: $1, for: context.principal)
+        }
     }
 
     func show(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let id = context.parameters["id"]
-        guard let endpoint = try store.endpoint(id) else { throw StoreError.notFound(kind: "webhook", id: id) }
-        return .json(.object(WebhookController.json(endpoint)))
+        .json(.object(WebhookController.json(try webhooks.endpoint(context.parameters["id"], for: context.principal))))
     }
 
     func patch(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let fields = try read(request, creating: false)
-        let time = clock()
-        let endpoint = try store.updateEndpoint(context.parameters["id"], by: context.requester) { endpoint in
-            var next = endpoint
-            if let url = fields.url { next.url = url }
-            if let events = fields.events { next.events = events }
-            if let required = fields.required { next.required = required }
-            if let enabled = fields.enabled {
-                next.enabled = enabled
-                if enabled { next.disabledReason = nil }
-            }
-            if next != endpoint { next.updatedAt = time }
-            return next
-        }
+        let (fields, readErrors) = try WebhookController.read(request)
+        let endpoint = try webhooks.update(context.parameters["id"], with: fields, readErrors: readErrors, by: context.principal)
         return .json(.object(WebhookController.json(endpoint)))
     }
 
     func delete(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        try store.deleteEndpoint(context.parameters["id"], by: context.requester, at: clock())
+        try webhooks.delete(context.parameters["id"], by: context.principal)
         return .empty(204)
     }
 
     /// Sends a `webhook.test`-style ping through the normal outbox, so it is signed and retried like any event.
     func test(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let id = context.parameters["id"]
-        guard let endpoint = try store.endpoint(id) else { throw StoreError.notFound(kind: "webhook", id: id) }
-        guard endpoint.enabled else { throw StoreConflict("webhook \(id) is disabled (\(endpoint.disabledReason ?? "by hand")); enable it first") }
-        let time = clock()
-        let body: JSONValue = .object(["type": .string(WebhookEventType.webhookTest.rawValue), "timestamp": .string(Timestamp.string(time)),
-                                       "data": .object(["webhook": .string(id), "requested_by": .string(context.principal.name)])])
-        let event = WebhookEvent(id: "msg_" + SecureRandom.alphanumeric(count: 24), type: .webhookTest, fixKey: nil, revision: nil,
-                                 body: JSONWriter.bytes(body), createdAt: time)
-        let deliveries = try store.enqueue([event], onlyTo: id, by: context.requester)
-        return .json(.object(["event": .string(event.id), "deliveries": .strings(deliveries)]), status: 202)
+        let sent = try webhooks.sendTest(to: context.parameters["id"], by: context.principal)
+        return .json(.object(["event": .string(sent.event), "deliveries": .strings(sent.deliveries)]), status: 202)
     }
 
     func deliveries(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let id = context.parameters["id"]
-        guard try store.endpoint(id) != nil else { throw StoreError.notFound(kind: "webhook", id: id) }
-        return try listDeliveries(request, endpoint: id)
+        let id = try webhooks.endpoint(context.parameters["id"], for: context.principal).id
+        return try listDeliveries(request, context, endpoint: id)
     }
 
     func allDeliveries(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        try listDeliveries(request, endpoint: request.query["webhook"])
+        try listDeliveries(request, context, endpoint: request.query["webhook"])
     }
 
-    private func listDeliveries(_ request: HTTPRequest, endpoint: String?) throws -> HTTPResponse {
+    private func listDeliveries(_ request: HTTPRequest, _ context: RequestContext, endpoint: String?) throws -> HTTPResponse {
         let limit = try Paging.limit(from: request.query["limit"])
         var status: WebhookDelivery.Status?
         if let text = request.query["status"] {
@@ -145,14 +85,14 @@ struct WebhookController {
             }
             status = parsed
         }
-        let found = try store.deliveries(endpoint: endpoint, status: status, after: Cursor.decode(request.query["cursor"]), limit: limit + 1)
+        let found = try webhooks.deliveries(endpoint: endpoint, status: status, after: Cursor.decode(request.query["cursor"]), limit: limit + 1,
+                                            for: context.principal)
         let page = Cursor.page(found, limit: limit) { $0.id }
         return .json(.object(["deliveries": .array(page.items.map(WebhookController.json)), "next_cursor": .optional(page.next)]))
     }
 
     func redeliver(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let delivery = try store.redeliver(context.parameters["id"], by: context.requester, at: clock())
-        return .json(WebhookController.json(delivery))
+        .json(WebhookController.json(try webhooks.redeliver(context.parameters["id"], by: context.principal)))
     }
 
     /// An endpoint as the API shows it: never the secret after creation.

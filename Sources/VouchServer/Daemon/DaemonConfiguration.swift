@@ -2,6 +2,7 @@ import Foundation
 import VouchCodec
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 import VouchWebhooks
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// `vouchd`: parses its arguments and runs the daemon or one of its maintenance commands.

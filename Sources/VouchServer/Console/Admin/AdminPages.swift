@@ -1,18 +1,19 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// The administrator's pages: webhooks with their deliveries, and tokens. Reads come from the store; every change
-/// goes through the `/v1` API as the signed-in person (docs/console.md, "One API").
+/// goes through the services the API uses, as the signed-in person (docs/console.md, "One API").
 struct AdminPages {
     let routes: ConsoleRoutes
     let store: any Store
-    let api: ConsoleAPI
+    let services: Services
 
     func register(in router: inout APIRouter) {
-        WebhookPages(routes: routes, store: store, api: api).register(in: &router)
-        TokenPages(routes: routes, store: store, api: api).register(in: &router)
+        WebhookPages(routes: routes, store: store, services: services).register(in: &router)
+        TokenPages(routes: routes, store: store, services: services).register(in: &router)
     }
 
     /// How many rows a list page shows before its "Next page" link.

@@ -1,6 +1,7 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchJSON
 
 /// "Create a token": the form, its problems, and the one page that shows the new token's secret.
@@ -21,16 +22,9 @@ extension TokenPages {
             principal = request.field("principal")
         }
 
-        /// The body of `POST /v1/tokens`: the form's names are the API's; an empty field is left out, so the API says
-        /// what a missing one means.
-        var body: JSONValue {
-            var body: JSONObject = [:]
-            if !name.isEmpty { body["name"] = .string(name) }
-            if !role.isEmpty { body["role"] = .string(role) }
-            if !tester.isEmpty { body["tester"] = .string(tester) }
-            if !principal.isEmpty { body["principal"] = .string(principal) }
-            return .object(body)
-        }
+        /// A field as the token service takes it: an empty field is not given, so the service says what a missing
+        /// one means.
+        func given(_ value: String) -> String? { value.isEmpty ? nil : value }
     }
 
     static let formIssues = FormFields([("name", "Name"), ("role", "Role"), ("tester", "Tester id"), ("principal", "Issued to")])
@@ -55,22 +49,31 @@ extension TokenPages {
 
     func create(_ request: ConsoleRequest) throws -> HTTPResponse {
         let entry = Entry(request)
-        let answer = api.call("POST", "/v1/tokens", body: entry.body, as: try request.signedIn, requestID: request.http.requestID)
-        if answer.status == 422 {
+        let outcome = try ServiceRefusal.attempt {
+            try services.tokens.create(name: entry.given(entry.name), role: entry.given(entry.role), tester: entry.given(entry.tester),
+                                       issuedTo: entry.given(entry.principal), by: try request.signedIn)
+        }
+        let token: TokenRecord
+        let secret: String
+        switch outcome {
+        case .success(let created):
+            token = created.token
+            secret = created.secret
+        case .failure(let refusal):
+            guard refusal.status == 422 else { throw refusal.problem }
             // A radio has no default, so an empty role is a question not answered, said as GOV.UK says it.
-            let issues = Self.formIssues.issues(from: answer.issues).map { issue in
+            let issues = Self.formIssues.issues(from: refusal.issues).map { issue in
                 issue.field == "role" && entry.role.isEmpty ? FieldIssue(field: "role", message: "Choose what the token may do") : issue
             }
             return renderForm(request, entry: entry, issues: issues)
         }
-        guard answer.isSuccess, let secret = answer.json["token"]?.stringValue else { throw answer.refusal }
-        let role = Role(rawValue: answer.json["role"]?.stringValue ?? "").map(Words.role) ?? entry.role
+        let role = Words.role(token.role)
         // The secret is in this answer only: it is shown here, never put in an address or kept for a later page.
         var response = request.page("Token created", banner: NotificationBanner(.success, heading: "The token \(entry.name) is created"), content: """
         <h1 class="heading-l">Token created</h1>
-        \(SummaryList([SummaryList.Row("Name", text: answer.json["name"]?.stringValue ?? entry.name),
-                       SummaryList.Row("Issued to", text: answer.json["principal"]?.stringValue ?? ""),
-                       SummaryList.Row("Role", text: answer.json["tester"]?.stringValue.map { "\(role), for tester \($0)" } ?? role)]).render())
+        \(SummaryList([SummaryList.Row("Name", text: token.name),
+                       SummaryList.Row("Issued to", text: token.principalName),
+                       SummaryList.Row("Role", text: token.testerID.map { "\(role), for tester \($0)" } ?? role)]).render())
         \(OneTimeSecret(label: "Secret", value: secret, keepAdvice: "where the person or app that uses it keeps secrets, such as a password manager or the app's configuration").render())
         <p class="body">People sign in to this console with it; apps and scripts send it as <code>Authorization: Bearer</code>, or in <code>VOUCH_TOKEN</code> for the vouch command.</p>
         <p class="body"><a href="/console/tokens">Back to all tokens</a></p>

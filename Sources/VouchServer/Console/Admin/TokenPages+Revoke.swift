@@ -1,8 +1,9 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 
-/// Revoking a token: a page that says what stops working and for whom, then the API's `DELETE /v1/tokens/{id}`.
+/// Revoking a token: a page that says what stops working and for whom, then the revocation itself.
 extension TokenPages {
     func confirmRevoke(_ request: ConsoleRequest) throws -> HTTPResponse {
         renderConfirmation(request, token: try activeToken(request), refusal: nil)
@@ -11,10 +12,11 @@ extension TokenPages {
     func revoke(_ request: ConsoleRequest) throws -> HTTPResponse {
         let token = try activeToken(request)
         let principal = try request.signedIn
-        let answer = api.call("DELETE", "/v1/tokens/\(token.id)", as: principal, requestID: request.http.requestID)
         // The last admin token is kept (nobody could make tokens again): the page says so in the API's words.
-        if answer.status == 409 { return renderConfirmation(request, token: token, refusal: answer.detail) }
-        guard answer.isSuccess else { throw answer.refusal }
+        if case .failure(let refusal) = try ServiceRefusal.attempt({ try services.tokens.revoke(token.id, by: principal) }) {
+            guard refusal.status == 409 else { throw refusal.problem }
+            return renderConfirmation(request, token: token, refusal: refusal.detail)
+        }
         // Revoking one's own token ended this session with it.
         return .seeOther(principal.tokenID == token.id ? "/console/signed-out" : "/console/tokens?done=revoked")
     }

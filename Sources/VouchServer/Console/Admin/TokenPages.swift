@@ -1,6 +1,7 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// `/console/tokens`: API tokens with their principals and roles, the form that creates one (its secret shown once),
@@ -8,7 +9,7 @@ import VouchStore
 struct TokenPages {
     let routes: ConsoleRoutes
     let store: any Store
-    let api: ConsoleAPI
+    let services: Services
 
     static let access = ConsoleAccess.permission(.manageTokens)
 

@@ -2,20 +2,21 @@ import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 
-/// What an administrator does to a webhook from its page: each change through the API, then back to the page with a
+/// What an administrator does to a webhook from its page: each change through the webhook service, then back to the page with a
 /// success banner (Post/Redirect/Get). Disabling and deleting first say what they stop, on a page of their own.
 extension WebhookPages {
     func sendTest(_ request: ConsoleRequest) throws -> HTTPResponse {
-        try change(request, "POST", "/test", done: "tested")
+        try change(request, done: "tested") { id, principal in _ = try services.webhooks.sendTest(to: id, by: principal) }
     }
 
     func enable(_ request: ConsoleRequest) throws -> HTTPResponse {
-        try change(request, "PATCH", body: .object(["enabled": .bool(true)]), done: "enabled")
+        try change(request, done: "enabled") { id, principal in _ = try services.webhooks.update(id, with: .init(enabled: true), by: principal) }
     }
 
     func disable(_ request: ConsoleRequest) throws -> HTTPResponse {
-        try change(request, "PATCH", body: .object(["enabled": .bool(false)]), done: "disabled")
+        try change(request, done: "disabled") { id, principal in _ = try services.webhooks.update(id, with: .init(enabled: false), by: principal) }
     }
 
     func confirmDisable(_ request: ConsoleRequest) throws -> HTTPResponse {
@@ -36,15 +37,14 @@ extension WebhookPages {
     }
 
     func delete(_ request: ConsoleRequest) throws -> HTTPResponse {
-        _ = try change(request, "DELETE", done: "deleted")
+        _ = try change(request, done: "deleted") { id, principal in try services.webhooks.delete(id, by: principal) }
         return .seeOther("/console/webhooks?done=deleted")
     }
 
-    /// The API says which webhook the delivery belongs to; the answer returns to that webhook's page.
+    /// The delivery says which webhook it belongs to; the answer returns to that webhook's page.
     func redeliver(_ request: ConsoleRequest) throws -> HTTPResponse {
-        let answer = try call(request, "POST", "/v1/deliveries/\(ConsoleRoutes.percentEncoded(request.parameter("delivery")))/redeliver")
-        let webhook = answer.json["webhook"]?.stringValue ?? request.parameter("id")
-        return .seeOther("/console/webhooks/\(ConsoleRoutes.percentEncoded(webhook))?done=redelivered")
+        let delivery = try services.webhooks.redeliver(request.parameter("delivery"), by: try request.signedIn)
+        return .seeOther("/console/webhooks/\(ConsoleRoutes.percentEncoded(delivery.endpointID))?done=redelivered")
     }
 
     /// A confirmation page: what the action stops, in words, then the button that does it.
@@ -59,19 +59,11 @@ extension WebhookPages {
         """)
     }
 
-    /// Asks the API to change the route's webhook (`/v1/webhooks/{id}` + `suffix`), then returns to its page with the
-    /// banner `done` chooses.
-    private func change(_ request: ConsoleRequest, _ method: String, _ suffix: String = "", body: JSONValue? = nil, done: String) throws -> HTTPResponse {
+    /// Makes `change` to the route's webhook as the signed-in person, then returns to its page with the banner `done`
+    /// chooses; a refusal becomes the console's error page.
+    private func change(_ request: ConsoleRequest, done: String, _ change: (_ id: String, Principal) throws -> Void) throws -> HTTPResponse {
         let endpoint = try endpoint(request)
-        try call(request, method, "/v1/webhooks/\(endpoint.id)" + suffix, body: body)
+        try change(endpoint.id, try request.signedIn)
         return .seeOther("/console/webhooks/\(endpoint.id)?done=\(done)")
-    }
-
-    /// Calls the API as the signed-in person; a refusal becomes the console's error page.
-    @discardableResult
-    private func call(_ request: ConsoleRequest, _ method: String, _ path: String, body: JSONValue? = nil) throws -> ConsoleAPI.Answer {
-        let answer = api.call(method, path, body: body, as: try request.signedIn, requestID: request.http.requestID)
-        guard answer.isSuccess else { throw answer.refusal }
-        return answer
     }
 }

@@ -1,6 +1,7 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchJSON
 
 /// "Add a webhook": the form, its problems, and the one page that shows the new webhook's signing secret.
@@ -21,7 +22,7 @@ extension WebhookPages {
             enabled = request.field("enabled")
         }
 
-        /// What the form must say before the API is asked: the radios have no default, so each needs an answer.
+        /// What the form must say before the service is asked: the radios have no default, so each needs an answer.
         var unanswered: [FieldIssue] {
             var issues: [FieldIssue] = []
             if url.isEmpty { issues.append(FieldIssue(field: "url", message: "Enter the webhook's URL, starting with https:// or http://")) }
@@ -34,10 +35,11 @@ extension WebhookPages {
             return issues
         }
 
-        /// The body of `POST /v1/webhooks`: the form's names are the API's.
-        var body: JSONValue {
+        /// The new webhook's fields: the form's names are the API's, and an event name the service does not know is
+        /// handed on for it to refuse.
+        var fields: WebhookService.Fields {
             let chosen = WebhookEventType.subscribable.map(\.rawValue).filter(events.contains) + events.subtracting(WebhookEvent.types).sorted()
-            return .object(["url": .string(url), "events": .strings(chosen), "required": .bool(required == "true"), "enabled": .bool(enabled == "true")])
+            return WebhookService.Fields(url: url, events: chosen, required: required == "true", enabled: enabled == "true")
         }
     }
 
@@ -51,9 +53,14 @@ extension WebhookPages {
         let entry = Entry(request)
         let unanswered = entry.unanswered
         guard unanswered.isEmpty else { return renderForm(request, entry: entry, issues: unanswered) }
-        let answer = api.call("POST", "/v1/webhooks", body: entry.body, as: try request.signedIn, requestID: request.http.requestID)
-        if answer.status == 422 { return renderForm(request, entry: entry, issues: Self.formIssues.issues(from: answer.issues)) }
-        guard answer.isSuccess, let id = answer.json["id"]?.stringValue, let secret = answer.json["secret"]?.stringValue else { throw answer.refusal }
+        let endpoint: WebhookEndpoint
+        switch try ServiceRefusal.attempt({ try services.webhooks.create(entry.fields, by: try request.signedIn) }) {
+        case .success(let created): endpoint = created
+        case .failure(let refusal):
+            guard refusal.status == 422 else { throw refusal.problem }
+            return renderForm(request, entry: entry, issues: Self.formIssues.issues(from: refusal.issues))
+        }
+        let (id, secret) = (endpoint.id, endpoint.secret)
         // The secret is in this answer only: it is shown here, never put in an address or kept for a later page.
         var response = request.page("Webhook added", banner: NotificationBanner(.success, heading: "The webhook to \(entry.url) is added"), content: """
         <h1 class="heading-l">Webhook added</h1>

@@ -1,6 +1,7 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// `/console/webhooks`: the receivers of Vouch's events, one page each with its deliveries, and the forms that add,
@@ -8,7 +9,7 @@ import VouchStore
 struct WebhookPages {
     let routes: ConsoleRoutes
     let store: any Store
-    let api: ConsoleAPI
+    let services: Services
 
     static let access = ConsoleAccess.permission(.manageWebhooks)
 

@@ -2,13 +2,14 @@ import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 
 /// The testers enrolled in a fix: enroll more, or remove one after a confirmation
 /// (`/console/fixes/{key}/enrollments`, `/console/fixes/{key}/enrollments/{tester}/remove`).
 struct EnrollmentPages {
     let routes: ConsoleRoutes
     let lookup: MaintainerLookup
-    let api: ConsoleAPI
+    let services: Services
 
     static let fields = FormFields([("testers", "Testers to enroll")])
     /// More testers than this are enrolled with `vouch enroll`; the API takes 500 per request.
@@ -36,10 +37,12 @@ struct EnrollmentPages {
         guard !chosen.isEmpty else {
             return try render(request, fix: fix, chosen: [], issues: [FieldIssue(field: "testers", message: "Select at least one tester to enroll")], banner: nil)
         }
-        let answer = api.call("POST", "/v1/fixes/\(key)/enrollments", body: .object(["testers": .strings(chosen)]), as: try request.signedIn)
-        if answer.isSuccess { return .seeOther("/console/fixes/\(key)/enrollments?done=enrolled") }
-        guard answer.status == 422 else { throw answer.refusal }
-        return try render(request, fix: fix, chosen: Set(chosen), issues: EnrollmentPages.fields.issues(from: answer.issues), banner: nil)
+        switch try ServiceRefusal.attempt({ try services.enrollments.enroll(chosen, in: key, by: try request.signedIn) }) {
+        case .success: return .seeOther("/console/fixes/\(key)/enrollments?done=enrolled")
+        case .failure(let refusal):
+            guard refusal.status == 422 else { throw refusal.problem }
+            return try render(request, fix: fix, chosen: Set(chosen), issues: EnrollmentPages.fields.issues(from: refusal.issues), banner: nil)
+        }
     }
 
     private func render(_ request: ConsoleRequest, fix: Fix, chosen: Set<String>, issues: [FieldIssue], banner: NotificationBanner?) throws -> HTTPResponse {
@@ -88,8 +91,8 @@ struct EnrollmentPages {
     func remove(_ request: ConsoleRequest) throws -> HTTPResponse {
         let (fix, tester) = try enrollment(request)
         let key = fix.key.rawValue
-        return try api.call("DELETE", "/v1/fixes/\(key)/enrollments/\(tester.id)", as: try request.signedIn)
-            .seeOther("/console/fixes/\(key)/enrollments?done=unenrolled")
+        _ = try services.enrollments.unenroll(tester.id, from: key, by: try request.signedIn)
+        return .seeOther("/console/fixes/\(key)/enrollments?done=unenrolled")
     }
 
     /// The fix and the tester the address names, when the tester is enrolled in the fix; otherwise a 404 page.

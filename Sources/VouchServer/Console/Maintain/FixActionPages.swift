@@ -2,6 +2,7 @@ import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// Start testing, revise and abandon: each a page that says what will happen and to whom, then the POST that does it
@@ -9,7 +10,7 @@ import VouchStore
 struct FixActionPages {
     let routes: ConsoleRoutes
     let lookup: MaintainerLookup
-    let api: ConsoleAPI
+    let services: Services
 
     var store: any Store { lookup.store }
 
@@ -32,20 +33,19 @@ struct FixActionPages {
         let fix = try lookup.fix(request)
         let key = fix.key.rawValue
         let note = request.field("note")
-        var body: JSONObject = [:]
-        if action == .revise {
-            guard !note.isEmpty else {
-                return try render(request, fix, action, note: note, issues: [FieldIssue(field: "note", message: "Enter what changed in the new build")])
-            }
-            body["note"] = .string(note)
+        if action == .revise, note.isEmpty {
+            return try render(request, fix, action, note: note, issues: [FieldIssue(field: "note", message: "Enter what changed in the new build")])
         }
-        let answer = api.call("POST", "/v1/fixes/\(key)/\(action.rawValue)", body: .object(body), as: try request.signedIn)
-        if answer.isSuccess { return .seeOther("/console/fixes/\(key)?done=\(action.done)") }
-        switch answer.status {
-        case 422: return try render(request, fix, action, note: note, issues: FixActionPages.noteFields.issues(from: answer.issues))
+        let outcome = try ServiceRefusal.attempt {
+            try services.fixes.perform(action.fixAction, on: key, note: action == .revise ? note : nil, by: try request.signedIn)
+        }
+        switch outcome {
+        case .success: return .seeOther("/console/fixes/\(key)?done=\(action.done)")
+        case .failure(let refusal) where refusal.status == 422:
+            return try render(request, fix, action, note: note, issues: FixActionPages.noteFields.issues(from: refusal.issues))
         // Someone else moved the fix meanwhile: say where it is now, in words.
-        case 409: return refused(request, try lookup.fix(request), action, status: 409)
-        default: throw answer.refusal
+        case .failure(let refusal) where refusal.status == 409: return refused(request, try lookup.fix(request), action, status: 409)
+        case .failure(let refusal): throw refusal.problem
         }
     }
 

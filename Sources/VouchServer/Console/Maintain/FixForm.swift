@@ -47,17 +47,11 @@ struct FixForm {
         wcag.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
     }
 
-    /// The API's body: every field, so that an emptied optional field clears it (null) when editing.
-    func json(includingKey: Bool) -> JSONValue {
-        var object: JSONObject = [:]
-        if includingKey { object["key"] = .string(key) }
-        object["title"] = .string(title)
-        object["ui_area"] = .string(uiArea)
-        object["platforms"] = .strings(Platform.allCases.map(\.rawValue).filter(platforms.contains))
-        object["wcag"] = .strings(wcagNumbers)
-        object["expected_announcement"] = .optional(expectedAnnouncement.isEmpty ? nil : expectedAnnouncement)
-        object["description"] = .optional(description.isEmpty ? nil : description)
-        return .object(object)
+    /// The fix's draft: every field, so that an emptied optional field clears it when editing.
+    func draft(includingKey: Bool) -> FixDraft {
+        FixDraft(key: includingKey ? key : nil, title: title, description: .some(description.isEmpty ? nil : description), uiArea: uiArea,
+                 platforms: Platform.allCases.map(\.rawValue).filter(platforms.contains), wcag: wcagNumbers,
+                 expectedAnnouncement: .some(expectedAnnouncement.isEmpty ? nil : expectedAnnouncement))
     }
 
     /// The form's fields; the key only when creating, since it cannot change afterwards.

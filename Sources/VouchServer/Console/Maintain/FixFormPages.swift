@@ -1,12 +1,13 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 
 /// Creating a fix and editing its details: `/console/fixes/new` and `/console/fixes/{key}/edit`.
 struct FixFormPages {
     let routes: ConsoleRoutes
     let lookup: MaintainerLookup
-    let api: ConsoleAPI
+    let services: Services
 
     func register(in router: inout APIRouter) {
         routes.form(&router, "/console/fixes/new", .permission(.editFixes), show: newForm, submit: create)
@@ -19,14 +20,14 @@ struct FixFormPages {
 
     func create(_ request: ConsoleRequest) throws -> HTTPResponse {
         let form = FixForm(request)
-        let answer = api.call("POST", "/v1/fixes", body: form.json(includingKey: true), as: try request.signedIn)
-        if answer.isSuccess, let key = answer.json["key"]?.stringValue { return .seeOther("/console/fixes/\(key)?done=created") }
-        switch answer.status {
-        case 422: return renderNew(request, form: form, issues: FixForm.fields.issues(from: answer.issues))
-        case 409:
+        switch try ServiceRefusal.attempt({ try services.fixes.create(form.draft(includingKey: true), by: try request.signedIn) }) {
+        case .success(let fix): return .seeOther("/console/fixes/\(fix.key.rawValue)?done=created")
+        case .failure(let refusal) where refusal.status == 422:
+            return renderNew(request, form: form, issues: FixForm.fields.issues(from: refusal.issues))
+        case .failure(let refusal) where refusal.status == 409:
             let issue = FieldIssue(field: "key", message: "A fix with the key '\(form.key)' already exists: choose another key")
             return renderNew(request, form: form, issues: [issue])
-        default: throw answer.refusal
+        case .failure(let refusal): throw refusal.problem
         }
     }
 
@@ -47,10 +48,12 @@ struct FixFormPages {
         let fix = try lookup.fix(request)
         let form = FixForm(request)
         let key = fix.key.rawValue
-        let answer = api.call("PATCH", "/v1/fixes/\(key)", body: form.json(includingKey: false), as: try request.signedIn)
-        if answer.isSuccess { return .seeOther("/console/fixes/\(key)?done=edited") }
-        guard answer.status == 422 else { throw answer.refusal }
-        return renderEdit(request, fix: fix, form: form, issues: FixForm.fields.issues(from: answer.issues))
+        switch try ServiceRefusal.attempt({ try services.fixes.update(key, with: form.draft(includingKey: false), by: try request.signedIn) }) {
+        case .success: return .seeOther("/console/fixes/\(key)?done=edited")
+        case .failure(let refusal):
+            guard refusal.status == 422 else { throw refusal.problem }
+            return renderEdit(request, fix: fix, form: form, issues: FixForm.fields.issues(from: refusal.issues))
+        }
     }
 
     private func renderEdit(_ request: ConsoleRequest, fix: Fix, form: FixForm, issues: [FieldIssue]) -> HTTPResponse {

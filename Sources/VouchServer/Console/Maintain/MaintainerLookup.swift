@@ -1,5 +1,6 @@
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// The fixes and testers the maintainer's pages are about, found by the address's key or id, or a 404 page.
@@ -30,13 +31,5 @@ struct MaintainerLookup {
             after = last.id
         }
         return Array(found.prefix(limit))
-    }
-}
-
-extension ConsoleAPI.Answer {
-    /// After a change the API made: 303 to the page that shows it (Post/Redirect/Get); otherwise the refusal's page.
-    func seeOther(_ location: String) throws -> HTTPResponse {
-        guard isSuccess else { throw refusal }
-        return .seeOther(location)
     }
 }

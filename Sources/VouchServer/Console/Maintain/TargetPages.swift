@@ -2,13 +2,14 @@ import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 
 /// A fix's direct targets: keys the flag is on for while the fix is in testing without a tester's enrollment, such
 /// as a QA device or a test account (`/console/fixes/{key}/targets`).
 struct TargetPages {
     let routes: ConsoleRoutes
     let lookup: MaintainerLookup
-    let api: ConsoleAPI
+    let services: Services
 
     static let fields = FormFields([("add", "Targeting keys to add"), ("remove", "Keys to remove")])
 
@@ -37,11 +38,16 @@ struct TargetPages {
             let message = removing ? "Select the keys to remove" : "Enter at least one targeting key to add"
             return try render(request, fix: fix, adding: adding, removing: [], issues: [FieldIssue(field: field, message: message)], banner: nil)
         }
-        let answer = api.call("POST", "/v1/fixes/\(key)/targets", body: .object([field: .strings(keys)]), as: try request.signedIn)
-        if answer.isSuccess { return .seeOther("/console/fixes/\(key)/targets?done=\(removing ? "removed" : "added")") }
-        guard answer.status == 422 else { throw answer.refusal }
-        return try render(request, fix: fix, adding: adding, removing: removing ? Set(keys) : [],
-                          issues: TargetPages.fields.issues(from: answer.issues, values: [field: keys]), banner: nil)
+        let outcome = try ServiceRefusal.attempt {
+            try services.targets.change(key, adding: removing ? [] : keys, removing: removing ? keys : [], by: try request.signedIn)
+        }
+        switch outcome {
+        case .success: return .seeOther("/console/fixes/\(key)/targets?done=\(removing ? "removed" : "added")")
+        case .failure(let refusal):
+            guard refusal.status == 422 else { throw refusal.problem }
+            return try render(request, fix: fix, adding: adding, removing: removing ? Set(keys) : [],
+                              issues: TargetPages.fields.issues(from: refusal.issues, values: [field: keys]), banner: nil)
+        }
     }
 
     private func render(_ request: ConsoleRequest, fix: Fix, adding: String, removing: Set<String>, issues: [FieldIssue],

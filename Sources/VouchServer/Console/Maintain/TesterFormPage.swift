@@ -1,11 +1,13 @@
+import VouchCodec
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 
 /// Adding a tester, with their explicit consent recorded (`/console/testers/new`): no consent, no tester.
 struct TesterFormPage {
     let routes: ConsoleRoutes
-    let api: ConsoleAPI
+    let services: Services
 
     func register(in router: inout APIRouter) {
         routes.form(&router, "/console/testers/new", .permission(.manageTesters), show: newForm, submit: create)
@@ -17,10 +19,14 @@ struct TesterFormPage {
 
     func create(_ request: ConsoleRequest) throws -> HTTPResponse {
         let form = TesterForm(request)
-        let answer = api.call("POST", "/v1/testers", body: form.json, as: try request.signedIn)
-        if answer.isSuccess, let id = answer.json["id"]?.stringValue { return .seeOther("/console/testers/\(id)?done=created") }
-        guard answer.status == 422 else { throw answer.refusal }
-        return render(request, form: form, issues: form.issues(from: answer.issues))
+        // The form's entries are read as the API reads its body, so a problem has the same words either way.
+        let (draft, readErrors) = TesterDraft.read(form.json)
+        switch try ServiceRefusal.attempt({ try services.testers.create(draft, readErrors: readErrors, by: try request.signedIn) }) {
+        case .success(let tester): return .seeOther("/console/testers/\(tester.id)?done=created")
+        case .failure(let refusal):
+            guard refusal.status == 422 else { throw refusal.problem }
+            return render(request, form: form, issues: form.issues(from: refusal.issues))
+        }
     }
 
     private func render(_ request: ConsoleRequest, form: TesterForm, issues: [FieldIssue]) -> HTTPResponse {

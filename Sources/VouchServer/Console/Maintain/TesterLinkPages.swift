@@ -3,6 +3,7 @@ import VouchCodec
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// Creating a tester's personal link, shown once, and revoking one after a confirmation
@@ -10,7 +11,7 @@ import VouchStore
 struct TesterLinkPages {
     let routes: ConsoleRoutes
     let page: TesterPage
-    let api: ConsoleAPI
+    let services: Services
 
     var lookup: MaintainerLookup { page.lookup }
 
@@ -29,16 +30,21 @@ struct TesterLinkPages {
             form.issues = [FieldIssue(field: "valid_for", message: "Choose how long the link should work")]
             return try page.render(request, tester: tester, linkForm: form, banner: nil)
         }
-        let answer = api.call("POST", "/v1/testers/\(tester.id)/links", body: .object(["valid_for": .string(form.validFor)]), as: try request.signedIn,
-                              host: request.http.header("host"))
-        guard answer.isSuccess, let url = answer.json["url"]?.stringValue else {
-            guard answer.status == 422 else { throw answer.refusal }
-            form.issues = FormFields([("valid_for", "How long the link works")]).issues(from: answer.issues)
+        let base = PublicAddress.base(configured: routes.sessions.settings.publicURL, host: request.http.header("host"))
+        let outcome = try ServiceRefusal.attempt {
+            try services.links.create(for: tester.id, validFor: form.validFor, base: base, by: try request.signedIn)
+        }
+        let created: LinkService.Created
+        switch outcome {
+        case .success(let link): created = link
+        case .failure(let refusal):
+            guard refusal.status == 422 else { throw refusal.problem }
+            form.issues = FormFields([("valid_for", "How long the link works")]).issues(from: refusal.issues)
             return try page.render(request, tester: tester, linkForm: form, banner: nil)
         }
+        let url = created.url
         let name = TesterWords.name(tester)
-        let expires = answer.json["expires_at"]?.stringValue.flatMap(Timestamp.date)
-        let until: HTML = expires.map { " until \(Words.timeElement($0))" } ?? ""
+        let until: HTML = " until \(Words.timeElement(created.link.expiresAt))"
         let channel = tester.contact.map { "such as a message to \($0)" } ?? "such as an email or a direct message"
         let banner = NotificationBanner(.success, heading: "Personal link created")
         return request.page("Personal link for \(name)", backLink: BackLink(href: "/console/testers/\(tester.id)", text: "Back to the tester"),
@@ -68,8 +74,8 @@ struct TesterLinkPages {
 
     func revoke(_ request: ConsoleRequest) throws -> HTTPResponse {
         let (tester, link) = try activeLink(request)
-        return try api.call("DELETE", "/v1/testers/\(tester.id)/links/\(link.id)", as: try request.signedIn)
-            .seeOther("/console/testers/\(tester.id)?done=revoked")
+        _ = try services.links.revoke(link.id, of: tester.id, by: try request.signedIn)
+        return .seeOther("/console/testers/\(tester.id)?done=revoked")
     }
 
     /// The tester and the link the address names, while the link still works; otherwise a page that says why not.

@@ -2,13 +2,14 @@ import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 
 /// Withdrawing a tester on their behalf, after a page that says what is erased and what stays
 /// (`/console/testers/{id}/withdraw`).
 struct TesterWithdrawalPage {
     let routes: ConsoleRoutes
     let lookup: MaintainerLookup
-    let api: ConsoleAPI
+    let services: Services
 
     func register(in router: inout APIRouter) {
         routes.form(&router, "/console/testers/{id}/withdraw", .permission(.manageTesters), show: confirm, submit: withdraw)
@@ -36,8 +37,8 @@ struct TesterWithdrawalPage {
     func withdraw(_ request: ConsoleRequest) throws -> HTTPResponse {
         let tester = try activeTester(request)
         let purge = request.form.values("purge_feedback").contains("yes")
-        return try api.call("POST", "/v1/testers/\(tester.id)/withdraw", body: .object(["purge_feedback": .bool(purge)]), as: try request.signedIn)
-            .seeOther("/console/testers/\(tester.id)?done=withdrawn")
+        _ = try services.testers.withdraw(tester.id, purgeFeedback: purge, by: try request.signedIn)
+        return .seeOther("/console/testers/\(tester.id)?done=withdrawn")
     }
 
     private func activeTester(_ request: ConsoleRequest) throws -> Tester {

@@ -3,18 +3,19 @@ import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// `/console/fixes/{key}/decision`: a release manager approves or rejects the fix's current revision. The form shows
-/// the evidence the decision binds to; a confirmation page says what the decision will do; the API records it, with
-/// its four-eyes and one-vote rules, and its refusals are shown on the form in its own words.
+/// the evidence the decision binds to; a confirmation page says what the decision will do; the approval service records
+/// it, with its four-eyes and one-vote rules, and its refusals are shown on the form in its own words.
 struct DecisionPages {
     static let approvedFlag = "approved"
     static let rejectedFlag = "rejected"
 
     let store: any Store
     let promotion: PromotionService
-    let api: ConsoleAPI
+    let services: Services
 
     /// What the person chose and wrote, carried from the form to the confirmation page and back.
     struct Answers {
@@ -66,17 +67,18 @@ struct DecisionPages {
         }
     }
 
-    /// Asks the API to record the decision; its refusal (four-eyes, one vote, the fix's state) goes back to the form.
+    /// Asks the service to record the decision; its refusal (four-eyes, one vote, the fix's state) goes back to the form.
     private func record(_ request: ConsoleRequest, fix: Fix, report: CriteriaReport, answers: Answers) throws -> HTTPResponse {
         guard let decision = answers.decision else { throw Problem(status: 400, detail: "the form carried no decision") }
-        let body: JSONValue = .object(["decision": .string(decision.rawValue), "comment": answers.comment.isEmpty ? .null : .string(answers.comment)])
-        let answer = api.call("POST", "/v1/fixes/\(fix.key.rawValue)/approvals", body: body, as: try request.signedIn, requestID: request.http.requestID)
-        if answer.isSuccess {
+        let outcome = try ServiceRefusal.attempt {
+            try services.approvals.decide(decision, comment: answers.comment.isEmpty ? nil : answers.comment, on: fix.key.rawValue, by: try request.signedIn)
+        }
+        guard case .failure(let refusal) = outcome else {
             return .seeOther(ReviewPages.path(of: fix) + "?done=" + (decision == .approve ? DecisionPages.approvedFlag : DecisionPages.rejectedFlag))
         }
-        guard [403, 409, 422].contains(answer.status) else { throw Problem(status: answer.status, detail: Words.prose(answer.detail)) }
-        let issues = answer.issues.isEmpty ? [FieldIssue(field: "decision", message: ReviewWords.sentence(Words.prose(answer.detail), period: false))]
-            : FormFields([("decision", "Your decision"), ("comment", "The comment")]).issues(from: answer.issues)
+        guard [403, 409, 422].contains(refusal.status) else { throw Problem(status: refusal.status, detail: Words.prose(refusal.detail)) }
+        let issues = refusal.issues.isEmpty ? [FieldIssue(field: "decision", message: ReviewWords.sentence(Words.prose(refusal.detail), period: false))]
+            : FormFields([("decision", "Your decision"), ("comment", "The comment")]).issues(from: refusal.issues)
         return try formPage(request, fix: fix, report: report, answers: answers, issues: issues)
     }
 

@@ -1,5 +1,6 @@
 import VouchConsole
 import VouchDomain
+import VouchServices
 
 /// The fix page's "Actions": a link for each thing this person's role may do to the fix and its lifecycle allows
 /// now, and, where a release manager may not decide, the reason in words.
@@ -45,7 +46,7 @@ struct FixActions {
             return "You created this fix, so another release manager must approve or reject it."
         }
         do {
-            _ = try ApprovalController.replaceableVote(of: principal.name, in: report, revision: fix.revision)
+            _ = try ApprovalService.replaceableVote(of: principal.name, in: report, revision: fix.revision)
             return nil
         } catch {
             return "You have decided on revision \(fix.revision) already. Your decision stands until it no longer counts or the fix has a new revision."

@@ -1,6 +1,7 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// `/console/fixes/{key}`: one fix for every staff role: its details, the criteria report in words and numbers as

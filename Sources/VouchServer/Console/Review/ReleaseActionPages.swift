@@ -2,14 +2,15 @@ import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// `/console/fixes/{key}/pause|resume|rollback|promote|retry-promotion`: a confirmation page that names the fix,
-/// its state and what the action does to the people who use the app; its POST asks the API to do it.
+/// its state and what the action does to the people who use the app; its POST asks the fix service to do it.
 struct ReleaseActionPages {
     let store: any Store
     let promotion: PromotionService
-    let api: ConsoleAPI
+    let services: Services
 
     func confirmation(_ request: ConsoleRequest, _ action: ReleaseAction) throws -> HTTPResponse {
         try render(request, action, fix: try ReviewPages.fix(request, in: store), reason: "", issues: [])
@@ -19,21 +20,19 @@ struct ReleaseActionPages {
         let principal = try request.signedIn
         let fix = try ReviewPages.fix(request, in: store)
         let reason = request.field("reason")
-        var body: JSONObject = [:]
-        if action == .rollback {
+        if action == .rollback, reason.isEmpty {
             // The API takes a rollback without a reason; the console asks for one, since the audit log is where the
             // team will look for why everyone lost the fix.
-            guard !reason.isEmpty else {
-                return try render(request, action, fix: fix, reason: reason, issues: [FieldIssue(field: "reason", message: "Enter why you are rolling back the fix")])
-            }
-            body["reason"] = .string(reason)
+            return try render(request, action, fix: fix, reason: reason, issues: [FieldIssue(field: "reason", message: "Enter why you are rolling back the fix")])
         }
-        let answer = api.call("POST", "/v1/fixes/\(fix.key.rawValue)/\(action.rawValue)", body: .object(body), as: principal, requestID: request.http.requestID)
-        if answer.isSuccess { return .seeOther(ReviewPages.path(of: fix) + "?done=" + action.doneFlag) }
-        if answer.status == 422, !answer.issues.isEmpty {
-            return try render(request, action, fix: fix, reason: reason, issues: FormFields([("reason", "The reason")]).issues(from: answer.issues))
+        let outcome = try ServiceRefusal.attempt {
+            try services.fixes.perform(action.fixAction, on: fix.key.rawValue, note: action == .rollback ? reason : nil, by: principal)
         }
-        throw Problem(status: answer.status, detail: Words.prose(answer.detail))
+        guard case .failure(let refusal) = outcome else { return .seeOther(ReviewPages.path(of: fix) + "?done=" + action.doneFlag) }
+        if refusal.status == 422, !refusal.issues.isEmpty {
+            return try render(request, action, fix: fix, reason: reason, issues: FormFields([("reason", "The reason")]).issues(from: refusal.issues))
+        }
+        throw Problem(status: refusal.status, detail: Words.prose(refusal.detail))
     }
 
     private func render(_ request: ConsoleRequest, _ action: ReleaseAction, fix: Fix, reason: String, issues: [FieldIssue]) throws -> HTTPResponse {

@@ -1,6 +1,7 @@
 import VouchConsole
 import VouchDomain
 import VouchHTTP
+import VouchServices
 import VouchStore
 
 /// The release manager's pages: fixes by state, the fix page every staff role reads, the decision on a fix, and
@@ -9,17 +10,17 @@ struct ReviewPages {
     let routes: ConsoleRoutes
     let store: any Store
     let promotion: PromotionService
-    let api: ConsoleAPI
+    let services: Services
 
     func register(in router: inout APIRouter) {
         let list = FixListPage(store: store)
         routes.get(&router, "/console/fixes", .permission(.readAll), list.show)
         let fixPage = FixPage(store: store, promotion: promotion)
         routes.get(&router, "/console/fixes/{key}", .permission(.readAll), fixPage.show)
-        let decision = DecisionPages(store: store, promotion: promotion, api: api)
+        let decision = DecisionPages(store: store, promotion: promotion, services: services)
         routes.get(&router, "/console/fixes/{key}/decision", .permission(.approve), decision.form)
         routes.post(&router, "/console/fixes/{key}/decision", .permission(.approve), decision.submit)
-        let actions = ReleaseActionPages(store: store, promotion: promotion, api: api)
+        let actions = ReleaseActionPages(store: store, promotion: promotion, services: services)
         for action in ReleaseAction.allCases {
             // One literal route per action, so the maintainer's own action pages beside them never collide.
             routes.get(&router, "/console/fixes/{key}/\(action.rawValue)", .permission(.decideRelease)) { try actions.confirmation($0, action) }

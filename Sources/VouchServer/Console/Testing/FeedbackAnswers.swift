@@ -5,7 +5,7 @@ import VouchJSON
 /// A tester's answers between the feedback pages, kept in the store per session and fix, by the API's field names.
 ///
 /// The idempotency key is made when the answers start and sent with them, so a second "Send feedback" (a double
-/// click, a resent form) is replayed by the API instead of recorded twice. Once sent, the answers are dropped and
+/// click, a resent form) is replayed by the feedback service instead of recorded twice. Once sent, the answers are dropped and
 /// only the key and the feedback's id stay, until she starts again: a late second send then finds them and lands on
 /// the confirmation (docs/console.md, "Feedback pages").
 struct FeedbackAnswers: Sendable, Equatable {
@@ -36,7 +36,7 @@ struct FeedbackAnswers: Sendable, Equatable {
     }
 
     /// The answers as the API's feedback record: only the fields she answered, browser fields only for the web, in a
-    /// fixed order, so the same answers always make the same bytes (the API compares them under one idempotency key).
+    /// fixed order, so the same answers always make the same bytes (the service compares them under one idempotency key).
     func body(for fix: Fix) -> JSONValue {
         let platform = platform(for: fix)
         var object = JSONObject()

@@ -1,14 +1,16 @@
+import VouchCodec
 import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 
-/// "Check your answers before sending", the send itself through the API, and the confirmation (GOV.UK's check
+/// "Check your answers before sending", the send itself through the feedback service, and the confirmation (GOV.UK's check
 /// answers and confirmation pages).
 struct FeedbackCheckPages {
     let routes: ConsoleRoutes
     let journey: FeedbackJourney
-    let api: ConsoleAPI
+    let services: Services
 
     /// The check page's hidden field that carries the answers' idempotency key.
     static let keyField = "idempotency_key"
@@ -45,7 +47,7 @@ struct FeedbackCheckPages {
     }
 
     /// Sends the answers with their idempotency key. A second send of the same form (a double click, the form sent
-    /// again later) finds the answers sent and shows the confirmation; two at the same instant both reach the API,
+    /// again later) finds the answers sent and shows the confirmation; two at the same instant both reach the service,
     /// which records the first and replays it for the second.
     func send(_ request: ConsoleRequest) throws -> HTTPResponse {
         let place = try journey.place(request)
@@ -60,20 +62,31 @@ struct FeedbackCheckPages {
         if let incomplete = FeedbackValidation.firstIncomplete(fix: fix, answers: answers, testerID: place.testerID) {
             return try journey.questionPage(request, incomplete.step, at: place, answers: answers, issues: incomplete.issues, changing: true)
         }
-        let answer = api.call("POST", "/v1/fixes/\(fix.key.rawValue)/feedback", body: answers.body(for: fix), as: try request.signedIn,
-                              idempotencyKey: answers.idempotencyKey)
-        if answer.isSuccess, let feedbackID = answer.json["id"]?.stringValue {
+        // Read as the API reads its body, and claimed with the same bytes, so a resend with the same key is a replay.
+        let body = answers.body(for: fix)
+        let (draft, readErrors) = FeedbackDraft.read(body)
+        let outcome = try ServiceRefusal.attempt {
+            try services.feedback.submit([draft], readErrors: [readErrors], to: fix.key.rawValue, by: try request.signedIn, channel: .web,
+                                         idempotency: FeedbackService.Idempotency(key: answers.idempotencyKey, request: JSONWriter.bytes(body)))
+        }
+        let refusal: ServiceRefusal
+        switch outcome {
+        case .success(let submission):
+            guard let feedbackID = submission.records.first?.id else {
+                throw Problem(status: 502, detail: "the feedback could not be recorded")
+            }
             try journey.save(FeedbackAnswers(idempotencyKey: answers.idempotencyKey, sent: .init(idempotencyKey: answers.idempotencyKey, feedbackID: feedbackID)),
                              at: place)
             return .seeOther(FeedbackJourney.path(fix, "sent"))
+        case .failure(let failure): refusal = failure
         }
-        // The API's own checks: back to the first question in error, with its words; her answers stay as they are.
-        let issues = answer.issues.map(FeedbackValidation.issue(from:))
-        if answer.status == 422, let step = issues.lazy.compactMap({ FeedbackStep.asking($0.field) }).first {
+        // The service's own checks: back to the first question in error, with its words; her answers stay as they are.
+        let issues = refusal.issues.map(FeedbackValidation.issue(from:))
+        if refusal.status == 422, let step = issues.lazy.compactMap({ FeedbackStep.asking($0.field) }).first {
             return try journey.questionPage(request, step, at: place, answers: answers, issues: issues.filter { step.fields.contains($0.field) },
                                             changing: true)
         }
-        throw Problem(status: answer.isSuccess ? 502 : answer.status, detail: answer.detail.isEmpty ? "the feedback could not be recorded" : answer.detail,
+        throw Problem(status: refusal.status, detail: refusal.detail.isEmpty ? "the feedback could not be recorded" : refusal.detail,
                       errors: issues.map { Problem.FieldIssue(field: $0.field, message: $0.message) })
     }
 

@@ -1,7 +1,9 @@
+import Foundation
 import VouchConsole
 import VouchDomain
 import VouchHTTP
 import VouchJSON
+import VouchServices
 import VouchStore
 
 /// `/console/my-data`: what Vouch keeps about her, a copy to download (GDPR Art. 15 and 20), and withdrawal with
@@ -9,7 +11,8 @@ import VouchStore
 struct MyDataPages {
     let routes: ConsoleRoutes
     let store: any Store
-    let api: ConsoleAPI
+    let services: Services
+    let clock: @Sendable () -> Date
 
     func register(in router: inout APIRouter) {
         routes.get(&router, "/console/my-data", .tester, page)
@@ -53,12 +56,10 @@ struct MyDataPages {
 
     /// The API's own export, as a file to save.
     func download(_ request: ConsoleRequest) throws -> HTTPResponse {
-        let testerID = try request.testerID
-        let answer = api.call("GET", "/v1/testers/\(testerID)/export", as: try request.signedIn)
-        guard answer.isSuccess else { throw Problem(status: answer.status, detail: answer.detail) }
+        let export = try services.testers.export(try request.testerID, for: try request.signedIn)
         return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json; charset=utf-8"),
                                                    (name: "Content-Disposition", value: "attachment; filename=\"vouch-my-data.json\"")],
-                            body: JSONWriter.bytes(answer.json, pretty: true))
+                            body: JSONWriter.bytes(TesterController.json(export, at: clock()), pretty: true))
     }
 
     func confirmWithdrawal(_ request: ConsoleRequest) throws -> HTTPResponse {
@@ -94,8 +95,7 @@ struct MyDataPages {
     func withdraw(_ request: ConsoleRequest) throws -> HTTPResponse {
         let testerID = try request.testerID
         let purge = request.field("purge_feedback") == "true"
-        let answer = api.call("POST", "/v1/testers/\(testerID)/withdraw", body: .object(["purge_feedback": .bool(purge)]), as: try request.signedIn)
-        guard answer.isSuccess else { throw Problem(status: answer.status, detail: answer.detail) }
+        _ = try services.testers.withdraw(testerID, purgeFeedback: purge, by: try request.signedIn)
         // Withdrawal already deleted her sessions with her links; the cookie goes too.
         return .seeOther("/console/withdrawn", headers: [try routes.sessions.end(request.http, secure: routes.sessions.isSecure(request.http))])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import VouchServices
 import VouchStore
 
 /// The tester's pages: the fixes she tests and what to try, the feedback questions, her feedback, her data and her
@@ -6,15 +7,15 @@ import VouchStore
 struct TesterPages {
     let routes: ConsoleRoutes
     let store: any Store
-    let api: ConsoleAPI
+    let services: Services
     let clock: @Sendable () -> Date
 
     func register(in router: inout APIRouter) {
         let journey = FeedbackJourney(store: store, clock: clock)
         FixToTryPage(routes: routes, journey: journey).register(in: &router)
         FeedbackPages(routes: routes, journey: journey).register(in: &router)
-        FeedbackCheckPages(routes: routes, journey: journey, api: api).register(in: &router)
+        FeedbackCheckPages(routes: routes, journey: journey, services: services).register(in: &router)
         MyFeedbackPage(routes: routes, store: store).register(in: &router)
-        MyDataPages(routes: routes, store: store, api: api).register(in: &router)
+        MyDataPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
     }
 }

@@ -58,7 +58,7 @@ public struct Logger: Sendable {
     }
 
     /// A duration in milliseconds with three decimals (`0.125`).
-    static func milliseconds(_ seconds: Double) -> String {
+    public static func milliseconds(_ seconds: Double) -> String {
         let microseconds = Int((seconds * 1_000_000).rounded())
         let fraction = String(microseconds % 1_000)
         return "\(microseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction

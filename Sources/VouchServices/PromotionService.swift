@@ -4,7 +4,6 @@ import Synchronization
 import VouchDomain
 import VouchJSON
 import VouchStore
-import VouchWebhooks
 
 /// Moves fixes through the lifecycle with their webhook events, checks criteria, and promotes, releases,
 /// rolls out and pauses on its own when the evidence, the deliveries or the clock say so.
@@ -12,7 +11,7 @@ import VouchWebhooks
 /// It hears of changes from the store's change feed (`react(to:)`), like every other part that follows the store.
 public final class PromotionService: Sendable {
     let store: any Store
-    let settings: ApplicationSettings
+    let settings: PromotionSettings
     let clock: @Sendable () -> Date
     let logger: Logger
     let timer: PromotionTimer
@@ -21,7 +20,7 @@ public final class PromotionService: Sendable {
     /// Fixes with a check queued and not yet begun: feedback arriving meanwhile joins that check.
     private let checksQueued = Mutex<Set<String>>([])
 
-    init(store: any Store, settings: ApplicationSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    public init(store: any Store, settings: PromotionSettings, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.store = store
         self.settings = settings
         self.clock = clock
@@ -39,7 +38,7 @@ public final class PromotionService: Sendable {
         try CriteriaEvaluator.evaluate(input(for: fix))
     }
 
-    func input(for fix: Fix, latest known: [Feedback]? = nil) throws -> CriteriaEvaluator.Input {
+    public func input(for fix: Fix, latest known: [Feedback]? = nil) throws -> CriteriaEvaluator.Input {
         CriteriaEvaluator.Input(
             fix: fix, settings: settings.criteria.applying(fix.criteria), latest: try known ?? store.latestFeedback(of: fix.key.rawValue, revision: fix.revision),
             failing: try store.failingFeedback(of: fix.key.rawValue, revision: fix.revision),
@@ -54,12 +53,13 @@ public final class PromotionService: Sendable {
     // MARK: Transitions
 
     /// Applies a lifecycle action with its audit event and webhook event.
+    /// - Parameter evidence: the fix's evidence as the caller just read it; read here when nil.
     @discardableResult
-    func transition(_ key: String, _ action: FixAction, by principal: Requester, note: String? = nil,
+    func transition(_ key: String, _ action: FixAction, by principal: Requester, note: String? = nil, evidence known: WebhookEventFactory.Evidence? = nil,
                     extra: @escaping @Sendable (Fix) -> JSONObject = { _ in [:] },
                     prepare: @escaping @Sendable (Fix) throws -> Fix = { $0 }) throws -> FixChange {
         let time = clock()
-        let evidenceBefore = try store.fix(key).flatMap { evidence(for: $0) }
+        let evidenceBefore = try known ?? store.fix(key).flatMap { evidence(for: $0) }
         let change = try store.updateFix(key, action: AuditAction(transition: action), by: principal, note: note, emitting: { before, after in
             guard let type = WebhookEventType(transition: action) else { return [] }
             // A new revision starts with no evidence.
@@ -84,9 +84,11 @@ public final class PromotionService: Sendable {
             guard allowed.contains(action) else {
                 throw TransitionRefused(state: fix.state, action: action, allowedActions: allowed)
             }
-            let report = try report(for: fix)
+            let input = try input(for: fix)
+            let report = CriteriaEvaluator.evaluate(input)
             guard report.allMet else { throw CriteriaNotMet(report) }
-            return try promote(key, action: action, by: Requester(principal), expectedRevision: fix.revision)
+            return try promote(key, action: action, by: Requester(principal), expectedRevision: fix.revision,
+                               evidence: WebhookEventFactory.Evidence(latest: input.latest))
         default:
             return try transition(key, action, by: Requester(principal), note: note)
         }
@@ -94,9 +96,11 @@ public final class PromotionService: Sendable {
 
     /// testing → promoting (or promotion_failed → promoting), emitting `fix.promoted` and remembering its id; its
     /// deliveries settle it (`react(to:)`).
-    func promote(_ key: String, action: FixAction, by principal: Requester, expectedRevision: Int) throws -> FixChange {
+    /// - Parameter evidence: the evidence the criteria were met on, for the event; the revision is checked again.
+    func promote(_ key: String, action: FixAction, by principal: Requester, expectedRevision: Int,
+                 evidence: WebhookEventFactory.Evidence) throws -> FixChange {
         let eventID = WebhookEventFactory.makeID()
-        return try transition(key, action, by: principal, prepare: { fix in
+        return try transition(key, action, by: principal, evidence: evidence, prepare: { fix in
             guard fix.revision == expectedRevision else {
                 throw StoreConflict("fix \(key) moved to revision \(fix.revision) while it was being promoted; its criteria are checked again")
             }
@@ -110,7 +114,7 @@ public final class PromotionService: Sendable {
 
     /// The change feed's subscriber: looks at a fix's criteria again after whatever can change them, settles
     /// promotions from their deliveries, and keeps the timer on the next rollout step.
-    func react(to committed: CommittedChanges) {
+    public func react(to committed: CommittedChanges) {
         for change in committed.changes {
             do {
                 switch change {
@@ -150,7 +154,8 @@ public final class PromotionService: Sendable {
             if let next = CriteriaEvaluator.nextTimeChange(input) { timer.schedule(next) }
             if report.readyToPromote {
                 do {
-                    _ = try promote(key, action: .promote, by: "vouchd", expectedRevision: fix.revision)
+                    _ = try promote(key, action: .promote, by: "vouchd", expectedRevision: fix.revision,
+                                    evidence: WebhookEventFactory.Evidence(latest: input.latest))
                     logger.info("fix promoted automatically", [("fix.key", key)])
                 } catch is TransitionRefused {
                     // Someone else moved the fix first; nothing to do.
@@ -299,11 +304,11 @@ public final class PromotionService: Sendable {
 
     // MARK: Lifecycle of the service
 
-    func start() {
+    public func start() {
         timer.start { [self] in sharedTick() }
     }
 
-    func stop() {
+    public func stop() {
         timer.stop()
         // Checks already queued finish before the store can close.
         checks.sync {}

@@ -1,0 +1,26 @@
+import VouchDomain
+
+/// A principal asked for something their role or their tester does not reach. The description is a whole sentence
+/// a person can act on, and the API answers it as a 403 problem's detail.
+public struct AccessDenied: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+
+    /// Refuses a principal whose role does not grant `permission`.
+    public static func unless(_ principal: Principal, may permission: Permission) throws(AccessDenied) {
+        guard principal.allows(permission) else { throw AccessDenied(lacking: permission, principal) }
+    }
+
+    /// Refuses a principal whose role grants none of `permissions`; the words name the first.
+    public static func unless(_ principal: Principal, mayAnyOf permissions: [Permission]) throws(AccessDenied) {
+        guard permissions.contains(where: principal.allows) else { throw AccessDenied(lacking: permissions[0], principal) }
+    }
+
+    /// "the role tester may not do this; it needs a role that can …".
+    public init(lacking permission: Permission, _ principal: Principal) {
+        self.init("the role \(principal.role.rawValue) may not do this; it needs a role that can \(permission.phrase)")
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import VouchStore
+
+/// Every service over one store, made once by the application and shared by the API's controllers and the console's
+/// pages: each rule (who may, what is valid, what is audited) lives in one service, whichever of them asks.
+public struct Services: Sendable {
+    public let fixes: FixService
+    public let targets: TargetService
+    public let testers: TesterService
+    public let enrollments: EnrollmentService
+    public let feedback: FeedbackService
+    public let approvals: ApprovalService
+    public let webhooks: WebhookService
+    public let tokens: TokenService
+    public let links: LinkService
+
+    public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
+                makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int, clock: @escaping @Sendable () -> Date) {
+        fixes = FixService(store: store, promotion: promotion, clock: clock)
+        targets = TargetService(store: store, clock: clock)
+        testers = TesterService(store: store, clock: clock)
+        enrollments = EnrollmentService(store: store, clock: clock)
+        feedback = FeedbackService(store: store, clock: clock)
+        approvals = ApprovalService(store: store, promotion: promotion, clock: clock)
+        webhooks = WebhookService(store: store, checkAddress: checkWebhookAddress, makeSecret: makeWebhookSecret, clock: clock)
+        tokens = TokenService(store: store, clock: clock)
+        links = LinkService(store: store, defaultValidSeconds: linkValidSeconds, clock: clock)
+    }
+}
