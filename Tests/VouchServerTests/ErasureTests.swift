@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VouchJSON
 @testable import VouchServer
+import VouchTestSupport
 
 /// Withdrawal erases a tester's personal data from the database file itself, not just from answers.
 @Suite(.serialized) struct ErasureTests {
