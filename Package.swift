@@ -55,14 +55,19 @@ let package = Package(
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),
         .testTarget(name: "VouchIdentityTests", dependencies: ["VouchIdentity", "VouchDomain"]),
         .testTarget(name: "VouchCryptoTests", dependencies: ["VouchCrypto"], exclude: ["standard-webhooks-vectors.json"]),
-        .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore", "VouchClient"], exclude: ["standard-webhooks-vectors.json"]),
-        // What several test targets share: a fresh PostgreSQL database per test (from VOUCH_TEST_POSTGRES_URL).
-        .target(name: "VouchTestSupport", dependencies: ["VouchStore"], path: "Tests/VouchTestSupport"),
+        .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore", "VouchClient", "VouchTestSupport"],
+                    exclude: ["standard-webhooks-vectors.json"]),
+        // What several test targets share: the built vouchd as a child process, a webhook receiver, a temporary directory
+        // per test, raw TCP connections, and a fresh PostgreSQL database per test (from VOUCH_TEST_POSTGRES_URL).
+        // Nothing of the server's: a test of the HTTP layer or the CLI builds without it.
+        .target(name: "VouchTestSupport", dependencies: ["VouchStore", "VouchJSON"], path: "Tests/VouchTestSupport"),
         .testTarget(name: "VouchServicesTests", dependencies: ["VouchServices", "VouchStore", "VouchDomain"]),
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
+        // The HTTP layer alone (libmicrohttpd's server, connections, headers, limits), without the application.
+        .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
                                                      "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices", "CMicroHTTPD"]),
-        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole", "VouchDomain"]),
+        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),
         // Reads Package.swift and every import line: the layering of docs/architecture.md, held by a test.

@@ -9,13 +9,6 @@ enum BuiltProduct {
         packageRoot.appendingPathComponent(".build/debug/\(name)").path
     }
 
-    /// A new empty directory under the system's temporary directory, unique to one test.
-    static func makeTemporaryDirectory(_ prefix: String) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     /// The built `vouch`, ready to run with `arguments` and only the environment given (never the caller's VOUCH_*);
     /// the caller connects its standard streams.
     static func vouchProcess(_ arguments: [String], environment: [String: String]) -> Process {

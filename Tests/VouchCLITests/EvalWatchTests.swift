@@ -1,19 +1,20 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// `vouch eval KEY --key USER --watch` against a real vouchd: the answer, then one plain line per change heard
 /// through the OFREP event stream, a clean end at SIGTERM, and exit 69 once the server stays away.
 @Suite struct EvalWatchTests {
-    static let key = LiveServer.fixKey
+    static let key = DaemonProcess.fixKey
 
     /// A started fix and a tester with the key `user-1`, not yet enrolled; the tester's id.
-    static func fixAndTester(_ server: LiveServer) throws -> String {
+    static func fixAndTester(_ server: DaemonProcess) throws -> String {
         try server.startedFixAndTester(enrolled: false)
     }
 
     @Test func enrollingTheTesterPrintsOneLineSayingOnAndSIGTERMEndsWithZero() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try Self.fixAndTester(server)
         let watch = try PipedVouch(["eval", Self.key, "--key", "user-1", "--watch"], environment: server.environment())
@@ -32,7 +33,7 @@ import VouchJSON
     }
 
     @Test func withJSONEveryLineIsTheFlagsOFREPAnswer() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         _ = try Self.fixAndTester(server)
         let watch = try PipedVouch(["eval", Self.key, "--key", "qa-iphone", "--watch", "--json"], environment: server.environment())
@@ -52,7 +53,7 @@ import VouchJSON
     }
 
     @Test func aServerThatStaysAwayEndsTheWatchWithExit69AfterThreePauses() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         var stopped = false
         defer { if !stopped { server.stop() } }
         _ = try Self.fixAndTester(server)
@@ -68,7 +69,7 @@ import VouchJSON
     }
 
     @Test func anUnknownKeyIsAnErrorBeforeAnyWatching() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let run = try server.vouch("eval", "no-such-flag", "--key", "user-1", "--watch")
         #expect(run.status == 65, "\(run)")

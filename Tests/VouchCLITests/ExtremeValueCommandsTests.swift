@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import VouchTestSupport
 
 /// Extreme numbers and durations on the command line: a usage error (64) or the server's refusal (65), never a crash.
 @Suite struct ExtremeValueCommandsTests {
-    static let key = LiveServer.fixKey
+    static let key = DaemonProcess.fixKey
 
     @Test func extremeValuesAreRefusedWithAnExitCodeThatSaysWhy() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         try #require(try server.vouch("fix", "create", Self.key, "--title", "T", "--ui-area", "TV channel selector", "--platform", "ios").status == 0)
         let durations = ["153722867280912931m", "2562047788015216h", "106751991167301d", "9223372036854775808s", "366d", "-1s"]

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// `vouch feedback submit|list|summary` against a live vouchd.
 @Suite struct FeedbackCommandsTests {
-    static let key = LiveServer.fixKey
+    static let key = DaemonProcess.fixKey
 
     /// Ana's report from the story, as options.
     static func anaReport(_ tester: String) -> [String] {
@@ -15,7 +16,7 @@ import VouchJSON
     }
 
     @Test func submitWithOptionsAndList() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.startedFixAndTester()
 
@@ -75,7 +76,7 @@ import VouchJSON
     }
 
     @Test func submitFromAFile() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.startedFixAndTester()
         func record(_ verdict: String, _ severity: String, os: String = "18.2") -> String {
@@ -145,7 +146,7 @@ import VouchJSON
         + "[--comment <text>] [--file <file>]"
 
     @Test func summary() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let ana = try server.startedFixAndTester()
         #expect(try server.vouch("feedback", "summary", Self.key) == VouchRun(status: 0, stdout: """

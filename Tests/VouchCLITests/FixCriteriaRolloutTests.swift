@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// `vouch fix criteria` and `vouch fix rollout` against a live vouchd with its default criteria.
 @Suite struct FixCriteriaRolloutTests {
-    static let key = LiveServer.fixKey
+    static let key = DaemonProcess.fixKey
 
     @Test func criteriaOverridesChangeTheStatus() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let created = try server.vouch("fix", "create", Self.key, "--title", "Label the channel logos", "--ui-area", "TV channel selector", "--platform", "ios")
         try #require(created.status == 0, "\(created)")
@@ -64,7 +65,7 @@ import VouchJSON
     }
 
     @Test func rolloutPlanShowsInFixShow() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         _ = try server.startedFixAndTester(enrolled: false)
         let rita = try server.token(role: "release_manager", name: "rita")

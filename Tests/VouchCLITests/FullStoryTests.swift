@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// The story of docs/lifecycle.md ("The story") against a live vouchd: the TV channel selector's fix is created, switched on
 /// for one user only, paused and resumed; bad input and an illegal transition are refused; the audit shows it all.
@@ -8,7 +9,7 @@ import VouchJSON
     static let key = "tv-channel-selector-labels"
 
     @Test func channelSelectorFix() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let key = FullStoryTests.key
 
@@ -94,7 +95,7 @@ import VouchJSON
         #expect(listed["next_cursor"] == .null)
     }
 
-    private func expectEvaluation(_ server: LiveServer, user: String, value: String, variant: String, reason: String, state: String,
+    private func expectEvaluation(_ server: DaemonProcess, user: String, value: String, variant: String, reason: String, state: String,
                                   sourceLocation: SourceLocation = #_sourceLocation) throws {
         let run = try server.vouch("eval", FullStoryTests.key, "--key", user)
         #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// `vouch feedback submit` on a real pseudo-terminal: the missing fields are asked one per line, answered by
 /// number or by name, a wrong answer is explained and asked again, the read-back says every value in words, and
 /// nothing is sent before a yes.
 @Suite struct InteractiveFeedbackTests {
-    static let key = LiveServer.fixKey
+    static let key = DaemonProcess.fixKey
 
     @Test func asksForWhatIsMissingThenSends() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.startedFixAndTester()
         let session = try TerminalSession(["feedback", "submit", Self.key, "--os-version", "18.2", "--app-build", "5.4.1 (412)", "--heard", "NHK, button, selected"],
@@ -93,7 +94,7 @@ import VouchJSON
     }
 
     @Test func noSendsNothing() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.startedFixAndTester()
         let session = try TerminalSession(["feedback", "submit", Self.key, "--tester", tester, "--verdict", "failed", "--task-outcome", "not_completed",
@@ -120,7 +121,7 @@ import VouchJSON
     /// The OS version is asked as a number, after the platform, so its name is not said twice; what the screen reader said
     /// and a regression are asked, and the read-back says what was answered.
     @Test func asksTheVersionNumberWhatWasHeardAndAboutRegressions() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.startedFixAndTester()
         let session = try TerminalSession(["feedback", "submit", Self.key, "--tester", tester, "--verdict", "failed", "--task-outcome", "not_completed",

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// `vouch status`, `approve`, `reject` and `fix promote` against a live vouchd whose criteria a test meets in seconds:
 /// one passing VoiceOver tester, no soak, one release manager's approval, and a required webhook answered by the test.
 @Suite struct PromotionCommandsTests {
-    static let key = LiveServer.fixKey
+    static let key = DaemonProcess.fixKey
 
     /// The time-in-testing line counts the time since the fix entered testing; the golden texts say "0 seconds".
     static func zeroSoak(_ run: VouchRun) -> VouchRun {
@@ -17,7 +18,7 @@ import VouchJSON
     @Test func fromTestingToReleased() throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
-        let server = try LiveServer(environment: LiveServer.promotionEnvironment)
+        let server = try DaemonProcess(environment: DaemonProcess.promotionEnvironment)
         defer { server.stop() }
         let added = try server.vouch("webhook", "add", receiver.url, "--events", "fix.promoted,fix.released", "--required")
         #expect(added.status == 0, "\(added)")
@@ -158,7 +159,7 @@ import VouchJSON
     /// A required webhook that cannot be reached fails the promotion: the status says so, and how to retry.
     @Test func failedPromotionSaysHowToRetry() throws {
         // Nothing listens on port 1 of loopback, so every attempt is refused at once.
-        let server = try LiveServer(environment: LiveServer.promotionEnvironment)
+        let server = try DaemonProcess(environment: DaemonProcess.promotionEnvironment)
         defer { server.stop() }
         #expect(try server.vouch("webhook", "add", "http://127.0.0.1:1/hooks/vouch", "--events", "fix.promoted", "--required").status == 0)
         let tester = try server.startedFixAndTester()
@@ -191,7 +192,7 @@ import VouchJSON
     }
 
     @Test func rejectionBlocksUntilANewRevision() throws {
-        let server = try LiveServer(environment: LiveServer.promotionEnvironment)
+        let server = try DaemonProcess(environment: DaemonProcess.promotionEnvironment)
         defer { server.stop() }
         let tester = try server.startedFixAndTester()
         #expect(try server.vouch(FeedbackCommandsTests.anaReport(tester)).status == 0)

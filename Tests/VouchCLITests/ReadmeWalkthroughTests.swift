@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// The README's walkthrough with the default criteria, only the soak shortened: an iOS-only fix, two VoiceOver
 /// testers passing, one release manager's approval, and the fix reaches everyone. It once waited for TalkBack forever.
 @Suite struct ReadmeWalkthroughTests {
-    static let key = LiveServer.fixKey
+    static let key = DaemonProcess.fixKey
 
     @Test func theSeedsStoryPromotesWithTheDefaultCriteriaButTheSoak() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let aiko = try server.startedFixAndTester()
         let bo = try server.addTester(name: "Bo", technology: "voiceover:ios:18.1", keys: ["user-7"])

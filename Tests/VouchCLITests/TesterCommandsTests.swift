@@ -1,14 +1,15 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// Testers against a live vouchd: added with consent, listed, shown, changed, exported and withdrawn; enrollment
 /// turns the fix's flag on for their keys and withdrawal turns it off.
 @Suite struct TesterCommandsTests {
-    static let key = LiveServer.fixKey
+    static let key = DaemonProcess.fixKey
 
     @Test func testerLifecycle() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let id = try server.startedFixAndTester(enrolled: false)
         #expect(id.count == 14 && id.hasPrefix("t_"))
@@ -111,7 +112,7 @@ import VouchJSON
     }
 
     @Test func enrollAndRemoveSeveral() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let ana = try server.startedFixAndTester(enrolled: false)
         let ben = try server.addTester(name: "Ben", technology: "talkback:android:15", keys: ["user-2"])
@@ -155,7 +156,7 @@ import VouchJSON
     }
 
     @Test func testerToken() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let id = try server.startedFixAndTester()
         let created = try server.vouch("token", "create", "--name", "ana-phone", "--role", "tester", "--tester", id)
@@ -195,7 +196,7 @@ import VouchJSON
 
     /// On a terminal, withdrawal asks first; anything but "yes" withdraws nothing.
     @Test func withdrawalAsksOnATerminal() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let id = try server.startedFixAndTester()
         let declined = try TerminalSession(["tester", "withdraw", id], environment: server.environment())
@@ -220,7 +221,7 @@ import VouchJSON
         #expect(skipped.transcript.hasPrefix("Tester \(ending(other)) has withdrawn:"), "\(skipped.transcript)")
     }
 
-    private func expectFlag(_ server: LiveServer, _ user: String, on: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectFlag(_ server: DaemonProcess, _ user: String, on: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let run = try server.vouch("eval", Self.key, "--key", user)
         #expect(run.stdout.contains("Value: \(on)\n"), "\(user): \(run)", sourceLocation: sourceLocation)
         #expect(run.stdout.contains(on ? "Reason: targeting match (" : "Reason: default ("), "\(user): \(run)", sourceLocation: sourceLocation)

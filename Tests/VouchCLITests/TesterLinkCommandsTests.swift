@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import VouchCLI
 import VouchJSON
+import VouchTestSupport
 
 /// Personal console links through the CLI against a live vouchd: made and printed once, listed without their
 /// addresses, revoked; the printed address signs the tester in until it is revoked.
@@ -12,7 +13,7 @@ import VouchJSON
     }
 
     @Test func aLinkIsPrintedOnceListedWithoutItsAddressAndRevoked() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.addTester()
 
@@ -58,7 +59,7 @@ import VouchJSON
     }
 
     @Test func withoutValidForTheServersDefaultApplies() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.addTester()
         let made = try server.json("tester", "link", tester)
@@ -72,7 +73,7 @@ import VouchJSON
 
     @Test(arguments: ["0s", "59m", "91d", "soon"])
     func aValidityOutsideAnHourToNinetyDaysIsRefused(validFor: String) throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.addTester()
         let refused = try server.vouch("tester", "link", tester, "--valid-for", validFor)
@@ -84,7 +85,7 @@ import VouchJSON
     }
 
     @Test func onlyRolesThatManageTestersMayLinkThem() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try server.addTester()
         let maintainer = try server.token(role: "maintainer", name: "mia")

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// Tokens against a live vouchd: the secret is printed once, a role that may not read is refused with 77,
 /// and a revoked token is refused with 77 too.
 @Suite struct TokenRoleTests {
     @Test func sdkTokenAndRevocation() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
 
         let created = try server.vouch("token", "create", "--name", "ios-app", "--role", "sdk")
@@ -52,7 +53,7 @@ import VouchJSON
 
     /// `--principal` names the person or system a token is issued to, apart from the token's name; the server normalises it.
     @Test func principalApartFromTheName() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let created = try server.vouch("token", "create", "--name", "rita-laptop", "--principal", "Rita Example", "--role", "release_manager")
         let lines = created.stdout.split(separator: "\n").map(String.init)
@@ -74,7 +75,7 @@ import VouchJSON
     }
 
     @Test func repeatedUnknownTokensAreToldWhyAndHowLongToWait() throws {
-        let server = try LiveServer(environment: ["VOUCHD_AUTH_MAX_FAILURES": "2", "VOUCHD_AUTH_FAILURE_WINDOW": "60s"])
+        let server = try DaemonProcess(environment: ["VOUCHD_AUTH_MAX_FAILURES": "2", "VOUCHD_AUTH_FAILURE_WINDOW": "60s"])
         defer { server.stop() }
         for _ in 0..<2 { #expect(try server.vouch("fix", "list", as: .token("vch_wrong")).status == 77) }
         let limited = try server.vouch("fix", "list", as: .token("vch_wrong"))
@@ -89,7 +90,7 @@ import VouchJSON
     }
 
     @Test func paging() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         for index in 1...3 {
             let run = try server.vouch("fix", "create", "fix-\(index)", "--title", "Fix \(index)", "--ui-area", "Area \(index)", "--platform", "web")

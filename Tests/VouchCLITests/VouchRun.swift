@@ -1,4 +1,5 @@
 import Foundation
+import VouchTestSupport
 
 /// What one run of the built `vouch` binary printed, and how it exited.
 struct VouchRun: Equatable, CustomStringConvertible {
@@ -12,10 +13,9 @@ struct VouchRun: Equatable, CustomStringConvertible {
     ///
     /// Output goes to files rather than pipes, so a large answer can never block the child.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> VouchRun {
-        let directory = try BuiltProduct.makeTemporaryDirectory("vouch-run")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outputURL = directory.appendingPathComponent("stdout")
-        let errorURL = directory.appendingPathComponent("stderr")
+        let directory = try TemporaryDirectory("vouch-run")
+        let outputURL = directory.url.appendingPathComponent("stdout")
+        let errorURL = directory.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)

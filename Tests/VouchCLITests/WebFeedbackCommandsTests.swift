@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import VouchTestSupport
 
 /// Web feedback through the CLI: the browser is an option, asked for on a terminal, and required by the server.
 @Suite struct WebFeedbackCommandsTests {
     static let key = "web-checkout-labels"
 
-    func webFixAndTester(_ server: LiveServer) throws -> String {
+    func webFixAndTester(_ server: DaemonProcess) throws -> String {
         for arguments in [["fix", "create", Self.key, "--title", "Label the checkout fields", "--ui-area", "Checkout form", "--platform", "web"],
                           ["fix", "start", Self.key]] {
             try #require(try server.vouch(arguments).status == 0)
@@ -16,7 +17,7 @@ import Testing
     }
 
     @Test func aWebReportWithoutABrowserIsRefusedAndOneWithItIsShown() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try webFixAndTester(server)
         let base = ["feedback", "submit", Self.key, "--tester", tester, "--verdict", "passed", "--task-outcome", "completed_independently",
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func theInterviewAsksForTheBrowserOnTheWeb() throws {
-        let server = try LiveServer()
+        let server = try DaemonProcess()
         defer { server.stop() }
         let tester = try webFixAndTester(server)
         let session = try TerminalSession(["feedback", "submit", Self.key, "--tester", tester, "--verdict", "passed", "--task-outcome", "completed_independently",

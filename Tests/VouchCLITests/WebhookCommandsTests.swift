@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// `vouch webhook …` against a live vouchd that may call a receiver on loopback.
 @Suite struct WebhookCommandsTests {
     @Test func addListShowUpdateTestAndDelete() throws {
         let receiver = try WebhookReceiver()
         defer { receiver.stop() }
-        let server = try LiveServer(environment: LiveServer.promotionEnvironment)
+        let server = try DaemonProcess(environment: DaemonProcess.promotionEnvironment)
         defer { server.stop() }
 
         // The secret is printed once, with what it is for.
@@ -79,7 +80,7 @@ import VouchJSON
     }
 
     @Test func refusedAddress() throws {
-        let server = try LiveServer(environment: LiveServer.promotionEnvironment)
+        let server = try DaemonProcess(environment: DaemonProcess.promotionEnvironment)
         defer { server.stop() }
         let refused = try server.vouch("webhook", "add", "ftp://hooks.example.org/vouch")
         #expect(refused.status == 65)
@@ -87,7 +88,7 @@ import VouchJSON
     }
 
     /// Polls the webhook's deliveries until the first has `status`, for up to 10 s; returns it.
-    private func waitForDelivery(_ server: LiveServer, webhook: String, status: String) throws -> JSONValue {
+    private func waitForDelivery(_ server: DaemonProcess, webhook: String, status: String) throws -> JSONValue {
         let deadline = Date().addingTimeInterval(10)
         var delivery = JSONValue.null
         repeat {

@@ -4,6 +4,7 @@ import Testing
 import VouchDomain
 @testable import VouchServer
 import VouchStore
+import VouchTestSupport
 
 /// Every kind of write route reaches the evaluation snapshot, the token directory and the delivery worker through
 /// the store's change feed alone: the controllers hold none of them any more, so what these see came from the feed.

@@ -4,6 +4,7 @@ import Testing
 import VouchDomain
 import VouchJSON
 @testable import VouchServer
+import VouchTestSupport
 import VouchWebhooks
 
 /// The administrator's console pages through HTTP as a browser sends them: webhooks with their deliveries, and tokens,

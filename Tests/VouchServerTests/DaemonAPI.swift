@@ -2,6 +2,7 @@ import Foundation
 import VouchClient
 import VouchJSON
 import VouchServer
+import VouchTestSupport
 
 /// Calls to a running `DaemonProcess` over HTTP, with a token.
 struct DaemonAPI {

@@ -3,15 +3,10 @@ import Synchronization
 import Testing
 import VouchClient
 import VouchJSON
+import VouchTestSupport
 
 /// The real `vouchd` binary: first start, graceful stop, and durability across SIGKILL.
 @Suite(.serialized) struct DaemonProcessTests {
-    func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "vouchd-process-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// Every `field` of every item of a paged list, following `next_cursor`.
     func collect(from daemon: DaemonProcess, path: String, items: String, field: String, token: String) throws -> Set<String> {
         let client = HTTPClient()
@@ -27,8 +22,8 @@ import VouchJSON
     }
 
     @Test func firstStartWritesAPrivateAdminTokenThatIsNeverLogged() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-process-tests")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory)
         let token = daemon.adminToken
         #expect(token.hasPrefix("vch_"))
@@ -49,8 +44,8 @@ import VouchJSON
 
     /// A trial set-up (loopback webhooks allowed, no soak) is said at start, so nobody mistakes it for production.
     @Test func theStartLogSaysWhichSettingsDifferFromTheDefaults() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-process-tests")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory, environment: ["VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true",
                                                                                 "VOUCHD_CRITERIA_MIN_SOAK": "0"])
         #expect(daemon.stop(signal: SIGTERM) == 0)
@@ -61,8 +56,8 @@ import VouchJSON
     }
 
     @Test func refusesToStartOnADatabaseFromANewerBinary() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-process-tests")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory)
         daemon.stop()
         let sqlite = Process()
@@ -75,8 +70,8 @@ import VouchJSON
     }
 
     @Test func everyAcknowledgedWriteSurvivesSIGKILL() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-process-tests")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory)
         let token = daemon.adminToken
         let base = "http://127.0.0.1:\(daemon.port)"
@@ -115,8 +110,8 @@ import VouchJSON
     }
 
     @Test func everyAcknowledgedFeedbackSurvivesSIGKILL() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-process-tests")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory)
         let token = daemon.adminToken
         let base = "http://127.0.0.1:\(daemon.port)"
@@ -165,8 +160,8 @@ import VouchJSON
     }
 
     @Test func aDeliveryWaitingForItsRetryResumesAfterARestart() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-process-tests")
+        let directory = temporary.path
         let receiver = try WebhookReceiver { index in index == 0 ? .init(status: 500) : .init(status: 200) }
         let environment = ["VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "2s,2s"]
         let daemon = try DaemonProcess(stateDirectory: directory, environment: environment)

@@ -3,6 +3,7 @@ import Testing
 @testable import VouchHTTP
 import VouchJSON
 @testable import VouchServer
+import VouchTestSupport
 
 /// The HTTP server's direct OFREP answer (`VouchApplication.answerDirectly`) answers a single evaluation exactly as
 /// `handle` does, and leaves every other request to it.
@@ -29,7 +30,7 @@ import VouchJSON
         let state = RequestState(slot: -1, names: names)
         state.body = Array(parts.body.utf8)
         var scan = RequestHeaderScan()
-        return HeaderLines.read(parts.headers, names: names, into: &scan, state.received) {
+        return HeaderLines.read(parts.headers, each: { scan.add(name: $0, value: $1, names: names, into: state.received) }) {
             Array(parts.method.utf8).withUnsafeBytes { method in
                 Array(parts.path.utf8).withUnsafeBytes { path in
                     state.body.withUnsafeBufferPointer { body in

@@ -3,6 +3,7 @@ import Testing
 import VouchJSON
 @testable import VouchServer
 import VouchServices
+import VouchTestSupport
 
 /// Withdrawal erases a tester's personal data from the database file itself, not just from answers.
 @Suite(.serialized) struct ErasureTests {

@@ -1,4 +1,5 @@
 import Foundation
+import VouchTestSupport
 
 /// An OFREP event stream read the way `EventSource` reads it: a GET, then `text/event-stream` in chunks, split into
 /// events (comments skipped). Built on RawConnection so a test can also see exactly when the server closes.

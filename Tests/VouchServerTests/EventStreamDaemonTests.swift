@@ -1,16 +1,11 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// The real `vouchd` with event streams open: a stop ends them all and exits 0, and a credential it handed out
 /// before a restart still opens a stream after it (the signing key lives in the database).
 @Suite(.serialized) struct EventStreamDaemonTests {
-    func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "vouchd-stream-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// A fix and an sdk token on the daemon; returns the token's stream address.
     func streamAddress(_ daemon: DaemonProcess) throws -> String {
         let api = DaemonAPI(port: daemon.port, token: daemon.adminToken)
@@ -21,8 +16,8 @@ import VouchJSON
     }
 
     @Test func sigtermEndsEveryOpenStreamAndExitsCleanly() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-stream-tests")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory)
         let url = try streamAddress(daemon)
         let streams = try (0..<50).map { index in try EventStreamClient(url: url, sourceAddress: "127.0.3.\(1 + index % 10)") }
@@ -36,8 +31,8 @@ import VouchJSON
     }
 
     @Test func anAddressHandedOutBeforeARestartStillOpensAStream() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-stream-tests")
+        let directory = temporary.path
         let first = try DaemonProcess(stateDirectory: directory)
         let url = try streamAddress(first)
         #expect(first.stop() == 0)

@@ -6,6 +6,7 @@ import VouchJSON
 @testable import VouchServer
 import VouchServices
 import VouchStore
+import VouchTestSupport
 
 /// A vouchd application served on port 0 over a database in a directory the test chooses (a small tmpfs),
 /// with a busy timeout the test chooses, so faults in the file system and in locking can be injected.

@@ -4,17 +4,12 @@ import Testing
 import VouchClient
 import VouchJSON
 @testable import VouchStore
+import VouchTestSupport
 
 /// Faults under the daemon: a database locked by another process, a full disk, a kill during webhook delivery.
 /// Each one answers clearly while it lasts and loses nothing that was acknowledged.
 @Suite(.serialized) struct FaultTests {
     static let key = "tv-channel-selector-labels"
-
-    func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "vouch-fault-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
 
     static func fixBody(_ key: String) -> String { #"{"key":"\#(key)","title":"T","ui_area":"Settings screen","platforms":["ios"]}"# }
 
@@ -36,8 +31,8 @@ import VouchJSON
     // MARK: - Database locked by another process
 
     @Test func writesAnswer503WhileAnotherProcessHoldsTheWriteLockAndReadsGoOn() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-fault-tests")
+        let directory = temporary.path
         let server = try FaultServer(directory: directory, busyTimeoutMilliseconds: 200)
         defer { server.stop() }
         let testers = try server.startedFixWithTesters(Self.key, testers: 8)
@@ -89,8 +84,8 @@ import VouchJSON
     /// SQLite may roll back a whole transaction on SQLITE_FULL or SQLITE_IOERR ("it might be necessary for SQLite to
     /// rollback and cancel the entire transaction"); the group commit must then fail every member, not only the one that hit it.
     @Test func aGroupMemberWhoseErrorEndedTheTransactionFailsEveryMember() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-fault-tests")
+        let directory = temporary.path
         let database = try SQLiteDatabase(path: directory + "/group.sqlite3")
         try database.write { try $0.execute("CREATE TABLE items (n INTEGER PRIMARY KEY)") }
         let outcomes = Mutex<[Int: Int32]>([:])
@@ -193,8 +188,8 @@ import VouchJSON
     // MARK: - SIGKILL during webhook delivery
 
     @Test func everyEventIsDeliveredAtLeastOnceWhenVouchdIsKilledMidDelivery() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-fault-tests")
+        let directory = temporary.path
         // A slow receiver: each request is held a second before its 200.
         let receiver = try WebhookReceiver { _ in .init(status: 200, delaySeconds: 1) }
         let environment = ["VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "1s,1s,1s"]

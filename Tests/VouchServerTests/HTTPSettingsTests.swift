@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VouchHTTP
 @testable import VouchServer
+import VouchTestSupport
 
 /// The HTTP server's limits and deadlines as vouchd's configuration sets them.
 @Suite struct HTTPSettingsTests {
@@ -71,8 +72,8 @@ import VouchHTTP
     }
 
     @Test func vouchdLowersItsConnectionCapUnderASmallOpenFileLimitAndSaysSo() throws {
-        let directory = NSTemporaryDirectory() + "vouch-settings-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-settings")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory, openFileLimit: 300)
         defer { daemon.stop() }
         #expect(daemon.logText.contains("http.max_connections lowered to fit the open file limit"))
@@ -81,8 +82,8 @@ import VouchHTTP
     }
 
     @Test func vouchdCutsASlowClientAtItsConfiguredHeaderDeadline() throws {
-        let directory = NSTemporaryDirectory() + "vouch-settings-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-settings")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory, environment: ["VOUCHD_HTTP_HEADER_TIMEOUT": "1s"])
         defer { daemon.stop() }
         let limits = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/limits", encoding: .utf8)
@@ -104,8 +105,8 @@ import VouchHTTP
     /// A lower header limit where clients send small heads: heads up to it are served, larger ones get the server's
     /// own 431 naming the setting, and heads past its connection memory (the limit and 8 KiB) libmicrohttpd's 431.
     @Test func vouchdServesHeadsUpToItsConfiguredHeaderLimitAndRefusesLargerOnes() throws {
-        let directory = NSTemporaryDirectory() + "vouch-settings-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-settings")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory, environment: ["VOUCHD_HTTP_MAX_HEADER_BYTES": "4096"])
         defer { daemon.stop() }
         func head(padding: Int) -> String {
@@ -136,8 +137,8 @@ import VouchHTTP
 
     /// The default limit still takes heads of several KiB that a smaller setting would refuse.
     @Test func theDefaultHeaderLimitServesAnEightKiBHead() throws {
-        let directory = NSTemporaryDirectory() + "vouch-settings-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-settings")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory)
         defer { daemon.stop() }
         let connection = try RawConnection(port: daemon.port)

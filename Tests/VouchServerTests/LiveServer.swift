@@ -6,11 +6,13 @@ import VouchJSON
 @testable import VouchServer
 import VouchServices
 import VouchStore
+import VouchTestSupport
 import VouchWebhooks
 
 /// A vouchd application over a fresh database in its own temporary directory, served on port 0.
 final class LiveServer {
-    let directory: String
+    private let temporaryDirectory: TemporaryDirectory
+    var directory: String { temporaryDirectory.path }
     let store: RelationalStore
     let application: VouchApplication
     let server: HTTPServer
@@ -32,11 +34,10 @@ final class LiveServer {
     init(maxBodyBytes: Int = 64 * 1024, settings: ApplicationSettings = LiveServer.testSettings(),
          http: HTTPServer.Configuration = HTTPServer.Configuration(threadCount: 2),
          logger: Logger = Logger(level: .error, sink: { _ in }), hostResolver: HostResolver = HostResolver()) throws {
-        directory = NSTemporaryDirectory() + "vouch-server-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try RelationalStore(path: directory + "/vouch.sqlite3")
+        temporaryDirectory = try TemporaryDirectory("vouch-server-tests")
+        store = try RelationalStore(path: temporaryDirectory.file("vouch.sqlite3"))
         application = try VouchApplication(store: store, logger: logger, settings: settings, hostResolver: hostResolver)
-        let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: directory)
+        let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: temporaryDirectory.path)
         adminToken = try String(contentsOfFile: tokenPath ?? "", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         var configuration = http
         configuration.host = "127.0.0.1"
@@ -51,7 +52,6 @@ final class LiveServer {
     deinit {
         server.stop()
         application.stopServices()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     struct Answer {

@@ -5,6 +5,7 @@ import VouchJSON
 @testable import VouchServer
 import VouchServices
 import VouchStore
+import VouchTestSupport
 
 /// `/metrics`, `/readyz`, request ids and the limit on unknown tokens, against an application served in-process.
 @Suite struct MetricsTests {
@@ -64,9 +65,8 @@ import VouchStore
     }
 
     @Test func readinessFollowsStartAndShutdown() throws {
-        let directory = NSTemporaryDirectory() + "vouch-readiness-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-readiness")
+        let directory = temporary.path
         let application = try VouchApplication(store: try RelationalStore(path: directory + "/vouch.sqlite3"), logger: Logger(level: .error, sink: { _ in }))
         func readyz() -> HTTPResponse { application.handle(HTTPRequest(method: "GET", path: "/readyz")) }
         #expect(readyz().status == 503)

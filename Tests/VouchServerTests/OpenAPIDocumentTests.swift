@@ -6,6 +6,7 @@ import VouchJSON
 @testable import VouchServer
 import VouchServices
 import VouchStore
+import VouchTestSupport
 
 /// The OpenAPI document: the embedded copy matches `openapi/vouch.openapi.json`, and it describes exactly the routes served.
 @Suite struct OpenAPIDocumentTests {
@@ -19,9 +20,8 @@ import VouchStore
 
     /// An application over a fresh database in its own temporary directory, removed after `body`.
     static func withApplication<T>(_ body: (VouchApplication) throws -> T) throws -> T {
-        let directory = NSTemporaryDirectory() + "vouch-openapi-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-openapi-tests")
+        let directory = temporary.path
         let store = try RelationalStore(path: directory + "/vouch.sqlite3")
         let application = try VouchApplication(store: store, logger: Logger(level: .error, sink: { _ in }))
         return try body(application)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VouchJSON
 @testable import VouchServer
+import VouchTestSupport
 
 /// What the OpenAPI document refuses, the server refuses. The test walks every string `pattern` and `enum` of the
 /// request bodies and query parameters in `openapi/vouch.openapi.json`, takes a valid value for it, and sends that

@@ -5,23 +5,18 @@ import VouchClient
 import VouchJSON
 @testable import VouchServer
 import VouchStore
+import VouchTestSupport
 
 /// The real `vouchd` as an operator meets it: systemd notifications, configuration errors, backup and restore,
 /// graceful shutdown, and logs that keep every secret and personal datum out.
 @Suite(.serialized) struct OperationsTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "vouchd-ops-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     // MARK: systemd
 
     @Test func notifiesReadyFeedsTheWatchdogInRhythmAndSaysStopping() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         let socket = try NotifySocket(path: directory + "/notify.sock")
         // 400 ms asked, so vouchd pings every 200 ms.
         let daemon = try DaemonProcess(stateDirectory: directory + "/state",
@@ -45,8 +40,8 @@ import VouchStore
     }
 
     @Test func withoutNotifySocketNothingIsSentAndTheDaemonRuns() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         // Also: log.requests = false leaves request lines out, as nginx's access_log off does.
         let daemon = try DaemonProcess(stateDirectory: directory, environment: ["WATCHDOG_USEC": "400000", "VOUCHD_LOG_REQUESTS": "false"])
         let api = DaemonAPI(port: daemon.port, token: daemon.adminToken)
@@ -61,8 +56,8 @@ import VouchStore
     // MARK: configuration
 
     @Test func configurationErrorsNameTheLineAndWhatIsAllowed() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         let config = directory + "/vouchd.conf"
         try "# vouchd\nlisten = 127.0.0.1:0\nhttp.max_body_bytes = lots\n".write(toFile: config, atomically: true, encoding: .utf8)
         let badValue = try VouchdRun(["--state-dir", directory + "/state", "--config", config])
@@ -91,8 +86,8 @@ import VouchStore
     }
 
     @Test func checkConfigPrintsEveryKeyWithItsSource() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         let config = directory + "/vouchd.conf"
         try "listen = 127.0.0.1:9999\ncriteria.min_soak = 2h\n".write(toFile: config, atomically: true, encoding: .utf8)
         let run = try VouchdRun(["check-config", "--config", config, "--log-level", "debug"], environment: ["VOUCHD_WEBHOOKS_TIMEOUT": "5s"])
@@ -129,8 +124,8 @@ import VouchStore
     // MARK: backup, restore, the state directory lock
 
     @Test func aBackupTakenWhileServingRestoresTheSameFixesTestersAndFeedback() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory + "/live")
         let api = DaemonAPI(port: daemon.port, token: daemon.adminToken)
         for index in 0..<3 {
@@ -200,8 +195,8 @@ import VouchStore
     }
 
     @Test func restoreRefusesWhatIsNotAGoodBackup() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         try Data("not a database".utf8).write(to: URL(fileURLWithPath: directory + "/junk"))
         let junk = try VouchdRun(["restore", "--state-dir", directory + "/state", "--from", directory + "/junk"])
         #expect(junk.status == 1)
@@ -217,8 +212,8 @@ import VouchStore
     // MARK: graceful shutdown
 
     @Test func sigtermDrainsRequestsInFlightAndRefusesNewConnections() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory)
         let token = daemon.adminToken
         // A request in flight: its body is half sent when the signal arrives.
@@ -254,8 +249,8 @@ import VouchStore
     }
 
     @Test func sigtermWaitsForAWebhookAttemptInFlightAndRecordsIt() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         let receiver = try WebhookReceiver { _ in .init(status: 200, delaySeconds: 1) }
         let environment = ["VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true"]
         let daemon = try DaemonProcess(stateDirectory: directory, environment: environment)
@@ -279,8 +274,8 @@ import VouchStore
     }
 
     @Test func aStalledRequestDoesNotHoldShutdownPastItsTimeout() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory, environment: ["VOUCHD_HTTP_SHUTDOWN_TIMEOUT": "1s"])
         let stalled = try RawConnection(port: daemon.port)
         try stalled.send("POST /v1/fixes HTTP/1.1\r\nHost: vouch\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
@@ -295,8 +290,8 @@ import VouchStore
     // MARK: logs
 
     @Test func logsAreLogfmtAndHoldNoSecretOrTesterDatumAfterAFullStory() throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouchd-ops")
+        let directory = temporary.path
         let receiver = try WebhookReceiver()
         let daemon = try DaemonProcess(stateDirectory: directory, extraArguments: ["--log-level", "debug"], environment: [
             "VOUCHD_CRITERIA_MIN_TESTERS_PASSED": "1", "VOUCHD_CRITERIA_REQUIRED_ASSISTIVE_TECH": "ios:voiceover",

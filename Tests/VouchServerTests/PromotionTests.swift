@@ -3,6 +3,7 @@ import Testing
 import VouchDomain
 import VouchJSON
 @testable import VouchServer
+import VouchTestSupport
 
 /// Criteria, approvals, signed webhooks, release and rollback, against receivers on loopback.
 @Suite(.serialized) struct PromotionTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VouchServer
+import VouchTestSupport
 
 /// The README's table of the six promotion criteria says each default as a `vouchd.conf` line; the built vouchd must
 /// print exactly those lines as its defaults, so the README cannot drift from what `status` will count.
@@ -18,9 +19,8 @@ struct ReadmeDefaultsTests {
         #expect(Set(quoted.map { String($0.prefix { $0 != " " }) }) == Set(keys), "\(quoted)")
 
         // An empty configuration file, so nothing on this machine (an /etc/vouch/vouchd.conf) changes a default.
-        let directory = NSTemporaryDirectory() + "vouch-readme-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-readme")
+        let directory = temporary.path
         let config = directory + "/vouchd.conf"
         #expect(FileManager.default.createFile(atPath: config, contents: Data()))
         let run = try VouchdRun(["check-config", "--config", config])

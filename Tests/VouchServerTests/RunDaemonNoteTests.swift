@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VouchTestSupport
 
 /// `scripts/run-daemon` says whether the admin token file exists, instead of the first start's words on every start.
 struct RunDaemonNoteTests {
@@ -16,9 +17,8 @@ struct RunDaemonNoteTests {
     }
 
     @Test func theNoteFollowsTheStateDirectory() throws {
-        let directory = NSTemporaryDirectory() + "vouch-note-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-note")
+        let directory = temporary.path
         #expect(try note(directory) == "vouchd: first start: the admin token will be written to \(directory)/admin.token (mode 0600)\n")
         #expect(FileManager.default.createFile(atPath: directory + "/vouch.sqlite3", contents: Data()))
         #expect(try note(directory).contains("has a database but no admin.token file"))

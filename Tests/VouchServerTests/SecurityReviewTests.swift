@@ -5,6 +5,7 @@ import VouchDomain
 import VouchJSON
 @testable import VouchServer
 import VouchStore
+import VouchTestSupport
 import VouchWebhooks
 
 /// A security review as tests: each one tries to break a rule (tester scope, four eyes, SSRF, secrets) and fails if it can.
@@ -266,9 +267,8 @@ import VouchWebhooks
     // MARK: - Secrets
 
     @Test func secretsNeverAppearInAnswersAuditExportOrLogs() throws {
-        let directory = NSTemporaryDirectory() + "vouch-security-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("vouch-security-tests")
+        let directory = temporary.path
         let receiver = try WebhookReceiver()
         let server = try FaultServer(directory: directory, logLevel: .debug)
         defer { server.stop() }

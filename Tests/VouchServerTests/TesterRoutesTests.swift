@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 
 /// Testers, consent, enrollment, tester tokens, withdrawal and export over HTTP.
 @Suite(.serialized) struct TesterRoutesTests {

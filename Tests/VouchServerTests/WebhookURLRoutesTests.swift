@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VouchJSON
+import VouchTestSupport
 import VouchWebhooks
 
 /// Webhook URLs through the API: refused forms are a 422 on `url` saying what is allowed, on POST and on PATCH,
@@ -34,7 +35,7 @@ import VouchWebhooks
     }
 
     @Test func aReceiverOnIPv6LoopbackGetsSignedDeliveries() throws {
-        let receiver = try WebhookReceiver(host: "::1")
+        let receiver = try WebhookReceiver(on: .ipv6)
         let server = try LiveServer()
         let created = try server.call("POST", "/v1/webhooks", json: #"{"url":"\#(receiver.url)","events":["fix.created"]}"#)
         #expect(created.status == 201, "\(created.text)")

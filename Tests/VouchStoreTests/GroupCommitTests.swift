@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import VouchStore
+import VouchTestSupport
 
 struct GroupCommitTests {
     @Test func concurrentWritersAllCommitAndAFailingOneRollsBackAlone() throws {

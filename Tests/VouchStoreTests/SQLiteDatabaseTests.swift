@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VouchStore
+import VouchTestSupport
 
 /// What only the SQLite database does: PostgreSQL is backed up with pg_dump, outside the store (docs/storage.md).
 struct SQLiteDatabaseTests {

@@ -1,12 +1,13 @@
 import Foundation
 import VouchDomain
 @testable import VouchStore
+import VouchTestSupport
 import VouchWebhooks
 
 /// A store in its own temporary directory with one endpoint (and maybe others), one event in the outbox for each,
 /// and a running `DeliveryWorker`.
 final class DeliveryHarness {
-    let directory: String
+    let directory: TemporaryDirectory
     let store: RelationalStore
     let worker: DeliveryWorker
     let endpointID = "we_faulty"
@@ -25,9 +26,8 @@ final class DeliveryHarness {
     ///   - resolver: where the senders look host names up; one of its own by default.
     init(url: String, timeoutMilliseconds: Int, retryDelays: [Int] = [60], otherURLs: [String] = [], threadCount: Int = 1,
          allowPrivateNetworks: Bool = true, resolver: HostResolver = HostResolver()) throws {
-        directory = NSTemporaryDirectory() + "vouch-webhook-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try RelationalStore(path: directory + "/vouch.sqlite3")
+        directory = try TemporaryDirectory("vouch-webhook-tests")
+        store = try RelationalStore(path: directory.file("vouch.sqlite3"))
         let now = Date()
         for (index, url) in ([url] + otherURLs).enumerated() {
             try DeliveryHarness.createEndpoint(index == 0 ? endpointID : "we_other\(index)", url: url, in: store, at: now)
@@ -60,7 +60,6 @@ final class DeliveryHarness {
 
     deinit {
         worker.stop()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     var delivery: WebhookDelivery? { deliveries().first }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import VouchClient
+import VouchTestSupport
 
 /// The checks the webhook sender relies on in its HTTP client: the connected address, and every option libcurl refuses.
 struct HTTPClientChecksTests {
     @Test func aConnectionToARefusedAddressSendsNothing() throws {
-        let receiver = try RawReceiver(.status(200))
+        let receiver = try WebhookReceiver(.status(200))
         defer { receiver.stop() }
         var asked: [String] = []
         let error = try #require(throws: HTTPClient.TransportError.self) {
@@ -16,11 +17,11 @@ struct HTTPClientChecksTests {
         #expect(error.message == "connected to 127.0.0.1, an address the policy refuses; nothing was sent")
         #expect(error.isRefusedPeer)
         #expect(receiver.wait { $0.finishedConnections == 1 })
-        #expect(receiver.requests == 0)
+        #expect(receiver.requests.count == 0)
     }
 
     @Test func anAllowedAddressIsAnswered() throws {
-        let receiver = try RawReceiver(.status(202), on: .ipv6)
+        let receiver = try WebhookReceiver(.status(202), on: .ipv6)
         defer { receiver.stop() }
         let answer = try HTTPClient(timeoutSeconds: 5).send(method: "POST", url: receiver.url, body: Array("{}".utf8), allowsPeer: { $0 == "::1" })
         #expect(answer.status == 202)

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import VouchDomain
+import VouchTestSupport
 @testable import VouchWebhooks
 
 /// Receivers reached over IPv6: by an address literal (no pin: curl connects to it directly) and by a name that
 /// resolves to an IPv6 address (pinned as `name:port:[address]`).
 @Suite(.serialized) struct IPv6DeliveryTests {
     @Test func aSignedDeliveryReachesAReceiverOnIPv6Loopback() throws {
-        let receiver = try RawReceiver(.status(204), on: .ipv6)
+        let receiver = try WebhookReceiver(.status(204), on: .ipv6)
         defer { receiver.stop() }
         #expect(receiver.url.hasPrefix("http://[::1]:"))
         let harness = try DeliveryHarness(url: receiver.url, timeoutMilliseconds: 2_000)
@@ -26,7 +27,7 @@ import VouchDomain
 
     /// `receiver.test` exists in no DNS: the request can only arrive through the pinned address.
     @Test func aNameResolvingToIPv6LoopbackIsPinnedToIt() throws {
-        let receiver = try RawReceiver(.status(200), on: .ipv6)
+        let receiver = try WebhookReceiver(.status(200), on: .ipv6)
         defer { receiver.stop() }
         let resolver = HostResolver { name in name == "receiver.test" ? .addresses(["::1"]) : .notFound }
         let url = "http://receiver.test:\(receiver.port)/hooks/vouch"
@@ -35,7 +36,7 @@ import VouchDomain
         let sender = WebhookSender(timeoutMilliseconds: 2_000, allowPrivateNetworks: true, resolver: resolver)
         let outcome = sender.send(ReceiverFaultTests.job(url: url), eventID: "msg_pinned", now: Date())
         #expect(outcome.result == .answered(status: 200, retryAfterSeconds: nil), "\(outcome.error ?? "")")
-        #expect(receiver.requests == 1)
+        #expect(receiver.requests.count == 1)
         #expect(receiver.lastMessage.headers["host"] == "receiver.test:\(receiver.port)")
     }
 }

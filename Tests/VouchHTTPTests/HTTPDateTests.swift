@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Foundation
 import Testing
 @testable import VouchHTTP
+import VouchTestSupport
 
 /// `HTTPDate` writes the `Date` header of lent responses without the C library: it must write what `gmtime_r` and
 /// `strftime` do for RFC 9110's IMF-fixdate, on every day, and lent responses must show the second they are lent in.

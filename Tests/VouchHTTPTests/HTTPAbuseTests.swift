@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VouchHTTP
+import VouchTestSupport
 
 /// The HTTP layer under hostile clients: slow senders, too many connections, oversized headers.
 @Suite struct HTTPAbuseTests {

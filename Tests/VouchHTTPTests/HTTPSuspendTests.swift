@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import VouchHTTP
+import VouchTestSupport
 
 /// `.later` replies: the connection is suspended while the answer is made elsewhere, so the server's threads keep
 /// answering others; and the server's stop, which must answer or end whatever is still waiting.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import VouchHTTP
+import VouchTestSupport
 
 /// A reusable response is answered with libmicrohttpd responses made once and lent to one request at a time
 /// (`ReusableResponse`): every answer must still carry its own request's id, and a response changed after it was

@@ -1,13 +1,11 @@
-@testable import VouchHTTP
-
 /// Header lines as libmicrohttpd would hold them for a test: every name and value in one piece of memory that stays
-/// where it is until `read` returns, since `ReceivedHeaders` keeps pointers into it as it keeps them into
+/// where it is until `read` returns, since the server's header scan keeps pointers into it as it keeps them into
 /// libmicrohttpd's memory for a real request.
-enum HeaderLines {
-    /// Scans `lines` in order into `scan` and `received` with the server's own code (`RequestHeaderScan.add`), then
-    /// calls `body` while their bytes are still there.
-    static func read<Result>(_ lines: [(String, String)], names: RequestHeaderScan.Names, into scan: inout RequestHeaderScan,
-                             _ received: ReceivedHeaders, _ body: () throws -> Result) rethrows -> Result {
+public enum HeaderLines {
+    /// Lays `lines` out in one piece of memory, hands each name and value to `add` in order (a test passes them to the
+    /// server's own scan), then calls `body` while their bytes are still there.
+    public static func read<Result>(_ lines: [(String, String)], each add: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void,
+                                    _ body: () throws -> Result) rethrows -> Result {
         let total = lines.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, total), alignment: 1)
         defer { memory.deallocate() }
@@ -20,15 +18,8 @@ enum HeaderLines {
             memory.baseAddress!.advanced(by: offset).copyMemory(from: valueBytes, byteCount: valueBytes.count)
             let valueRange = UnsafeRawBufferPointer(start: memory.baseAddress! + offset, count: valueBytes.count)
             offset += valueBytes.count
-            scan.add(name: nameRange, value: valueRange, names: names, into: received)
+            add(nameRange, valueRange)
         }
         return try body()
-    }
-
-    /// The headers `received` holds, copied as the server copies them for the general handler.
-    static func copied(_ received: ReceivedHeaders) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        received.copy(into: &headers)
-        return headers
     }
 }

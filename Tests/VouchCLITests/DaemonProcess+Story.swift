@@ -1,7 +1,8 @@
 import Foundation
 import VouchJSON
+import VouchTestSupport
 
-extension LiveServer {
+extension DaemonProcess {
     static let fixKey = "tv-channel-selector-labels"
 
     /// Criteria a test can meet in seconds (one passing VoiceOver tester on iOS, no soak, one approval), webhooks to
@@ -15,22 +16,22 @@ extension LiveServer {
     func token(role: String, name: String) throws -> String {
         let run = try vouch("token", "create", "--name", name, "--role", role)
         guard run.status == 0, let line = run.stdout.split(separator: "\n").first(where: { $0.hasPrefix("Secret: vch_") }) else {
-            throw StartFailure(description: "token create: \(run)")
+            throw DaemonStartFailure(log: "token create: \(run)")
         }
         return String(line.dropFirst("Secret: ".count))
     }
 
     /// The story's fix, started, and Ana added as a tester with VoiceOver and two targeting keys; returns her id.
     func startedFixAndTester(enrolled: Bool = true) throws -> String {
-        for arguments in [["fix", "create", LiveServer.fixKey, "--title", "Label the channel logos", "--ui-area", "TV channel selector", "--platform", "ios"],
-                          ["fix", "start", LiveServer.fixKey]] {
+        for arguments in [["fix", "create", DaemonProcess.fixKey, "--title", "Label the channel logos", "--ui-area", "TV channel selector", "--platform", "ios"],
+                          ["fix", "start", DaemonProcess.fixKey]] {
             let run = try vouch(arguments)
-            guard run.status == 0 else { throw StartFailure(description: "\(arguments): \(run)") }
+            guard run.status == 0 else { throw DaemonStartFailure(log: "\(arguments): \(run)") }
         }
         let tester = try addTester()
         if enrolled {
-            let run = try vouch("enroll", LiveServer.fixKey, tester)
-            guard run.status == 0 else { throw StartFailure(description: "enroll: \(run)") }
+            let run = try vouch("enroll", DaemonProcess.fixKey, tester)
+            guard run.status == 0 else { throw DaemonStartFailure(log: "enroll: \(run)") }
         }
         return tester
     }
@@ -39,7 +40,7 @@ extension LiveServer {
     func addTester(name: String = "Ana Example", technology: String = "voiceover:ios:18.2", keys: [String] = ["user-1", "tablet-9"]) throws -> String {
         let run = try vouch(["tester", "add", "--name", name, "--assistive-tech", technology, "--consent", "2026-11"] + keys.flatMap { ["--targeting-key", $0] })
         guard run.status == 0, let first = run.stdout.split(separator: "\n").first, first.hasPrefix("Tester t_") else {
-            throw StartFailure(description: "tester add: \(run)")
+            throw DaemonStartFailure(log: "tester add: \(run)")
         }
         return String(first.dropFirst("Tester ".count).prefix { $0 != " " })
     }
@@ -47,7 +48,7 @@ extension LiveServer {
     /// The server's JSON answer to a `vouch … --json` command.
     func json(_ arguments: String...) throws -> JSONValue {
         let run = try vouch(arguments + ["--json"])
-        guard run.status == 0 else { throw StartFailure(description: "\(arguments): \(run)") }
+        guard run.status == 0 else { throw DaemonStartFailure(log: "\(arguments): \(run)") }
         return try JSONParser.parse(run.stdout)
     }
 }

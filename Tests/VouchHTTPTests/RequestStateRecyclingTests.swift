@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VouchHTTP
+import VouchTestSupport
 
 /// Request states are given back and taken again by later requests (`RequestState.recycle`): nothing of one request
 /// may reach the next, whatever the order, on one connection or several, on one server thread or two.

@@ -1,4 +1,5 @@
 import Foundation
+import VouchTestSupport
 
 /// A raw HTTP/1.1 client that keeps what it read past a response's head, for answers that go on after it: chunked
 /// event streams, read chunk by chunk with their framing checked.

@@ -2,11 +2,11 @@ import Foundation
 
 /// A plain TCP client for tests that need what an HTTP library hides: a chosen source address,
 /// a request sent in pieces, a connection held open, or bytes no library would send.
-final class RawConnection {
-    let descriptor: Int32
+public final class RawConnection {
+    public let descriptor: Int32
 
     /// Connects to 127.0.0.1:`port`, from `sourceAddress` (any 127.x.y.z works on Linux loopback).
-    init(port: UInt16, sourceAddress: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
+    public init(port: UInt16, sourceAddress: String = "127.0.0.1", timeoutSeconds: Int = 5) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure("socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -35,12 +35,12 @@ final class RawConnection {
         close(descriptor)
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
     }
 
-    static func address(_ text: String, port: UInt16) -> sockaddr_in {
+    public static func address(_ text: String, port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -48,11 +48,11 @@ final class RawConnection {
         return address
     }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -62,7 +62,7 @@ final class RawConnection {
     }
 
     /// Reads one HTTP/1.1 response (headers and a Content-Length body); nil when the server closed the connection first.
-    func readResponse() throws -> (status: Int, headers: [String: String], body: String)? {
+    public func readResponse() throws -> (status: Int, headers: [String: String], body: String)? {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -92,7 +92,7 @@ final class RawConnection {
     }
 
     /// Everything the server sends until it closes the connection or `seconds` pass, and whether it closed.
-    func readUntilClosed(within seconds: Int) -> (text: String, closed: Bool) {
+    public func readUntilClosed(within seconds: Int) -> (text: String, closed: Bool) {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
@@ -109,14 +109,14 @@ final class RawConnection {
     }
 
     /// True when the server has closed the connection by now, without waiting (data it sent is left unread).
-    var isClosedNow: Bool {
+    public var isClosedNow: Bool {
         var byte: UInt8 = 0
         let count = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// True when the server has closed the connection (a read returns end of file within `seconds`).
-    func isClosedByServer(within seconds: Int) -> Bool {
+    public func isClosedByServer(within seconds: Int) -> Bool {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var byte: UInt8 = 0

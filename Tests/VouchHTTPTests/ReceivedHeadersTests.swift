@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VouchHTTP
+import VouchTestSupport
 
 /// The collected headers read where libmicrohttpd keeps them (`ReceivedHeaders`): what the direct handler reads, and
 /// what the general handler gets copied, are the first line of each collected name, in the order the lines came.

@@ -1,5 +1,6 @@
 import Testing
 @testable import VouchHTTP
+import VouchTestSupport
 
 /// How the server judges a request's framing and head from its header lines (RFC 9112 §6.3 and §3.2).
 @Suite struct RequestHeaderScanTests {
