@@ -64,9 +64,9 @@ let package = Package(
         .testTarget(name: "VouchServicesTests", dependencies: ["VouchServices", "VouchStore", "VouchDomain"]),
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         // The HTTP layer alone (libmicrohttpd's server, connections, headers, limits), without the application.
-        .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport"]),
+        .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport", "CMicroHTTPD"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices", "CMicroHTTPD"]),
+                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),
