@@ -34,8 +34,8 @@ let package = Package(
         // that a service knows nothing of requests or answers.
         .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
-        .target(name: "VouchConsole", dependencies: ["VouchDomain"]),
-        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchConsole", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks",
+        .target(name: "VouchConsoleKit", dependencies: ["VouchDomain"]),
+        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchConsoleKit", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks",
                                                  "VouchConcurrency", "VouchServices"],
             plugins: ["EmbedOpenAPIDocument"]),
         .target(name: "VouchClient", dependencies: ["CCurl"]),
@@ -67,9 +67,9 @@ let package = Package(
         .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport", "CMicroHTTPD"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
                                                      "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices"]),
-        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsole", "VouchDomain", "VouchTestSupport"]),
+        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
-        .testTarget(name: "VouchConsoleTests", dependencies: ["VouchConsole"]),
+        .testTarget(name: "VouchConsoleKitTests", dependencies: ["VouchConsoleKit"]),
         // Reads Package.swift and every import line: the layering of docs/architecture.md, held by a test.
         .testTarget(name: "VouchArchitectureTests"),
     ]

@@ -1,7 +1,7 @@
 import Foundation
 import VouchCodec
 
-/// Times in plain output, said the way the web console says them (`Words.time` in VouchConsole): "4 December 2026 at
+/// Times in plain output, said the way the web console says them (`Words.time` in VouchConsoleKit): "4 December 2026 at
 /// 5:17 UTC" rather than `2026-12-04T05:17:02.819Z`, which a screen reader reads digit by digit with every separator.
 /// UTC in both, so a person who reads one and hears the other hears the same time. `--json` keeps the API's RFC 3339.
 enum SpokenTime {

@@ -4,7 +4,7 @@ enum ModuleLayers {
     static let layers: [(name: String, modules: Set<String>)] = [
         ("pure values", ["VouchDomain", "VouchJSON"]),
         ("encodings, identity, cryptography, outbound HTTP, shared-memory helpers, HTML components",
-         ["VouchCodec", "VouchIdentity", "VouchCrypto", "VouchClient", "VouchConcurrency", "VouchConsole"]),
+         ["VouchCodec", "VouchIdentity", "VouchCrypto", "VouchClient", "VouchConcurrency", "VouchConsoleKit"]),
         ("storage and the HTTP server", ["VouchStore", "VouchHTTP"]),
         ("the rules (services) and the outbound worker", ["VouchServices", "VouchWebhooks"]),
         ("the daemon's application and the command line", ["VouchServer", "VouchCLI"]),

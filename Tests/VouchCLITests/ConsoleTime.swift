@@ -1,5 +1,5 @@
 import Foundation
-import VouchConsole
+import VouchConsoleKit
 
 /// How the web console says a time the API gave (`Words.time`): plain output must say the same words, so golden tests
 /// build their expectations from the console rather than from the CLI's own helper.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VouchConsole
+import VouchConsoleKit
 @testable import VouchCLI
 
 /// Plain output says a time as the web console does, from the API's RFC 3339 text.

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchHTTP
 
 /// The stylesheet and the accessibility statement: the same for everyone, no sign-in needed.

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchHTTP
 
 /// The page for a request the console cannot answer as asked: what happened in words, and where to go next.

@@ -1,5 +1,5 @@
 import Foundation
-import VouchConsole
+import VouchConsoleKit
 
 /// A form's fields in page order with the words each is called by, so the API's field problems can be shown on the
 /// form: `wcag[2]` belongs to the `wcag` field, and "must not be empty" becomes "Title must not be empty", which makes

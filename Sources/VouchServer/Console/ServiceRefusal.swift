@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchHTTP
 
 /// A service's refusal as a console page shows it: the status, the words and the field problems the API answers

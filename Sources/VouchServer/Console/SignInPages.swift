@@ -1,5 +1,5 @@
 import Foundation
-import VouchConsole
+import VouchConsoleKit
 import VouchCrypto
 import VouchDomain
 import VouchHTTP

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// A webhook's deliveries in four narrow columns (event, status, last attempt, action), with a filter by status and a

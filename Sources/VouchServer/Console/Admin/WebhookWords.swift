@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// Words for webhook values: what an administrator reads instead of `fix.rollout_step` or `dead`.

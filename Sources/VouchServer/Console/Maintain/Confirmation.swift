@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchHTTP
 
 /// A page that asks before something far-reaching: what will happen and to whom, in words, then the button that does

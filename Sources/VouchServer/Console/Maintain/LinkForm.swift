@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 
 /// How long a new personal link works, chosen from a few lengths (never pre-selected), with its problem if any.
 struct LinkForm {

@@ -1,5 +1,5 @@
 import Foundation
-import VouchConsole
+import VouchConsoleKit
 import VouchStore
 
 /// Whether a personal link still signs its tester in, in words.

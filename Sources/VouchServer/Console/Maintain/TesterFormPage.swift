@@ -1,5 +1,5 @@
 import VouchCodec
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 import VouchHTTP
 import VouchServices

@@ -1,6 +1,6 @@
 import Foundation
 import VouchCodec
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 import VouchHTTP
 import VouchServices

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// Words for a tester's personal data, shown only to the tester and to people who manage testers.

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// Every approval and rejection of the fix, on any revision, with whether it counts now.

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// The criteria report as `vouch status` says it: each criterion met or not, in words and numbers, with its details;

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// The latest feedback of each tester on the current revision: the evidence the criteria count. Testers appear by

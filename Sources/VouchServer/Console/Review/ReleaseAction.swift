@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// The lifecycle actions a release manager takes from the console, each with the words of its confirmation page:

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 import VouchHTTP
 import VouchJSON

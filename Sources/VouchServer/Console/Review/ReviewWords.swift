@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// Words for what release managers read: criteria, verdicts and severities as staff say them (the tester's own

@@ -1,5 +1,5 @@
 import Foundation
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// The controls of one feedback page: the question as the page's `h1` (the legend or label wrapped in it), what

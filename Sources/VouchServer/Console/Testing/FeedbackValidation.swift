@@ -1,5 +1,5 @@
 import Foundation
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// Checks the answers of one feedback page as she presses Continue: what is missing in GOV.UK's words, then the

@@ -1,4 +1,4 @@
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 
 /// The words for feedback fields and their stored values, as the tester reads them on the check page and in errors.

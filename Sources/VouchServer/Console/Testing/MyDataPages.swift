@@ -1,5 +1,5 @@
 import Foundation
-import VouchConsole
+import VouchConsoleKit
 import VouchDomain
 import VouchHTTP
 import VouchJSON

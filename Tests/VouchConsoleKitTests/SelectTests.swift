@@ -1,5 +1,5 @@
 import Testing
-@testable import VouchConsole
+@testable import VouchConsoleKit
 
 struct SelectTests {
     @Test func nothingIsChosenUntilThePersonChooses() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import VouchConsole
+@testable import VouchConsoleKit
 
 struct HTMLTests {
     @Test func interpolatedTextIsEscaped() {

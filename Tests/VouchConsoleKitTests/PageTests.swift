@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import VouchConsole
+@testable import VouchConsoleKit
 
 struct PageTests {
     @Test func aPageWithProblemsSaysErrorFirstAndLinksEachField() {
