@@ -32,7 +32,7 @@ import VouchJSON
         return HeaderLines.read(parts.headers, names: names, into: &scan, state.received) {
             Array(parts.method.utf8).withUnsafeBytes { method in
                 Array(parts.path.utf8).withUnsafeBytes { path in
-                    state.body.withUnsafeBufferPointer { body in
+                    state.body.withUnsafeBytes { body in
                         application.answerDirectly(DirectRequest(method: method, path: path, requestID: "direct-test", headers: state.received, body: body,
                                                                  connection: nil))
                     }
