@@ -65,7 +65,8 @@ struct OFREPFastPath: Sendable {
                 }
             }
         }
-        guard var response = evaluated else { return nil }
+        // Consumed, not copied: a copy retained and released the answer's headers, body and responses.
+        guard var response = consume evaluated else { return nil }
         cors.addHeaders(to: &response, forOFREPWith: request)
         return response
     }
