@@ -94,7 +94,7 @@ struct OFREPController {
     /// A single evaluation of the flag whose key is `keyBytes` for the targeting key `targetingKey`: the answer of both
     /// the usual path and `OFREPFastPath`.
     static func evaluateOne(keyBytes: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer?, snapshots: SnapshotHolder,
-                                    metrics: Metrics) -> HTTPResponse {
+                            metrics: Metrics) -> HTTPResponse {
         // The reason beside the answer, not in a tuple with it: taking the answer out of a tuple copied it, three
         // reference counts up and down again per request.
         var reason: EvaluationReason?
