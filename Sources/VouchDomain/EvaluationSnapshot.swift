@@ -55,7 +55,10 @@ public final class EvaluationSnapshot: Sendable {
     /// With a targeting key, the targets table's filter is asked first, and when it cannot rule the pair out, the
     /// pair's first slot is read before the flag is found (see `FlagIndex.firstTargetSlot`): a flag whose state
     /// does not read targets then wastes that read, which is cheap next to the wait it saves a targeted-only one.
-    public func verdict(flag flagBytes: UnsafeRawBufferPointer, targetingKey keyBytes: UnsafeRawBufferPointer?) -> FlagVerdict? {
+    ///
+    /// Package-wide, not public: it reads the two byte ranges in place, and only this package's callers lend it
+    /// memory they own for the call (the request's bytes, on the OFREP path).
+    package func verdict(flag flagBytes: UnsafeRawBufferPointer, targetingKey keyBytes: UnsafeRawBufferPointer?) -> FlagVerdict? {
         let flagHash = KeyHash.hash(flagBytes)
         guard let keyBytes else {
             guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }

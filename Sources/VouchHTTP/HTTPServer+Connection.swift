@@ -19,6 +19,7 @@ extension HTTPServer {
 
     private func handle(_ state: RequestState, connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                         version: UnsafePointer<CChar>, uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+        state.assertOnOwnThread()
         guard state.headersComplete else {
             state.headersComplete = true
             requestTally.add(1, at: 0)
@@ -52,10 +53,10 @@ extension HTTPServer {
         // application, shared by every HTTP thread) on every request, two atomic operations on a cache line the
         // threads then passed between them.
         if direct != nil {
-            let answer = state.body.withUnsafeBufferPointer { body in
+            let answer = state.body.withUnsafeBytes { body in
                 self.direct?(DirectRequest(method: UnsafeRawBufferPointer(start: method, count: strlen(method)),
-                                     path: UnsafeRawBufferPointer(start: url, count: strlen(url)), requestID: requestID, headers: state.received,
-                                     body: body, connection: connection))
+                                           path: UnsafeRawBufferPointer(start: url, count: strlen(url)), requestID: requestID,
+                                           headers: state.received, body: body, connection: connection))
             }
             if let answer { return queue(answer, requestID: requestID, on: connection, lendingTo: state) }
         }
@@ -133,6 +134,7 @@ extension HTTPServer {
     /// A spare state of the calling thread's stripe, or a new one.
     func takeState(slot: Int) -> RequestState {
         guard let spare = spareStates.withCurrent({ $0.popLast() }) else { return RequestState(slot: slot, names: headerNames) }
+        spare.adopt()
         spare.slot = slot
         return spare
     }
@@ -140,6 +142,7 @@ extension HTTPServer {
     /// Keeps a state no one else holds for a later request, up to `sparesPerStripe` per stripe.
     func giveBack(_ state: inout RequestState) {
         guard isKnownUniquelyReferenced(&state) else { return }
+        state.assertOnOwnThread()
         state.recycle()
         spareStates.withCurrent { spares in
             if spares.count < HTTPServer.sparesPerStripe { spares.append(state) }

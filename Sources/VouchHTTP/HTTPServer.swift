@@ -128,6 +128,8 @@ public final class HTTPServer: Sendable {
 
     /// Binds and starts serving; returns the bound port (useful with port 0).
     public func start() throws -> UInt16 {
+        // Before anything is bound: the server relies on where this library keeps a request's bytes.
+        if let refusal = MicroHTTPDVersion.refusal(running: MicroHTTPDVersion.running) { throw StartFailure(description: refusal) }
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         // Epoll with a thread pool, which keeps up with nginx on two cores (docs/architecture.md, "libmicrohttpd");
         // ITC lets `MHD_quiesce_daemon` stop accepting at shutdown.
@@ -259,6 +261,7 @@ public final class HTTPServer: Sendable {
     private static let completedHandler: vouch_mhd_completed_handler = { context, _, requestState, _ in
         guard let requestState, let rawState = requestState.pointee else { return }
         var state = Unmanaged<RequestState>.fromOpaque(rawState).takeRetainedValue()
+        state.assertOnOwnThread()
         requestState.pointee = nil
         guard let context else { return }
         HTTPServer.borrowed(context) { server in

@@ -1,7 +1,7 @@
-extension HeaderReading {
+extension HeaderReading where Self: ~Copyable {
     /// Whether the body may be read as JSON: no `Content-Type`, or `application/json` or a `+json` type.
     /// Inlinable, and the usual two cases (none, or exactly `application/json`) answered from the value's bytes: an
-    /// OFREP request through the direct handler asks this of `ReceivedHeaders`, where a generic call made a String.
+    /// OFREP request through the direct handler asks this of `DirectRequest`, where a generic call made a String.
     @inlinable
     public var hasJSONBody: Bool {
         if withValueBytes("content-type", { bytes in bytes.map { HTTPRequest.equal($0, "application/json") } ?? true }) { return true }

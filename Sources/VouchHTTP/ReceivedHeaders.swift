@@ -7,15 +7,18 @@
 /// of an OFREP request's own work (docs/architecture.md, "The OFREP hot path").
 ///
 /// One per `RequestState`, made with it and emptied when it is recycled; touched only on the thread that serves the
-/// state's connection, like the state itself.
-public final class ReceivedHeaders: HeaderReading, @unchecked Sendable {
+/// state's connection, like the state itself. Not public: its values point into memory that is libmicrohttpd's
+/// only until the request completes, so a handler reads them through the `DirectRequest` it is lent, never this.
+@usableFromInline
+final class ReceivedHeaders: HeaderReading, @unchecked Sendable {
     @usableFromInline let names: RequestHeaderScan.Names
     /// Per index of `names.keys`: the value of that name's first line. Read only where `present` has its bit.
     @usableFromInline let values: UnsafeMutablePointer<UnsafeRawBufferPointer>
     /// The indexes of the names seen, in the order their first lines came.
     @usableFromInline let order: UnsafeMutablePointer<Int8>
     /// How many names were seen. Like `RequestState`'s properties, without run-time exclusivity checks (each costs a
-    /// call per read): only the thread serving the state's connection touches it.
+    /// call per read): only the thread serving the state's connection touches it, which debug builds assert
+    /// (`RequestState.assertOnOwnThread`).
     @exclusivity(unchecked) @usableFromInline private(set) var count = 0
     /// Bit i set when `names.keys[i]` was seen.
     @exclusivity(unchecked) private var present: UInt64 = 0
@@ -59,12 +62,12 @@ public final class ReceivedHeaders: HeaderReading, @unchecked Sendable {
 
     // Inlinable, as `HTTPHeaders`' are, so that a read from another module is specialized rather than a generic call.
     @inlinable
-    public func contains(_ name: String) -> Bool {
+    func contains(_ name: String) -> Bool {
         index(of: name) != nil
     }
 
     @inlinable
-    public func withValueBytes<Result>(_ name: String, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
+    func withValueBytes<Result>(_ name: String, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
         guard let key = index(of: name) else { return body(nil) }
         return body(values[key])
     }

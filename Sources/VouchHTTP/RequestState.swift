@@ -9,7 +9,9 @@ import Foundation
 /// while in use, a state is touched only on the thread libmicrohttpd serves its connection on.
 ///
 /// Its properties are marked `@exclusivity(unchecked)`: every access is on that one thread, and the run-time checks
-/// of overlapping access (eleven per request) cost more than the request's evaluation.
+/// of overlapping access (eleven per request) cost more than the request's evaluation. Debug builds check that one
+/// thread: the state records the thread that took it, and every callback that touches it asserts it runs there
+/// (`assertOnOwnThread`); release builds keep neither the record nor the check.
 final class RequestState: @unchecked Sendable {
     /// The connection's slot in the connection tracker; -1 when it has none.
     @exclusivity(unchecked) var slot: Int
@@ -39,9 +41,31 @@ final class RequestState: @unchecked Sendable {
     /// the same bytes (apps ask for the same few flags over and over).
     @exclusivity(unchecked) private var lastPath = ""
 
+    #if DEBUG
+    /// The thread the state belongs to: the one that took it for a request (`adopt`).
+    private var owner = pthread_self()
+    #endif
+
     init(slot: Int, names: RequestHeaderScan.Names) {
         self.slot = slot
         received = ReceivedHeaders(names: names)
+    }
+
+    /// The state now belongs to the calling thread: the one libmicrohttpd serves the request's connection on.
+    @inline(__always)
+    func adopt() {
+        #if DEBUG
+        owner = pthread_self()
+        #endif
+    }
+
+    /// Stops a debug build when the state is touched on a thread other than its own: that would break what its
+    /// unchecked properties and its headers' pointers into libmicrohttpd's memory rely on. Nothing in release builds.
+    @inline(__always)
+    func assertOnOwnThread(_ file: StaticString = #fileID, line: UInt = #line) {
+        #if DEBUG
+        assert(pthread_equal(owner, pthread_self()) != 0, "a request's state touched on a thread other than its connection's", file: file, line: line)
+        #endif
     }
 
     /// Returns the answer's lent libmicrohttpd response, if any. Called from the completion callback only: before it,

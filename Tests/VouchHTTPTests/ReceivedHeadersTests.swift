@@ -46,7 +46,7 @@ import VouchTestSupport
         }
     }
 
-    static func described(_ headers: some HeaderReading) -> String {
+    static func described(_ headers: borrowing some HeaderReading & ~Copyable) -> String {
         ["authorization", "origin", "content-type", "x-request-id"].map { "\($0)=\(headers.value($0) ?? "-")" }.joined(separator: " ")
     }
 
@@ -57,8 +57,8 @@ import VouchTestSupport
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1, maxBodyBytes: 128 * 1024), handler: { request in
             .now(.text("general " + ReceivedHeadersTests.described(request.headers) + " body=\(request.body.count)"))
         }, direct: { request in
-            guard String(decoding: request.path, as: UTF8.self) == "/direct" else { return nil }
-            return .text("direct " + request.withHeaders { ReceivedHeadersTests.described($0) } + " body=\(request.body.count)")
+            guard request.withPath(HeaderLines.text) == "/direct" else { return nil }
+            return .text("direct " + ReceivedHeadersTests.described(request) + " body=\(request.withBody { $0.byteCount })")
         })
         let port = try server.start()
         defer { server.stop() }

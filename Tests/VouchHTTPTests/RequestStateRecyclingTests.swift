@@ -69,10 +69,11 @@ import VouchTestSupport
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 2), handler: { request in
             .now(.text(RequestStateRecyclingTests.seen(request)))
         }, direct: { request in
-            let method = String(decoding: request.method, as: UTF8.self)
-            let path = String(decoding: request.path, as: UTF8.self)
+            let method = request.withMethod(HeaderLines.text)
+            let path = request.withPath(HeaderLines.text)
             guard method == "POST", path.hasPrefix("/ofrep/") else { return nil }
-            var seen = HTTPRequest(method: method, path: path, headers: request.withHeaders { HeaderLines.copied($0) }, body: Array(request.body))
+            var seen = HTTPRequest(method: method, path: path, headers: HeaderLines.collected(from: request),
+                                   body: request.withBody { $0.withUnsafeBytes { Array($0) } })
             seen.requestID = request.requestID
             return .text("direct " + RequestStateRecyclingTests.seen(seen) + " id=" + request.requestID)
         })

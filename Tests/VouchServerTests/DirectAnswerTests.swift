@@ -33,7 +33,7 @@ import VouchTestSupport
         return HeaderLines.read(parts.headers, each: { scan.add(name: $0, value: $1, names: names, into: state.received) }) {
             Array(parts.method.utf8).withUnsafeBytes { method in
                 Array(parts.path.utf8).withUnsafeBytes { path in
-                    state.body.withUnsafeBufferPointer { body in
+                    state.body.withUnsafeBytes { body in
                         application.answerDirectly(DirectRequest(method: method, path: path, requestID: "direct-test", headers: state.received, body: body,
                                                                  connection: nil))
                     }

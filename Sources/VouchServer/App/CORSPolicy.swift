@@ -59,7 +59,7 @@ public struct CORSPolicy: Sendable {
     }
 
     /// The same for a request under `/ofrep/` with these headers.
-    func addHeaders(to response: inout HTTPResponse, forOFREPWith headers: some HeaderReading) {
+    func addHeaders(to response: inout HTTPResponse, forOFREPWith headers: borrowing some HeaderReading & ~Copyable) {
         // With a list the answer depends on `Origin`, also when the request sent none or an unlisted one:
         // a cache must not hand one origin's answer to another.
         if case .listed = origins { response.headers.append((name: "Vary", value: "Origin")) }
@@ -69,7 +69,7 @@ public struct CORSPolicy: Sendable {
     }
 
     /// The `Access-Control-Allow-Origin` value for the request's `Origin`; nil without one or when not allowed.
-    private func allowedOrigin(in headers: some HeaderReading) -> String? {
+    private func allowedOrigin(in headers: borrowing some HeaderReading & ~Copyable) -> String? {
         // The lowercased name as stored: `header(_:)` would also try other cases when there is none, on every request.
         guard let origin = headers.value("origin") else { return nil }
         switch origins {

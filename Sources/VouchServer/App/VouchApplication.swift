@@ -34,6 +34,8 @@ public final class VouchApplication: Sendable {
     /// Each route's path pattern by index, for the request log.
     private let routePatternPaths: [String]
     private let ofrep: OFREPController
+    /// Single evaluations answered from the received bytes (`answerDirectly`).
+    private let fastPath: OFREPFastPath
     /// The indexes of OFREP's two evaluation routes in the router, for the metrics of requests answered without it.
     private let ofrepRouteIndexes: (one: Int, all: Int)
     private let cors: CORSPolicy
@@ -78,19 +80,16 @@ public final class VouchApplication: Sendable {
         })
         promotion = PromotionService(store: store, settings: settings.promotion, clock: clock, logger: logger)
         VouchApplication.follow(changes, snapshots: snapshots, tokens: tokens, deliveries: deliveries, eventStreams: eventStreams, promotion: promotion)
-        let directory = tokens
-        // The directory reaches the closures unretained (`Unmanaged`): the application holds it for as long as its
-        // router lives, and a retain and release per request went through the slow path of reference counting (it
-        // is weakly referenced) on an object every HTTP thread shares.
-        let unretainedDirectory = Unmanaged.passUnretained(directory)
+        // Every request the fast path leaves presents its token here, looked up in the directory unretained
+        // (`OFREPFastPath.Tokens`).
+        let directory = OFREPFastPath.Tokens(tokens)
+        fastPath = OFREPFastPath(snapshots: snapshots, metrics: metrics, tokens: directory, authFailures: authFailures, cors: cors)
         var router = APIRouter(authenticate: { request in
-            VouchApplication.principal(of: request, in: unretainedDirectory) { $0.principal(forSecretBytes: $1) }
+            VouchApplication.principal(of: request, in: directory) { $0.principal(forSecretBytes: $1) }
         })
         HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
         ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, authenticateRole: { request in
-            VouchApplication.principal(of: request, in: unretainedDirectory) { $0.role(forSecretBytes: $1) }
-        }, roleOfPresentedSecret: { secret in
-            secret.flatMap { secret in unretainedDirectory._withUnsafeGuaranteedRef { $0.role(forSecretBytes: secret) } }
+            VouchApplication.principal(of: request, in: directory) { $0.role(forSecretBytes: $1) }
         }, eventStreams: eventStreams)
         ofrep.register(in: &router)
         let addressPolicy = AddressPolicy(allowPrivateNetworks: settings.delivery.allowPrivateNetworks, resolver: hostResolver,
@@ -268,7 +267,7 @@ public final class VouchApplication: Sendable {
     /// Counts and logs an answered request: the one place for both `handle` and `answerDirectly`.
     /// Now on the monotonic clock, for a request's duration: `clock_gettime` itself, where `DispatchTime.now()` goes
     /// through libdispatch's conversions as well, twice per request.
-    private static func monotonicNanoseconds() -> UInt64 {
+    static func monotonicNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
@@ -285,24 +284,12 @@ public final class VouchApplication: Sendable {
         }
     }
 
-    /// The HTTP server's direct handler: a single OFREP evaluation in the usual shape (a POST of one flag, a known
-    /// token allowed to evaluate, a JSON body whose targeting key the scanner finds) is answered from the request's
-    /// bytes, with no `HTTPRequest` made. It is answered, counted and logged exactly as `handle` would, by the same
-    /// code; anything else (another route, a refusal, an address under the failure limit, a body the scanner does
-    /// not read) is left to `reply` (nil), which answers it the usual way (docs/architecture.md, "The OFREP hot path").
+    /// The HTTP server's direct handler: a single OFREP evaluation in the usual shape is answered from the request's
+    /// bytes by `OFREPFastPath`, and counted and logged exactly as `handle` would; anything else is left to `reply`
+    /// (nil), which answers it the usual way (docs/architecture.md, "The OFREP hot path").
     public func answerDirectly(_ request: borrowing DirectRequest) -> HTTPResponse? {
-        guard HTTPRequest.equal(request.method, "POST"), case .one(let keyOffset)? = OFREPController.directRoute(path: request.path) else { return nil }
-        // `handle` answers 429 to a blocked address presenting any token; the direct answer needs a token.
-        if authFailures.isTracking, authFailures.retryAfter(for: request.clientAddress) != nil { return nil }
-        let started = VouchApplication.monotonicNanoseconds()
-        let key = UnsafeRawBufferPointer(rebasing: request.path[keyOffset...])
-        let body = request.body
-        let answered = request.withHeaders { headers -> HTTPResponse? in
-            guard var response = ofrep.answerDirectly(key: key, headers: headers, body: body) else { return nil }
-            cors.addHeaders(to: &response, forOFREPWith: headers)
-            return response
-        }
-        guard let response = answered else { return nil }
+        var started: UInt64 = 0
+        guard let response = fastPath.answer(request, started: &started) else { return nil }
         finish(method: "POST", route: ofrepRouteIndexes.one, status: response.status, started: started, requestID: request.requestID)
         return response
     }
@@ -362,11 +349,11 @@ public final class VouchApplication: Sendable {
     static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.pathStarts(with: "/console/") }
 
     /// What `lookUp` reads from the directory for the token the request presents.
-    private static func principal<Value>(of request: HTTPRequest, in directory: Unmanaged<TokenDirectory>,
+    private static func principal<Value>(of request: HTTPRequest, in directory: OFREPFastPath.Tokens,
                                          _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
         withPresentedSecret(in: request.headers) { secret in
             guard let secret else { return nil }
-            return directory._withUnsafeGuaranteedRef { lookUp($0, secret) }
+            return directory.withDirectory { lookUp($0, secret) }
         }
     }
 
@@ -378,7 +365,7 @@ public final class VouchApplication: Sendable {
     /// Calls `body` with the bytes of the token the request's headers present, where they are, or with nil.
     /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` would be a third of the OFREP request's user
     /// time, and a String made of the secret an allocation per request.
-    static func withPresentedSecret<Result>(in headers: some HeaderReading, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
+    static func withPresentedSecret<Result>(in headers: borrowing some HeaderReading & ~Copyable, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
         guard headers.contains("authorization") else { return headers.withValueBytes("x-api-key", body) }
         return headers.withValueBytes("authorization") { bytes in
             guard let bytes else { return body(nil) }

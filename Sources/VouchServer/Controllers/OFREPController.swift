@@ -12,8 +12,6 @@ struct OFREPController {
     let authenticate: @Sendable (HTTPRequest) -> Principal?
     /// The role of the request's principal alone, which is all a single evaluation asks (see `refuseUnauthorized`).
     let authenticateRole: @Sendable (HTTPRequest) -> Role?
-    /// The role of the token whose secret a request from the network presents (`answerDirectly`); nil for none.
-    let roleOfPresentedSecret: @Sendable (UnsafeRawBufferPointer?) -> Role?
     let eventStreams: EventStreamHub
 
     static let bulkPath = bulkPathLiteral.description
@@ -93,19 +91,10 @@ struct OFREPController {
         }
     }
 
-    /// A single evaluation of the flag `key` from the network, answered from the request's bytes: nil unless the
-    /// headers present a token allowed to evaluate and the body is JSON whose targeting key the scanner finds,
-    /// which is what `evaluateOne(_:keyIn:from:)` would then answer from; nil leaves the request to it.
-    func answerDirectly(key: UnsafeRawBufferPointer, headers: some HeaderReading, body: UnsafeBufferPointer<UInt8>) -> HTTPResponse? {
-        guard let role = VouchApplication.withPresentedSecret(in: headers, roleOfPresentedSecret), role.allows(.evaluateFlags), !body.isEmpty,
-              headers.hasJSONBody,
-              let range = TargetingKeyScanner.targetingKeyRange(in: body) else { return nil }
-        return OFREPController.evaluateOne(keyBytes: key, targetingKey: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: body[range])),
-                                         snapshots: snapshots, metrics: metrics)
-    }
-
-    private static func evaluateOne(keyBytes: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer?, snapshots: SnapshotHolder,
-                                    metrics: Metrics) -> HTTPResponse {
+    /// A single evaluation of the flag whose key is `keyBytes` for the targeting key `targetingKey`: the answer of both
+    /// the usual path and `OFREPFastPath`.
+    static func evaluateOne(keyBytes: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer?, snapshots: SnapshotHolder,
+                            metrics: Metrics) -> HTTPResponse {
         // The reason beside the answer, not in a tuple with it: taking the answer out of a tuple copies it, three
         // reference counts up and down per request.
         var reason: EvaluationReason?
