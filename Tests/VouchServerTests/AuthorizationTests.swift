@@ -4,7 +4,7 @@ import Testing
 /// Roles as docs/contracts.md ("Tokens and roles") grants them, checked over HTTP on every kind of route.
 @Suite(.serialized) struct AuthorizationTests {
     @Test func missingOrUnknownTokenIs401WithProblem() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let missing = try server.call("GET", "/v1/fixes", token: .some(nil))
         #expect(missing.status == 401)
         #expect(missing.headers["content-type"] == "application/problem+json")
@@ -14,13 +14,13 @@ import Testing
     }
 
     @Test func apiKeyHeaderIsAccepted() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         #expect(try server.call("GET", "/v1/fixes", token: .some(nil), headers: [("X-API-Key", server.adminToken)]).status == 200)
     }
 
     /// The scheme in any case, one space or more, blanks around the token: accepted; anything else is no token.
     @Test func bearerIsReadLikeRFC6750() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let token = server.adminToken
         for accepted in ["Bearer \(token)", "bearer \(token)", "BEARER \(token)", "Bearer  \t\(token)", "Bearer \(token) \t "] {
             #expect(try server.call("GET", "/v1/fixes", token: .some(nil), headers: [("Authorization", accepted)]).status == 200, "\(accepted.prefix(9))")
@@ -36,7 +36,7 @@ import Testing
     /// (role, method, path, body, expected status) for each role against each permission.
     static let matrix: [(String, String, String, String?, Int)] = [
         ("sdk", "GET", "/v1/fixes", nil, 403),
-        ("sdk", "POST", "/v1/fixes", LiveServer.channelSelectorFix, 403),
+        ("sdk", "POST", "/v1/fixes", InProcessServer.channelSelectorFix, 403),
         ("sdk", "GET", "/v1/audit", nil, 403),
         ("sdk", "GET", "/v1/tokens", nil, 403),
         ("maintainer", "GET", "/v1/fixes", nil, 200),
@@ -55,7 +55,7 @@ import Testing
     ]
 
     @Test func eachRoleReachesExactlyWhatItMay() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         for key in ["existing-fix", "testing-fix"] {
             try server.call("POST", "/v1/fixes", json: #"{"key":"\#(key)","title":"T","ui_area":"Settings screen","platforms":["web"]}"#)
         }
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func everyRoleMayEvaluateFlags() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         for role in ["sdk", "maintainer", "release_manager", "admin"] {
             let token = try server.token(role: role)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func revokedTokenStopsWorkingAtOnce() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let created = try server.call("POST", "/v1/tokens", json: #"{"name":"ios-app","role":"sdk"}"#)
         let secret = try #require(created.json["token"]?.stringValue)
         let id = try #require(created.json["id"]?.stringValue)
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func theLastAdminTokenCannotBeRevoked() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let list = try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue ?? []
         let adminID = try #require(list.first?["id"]?.stringValue)
         let refused = try server.call("DELETE", "/v1/tokens/\(adminID)")
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func headIsGetWithoutBodyAndAllowNamesTheRightMethods() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let head = try server.call("HEAD", "/healthz", token: .some(nil))
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func tokenListNeverShowsSecretsOrHashes() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let secret = try server.token(role: "sdk")
         let list = try server.call("GET", "/v1/tokens")
         #expect(list.status == 200)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func tokenCreationValidatesEachField() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let answer = try server.call("POST", "/v1/tokens", json: #"{"role":"superuser","extra":1}"#)
         #expect(answer.status == 422)
         #expect(Set(answer.errorFields) == ["name", "role", "extra"])
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func healthAndMetricsNeedNoToken() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         #expect(try server.call("GET", "/healthz", token: .some(nil)).status == 200)
         #expect(try server.call("GET", "/readyz", token: .some(nil)).status == 200)
         let metrics = try server.call("GET", "/metrics", token: .some(nil))

@@ -22,7 +22,7 @@ struct ChangeFeedRoutesTests {
 
     /// One write's answer and what it published.
     struct Write {
-        var answer: LiveServer.Answer
+        var answer: InProcessServer.Answer
         var published: [CommittedChanges]
         var changes: [StoreChange] { published.flatMap(\.changes) }
         var configuration: ConfigurationChange? { published.compactMap(\.configuration).last }
@@ -34,7 +34,7 @@ struct ChangeFeedRoutesTests {
         let receiver = try WebhookReceiver { _ in .init(status: 500) }
         // Two passing testers are needed and only one ever reports, so nothing is promoted behind the test's back;
         // failed deliveries wait 30 s before their retry, so they stay pending.
-        let server = try LiveServer(settings: LiveServer.testSettings(
+        let server = try InProcessServer(settings: InProcessServer.testSettings(
             criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0), retryDelays: [30, 30]))
         let application = server.application
         let log = Publications(application.changes)
@@ -64,7 +64,7 @@ struct ChangeFeedRoutesTests {
         let webhookID = try #require(webhook.answer.json["id"]?.stringValue)
         #expect(webhook.published.isEmpty)
 
-        let created = try write("POST", "/v1/fixes", json: LiveServer.channelSelectorFix, status: 201)
+        let created = try write("POST", "/v1/fixes", json: InProcessServer.channelSelectorFix, status: 201)
         expectRuleCommitted(by: created, "create")
         #expect(rule?.state == .draft)
         #expect(created.published.count == 1)

@@ -13,7 +13,7 @@ import VouchWebhooks
     // MARK: - Webhooks
 
     @Test func theWebhooksPageIsReachedFromHomeAndOffersToAddOne() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let home = try browser.get("/console/")
         #expect(home.html.contains("href=\"/console/webhooks\"") && home.html.contains("href=\"/console/tokens\""))
@@ -32,7 +32,7 @@ import VouchWebhooks
     }
 
     @Test func aWebhookFormWithProblemsSaysWhichKeepsWhatWasEnteredAndAddsNothing() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let csrf = try #require(try browser.get("/console/webhooks/new").csrf)
         let empty = try browser.post("/console/webhooks/new", [("csrf", csrf)])
@@ -57,7 +57,7 @@ import VouchWebhooks
 
     @Test func aHostThatDoesNotResolveIsAProblemOnTheURLField() throws {
         let resolver = HostResolver(threadCount: 1, maxThreads: 1, queueLimit: 4) { _ in .notFound }
-        let server = try LiveServer(hostResolver: resolver)
+        let server = try InProcessServer(hostResolver: resolver)
         let browser = try server.signedInBrowser()
         let csrf = try #require(try browser.get("/console/webhooks/new").csrf)
         let page = try browser.post("/console/webhooks/new", [("csrf", csrf), ("url", "https://nxdomain.test/hook"), ("required", "false"),
@@ -68,7 +68,7 @@ import VouchWebhooks
 
     @Test func anAddedWebhooksSecretIsShownOnceAndSignsItsDeliveries() throws {
         let receiver = try WebhookReceiver()
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let csrf = try #require(try browser.get("/console/webhooks/new").csrf)
         let added = try browser.post("/console/webhooks/new", [("csrf", csrf), ("url", receiver.url), ("events", "fix.created"), ("required", "true"),
@@ -101,7 +101,7 @@ import VouchWebhooks
         // The receiver fails every request until the test says otherwise; test settings retry twice within a second.
         let failing = Switch(true)
         let receiver = try WebhookReceiver { _ in WebhookReceiver.Answer(status: failing.isOn ? 500 : 200) }
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let id = try Self.webhook(server, url: receiver.url)
         let browser = try server.signedInBrowser()
         let page = try browser.get("/console/webhooks/\(id)")
@@ -133,7 +133,7 @@ import VouchWebhooks
     }
 
     @Test func disablingSaysWhatStopsAndEnablingTurnsItBackOn() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let id = try Self.webhook(server, url: "http://127.0.0.1:9/hook", required: true)
         let browser = try server.signedInBrowser()
         let details = try browser.get("/console/webhooks/\(id)")
@@ -155,7 +155,7 @@ import VouchWebhooks
     }
 
     @Test func deletingAWebhookIsConfirmedFirst() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let id = try Self.webhook(server, url: "http://127.0.0.1:9/hook")
         let browser = try server.signedInBrowser()
         let confirm = try browser.get("/console/webhooks/\(id)/delete")
@@ -173,7 +173,7 @@ import VouchWebhooks
     // MARK: - Tokens
 
     @Test func tokensAreListedWithTheirRoleInWords() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         _ = try server.token(role: "release_manager", name: "rita")
         let browser = try server.signedInBrowser()
         let list = try browser.get("/console/tokens")
@@ -191,7 +191,7 @@ import VouchWebhooks
     }
 
     @Test func aTokenFormWithProblemsSaysWhichAndKeepsWhatWasEntered() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let csrf = try #require(try browser.get("/console/tokens/new").csrf)
         let empty = try browser.post("/console/tokens/new", [("csrf", csrf), ("name", ""), ("role", ""), ("tester", ""), ("principal", "")])
@@ -210,7 +210,7 @@ import VouchWebhooks
     }
 
     @Test func aCreatedTokensSecretIsShownOnceAndWorks() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let csrf = try #require(try browser.get("/console/tokens/new").csrf)
         let created = try browser.post("/console/tokens/new", [("csrf", csrf), ("name", "rita-laptop"), ("role", "release_manager"), ("tester", ""),
@@ -231,7 +231,7 @@ import VouchWebhooks
     }
 
     @Test func revokingSaysWhatStopsAndEndsTheTokensSessions() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let rita = try server.signedInBrowser(role: "release_manager", name: "rita")
         let id = try #require(try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.first { $0["name"] == .string("rita") }?["id"]?.stringValue)
         let browser = try server.signedInBrowser()
@@ -250,7 +250,7 @@ import VouchWebhooks
     }
 
     @Test func theLastAdminTokenIsKeptAndTheAPIsWordsSayWhy() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let admin = try #require(try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.first?["id"]?.stringValue)
         let confirm = try browser.get("/console/tokens/\(admin)/revoke")
@@ -275,7 +275,7 @@ import VouchWebhooks
 
     @Test(arguments: ["maintainer", "release_manager"])
     func onlyAdministratorsOpenThesePages(role: String) throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let webhook = try Self.webhook(server, url: "http://127.0.0.1:9/hook")
         let token = try #require(try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.first?["id"]?.stringValue)
         let browser = try server.signedInBrowser(role: role)
@@ -295,7 +295,7 @@ import VouchWebhooks
 
     @Test func aFormWithoutTheSessionsCSRFTokenChangesNothing() throws {
         let receiver = try WebhookReceiver()
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let webhook = try Self.webhook(server, url: receiver.url)
         let token = try server.call("POST", "/v1/tokens", json: #"{"name":"spare","role":"sdk"}"#).json["id"]?.stringValue ?? ""
         let browser = try server.signedInBrowser()
@@ -320,14 +320,14 @@ import VouchWebhooks
     // MARK: - Helpers
 
     /// A webhook added through the API; returns its id.
-    static func webhook(_ server: LiveServer, url: String, required: Bool = false) throws -> String {
+    static func webhook(_ server: InProcessServer, url: String, required: Bool = false) throws -> String {
         let answer = try server.call("POST", "/v1/webhooks", json: JSONWriter.string(.object(["url": .string(url), "required": .bool(required)])))
         guard answer.status == 201, let id = answer.json["id"]?.stringValue else { throw DaemonError("webhook creation failed: \(answer.text)") }
         return id
     }
 
     /// The first delivery of the endpoint in `status`, waiting up to ten seconds for one.
-    static func waitForDelivery(_ server: LiveServer, endpoint: String, status: WebhookDelivery.Status) throws -> WebhookDelivery? {
+    static func waitForDelivery(_ server: InProcessServer, endpoint: String, status: WebhookDelivery.Status) throws -> WebhookDelivery? {
         let deadline = Date().addingTimeInterval(10)
         repeat {
             if let found = try server.store.deliveries(endpoint: endpoint, status: status, after: nil, limit: 1).first { return found }

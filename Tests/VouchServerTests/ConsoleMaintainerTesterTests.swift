@@ -14,7 +14,7 @@ struct ConsoleMaintainerTesterTests {
                                ("targeting_keys", "user-7\nuser-8"), ("consent", "2026-11")]
 
     @Test func addingATesterRecordsTheirConsent() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser(role: "maintainer", name: "mo")
         let form = try browser.get("/console/testers/new")
         #expect(form.status == 200)
@@ -44,7 +44,7 @@ struct ConsoleMaintainerTesterTests {
     }
 
     @Test func withoutConsentNoTesterIsAddedAndNothingTypedIsLost() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser(role: "maintainer")
         let page = try browser.submit("/console/testers/new", Self.testerFields)
         #expect(page.status == 422)
@@ -59,7 +59,7 @@ struct ConsoleMaintainerTesterTests {
     }
 
     @Test func everyInvalidTesterFieldLinksToItsOwnControl() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser(role: "maintainer")
         // Only the second row of technologies is filled in, and without its technology: the problem is on that row.
         let page = try browser.submit("/console/testers/new", [("name", ""), ("assistive_tech[1].platform", "android"), ("assistive_tech[1].version", "15"),
@@ -75,7 +75,7 @@ struct ConsoleMaintainerTesterTests {
     }
 
     @Test func aNameWithMarkupIsShownAsText() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser(role: "maintainer")
         let fields = Self.testerFields.map { $0.0 == "name" ? ("name", "<script>alert(1)</script>") : $0 } + [("consent_given", "yes")]
         let location = try #require(try browser.submit("/console/testers/new", fields).location)
@@ -89,7 +89,7 @@ struct ConsoleMaintainerTesterTests {
     }
 
     @Test func theListShowsTechnologyInWordsAndPages() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let first = try server.createTester()
         for index in 1...TesterListPage.pageSize { _ = try server.createTester(name: "Tester \(index)", keys: ["user-\(index)"], technology: "talkback:android:15") }
         let browser = try server.signedInBrowser(role: "maintainer")
@@ -111,7 +111,7 @@ struct ConsoleMaintainerTesterTests {
     }
 
     @Test func aPersonalLinkIsShownOnceAndSignsTheTesterIn() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let browser = try server.signedInBrowser(role: "maintainer")
         let page = try browser.get("/console/testers/\(tester)")
@@ -146,7 +146,7 @@ struct ConsoleMaintainerTesterTests {
     }
 
     @Test func revokingALinkAsksFirstThenEndsItsSession() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         let testerBrowser = ConsoleBrowser(port: server.port)
@@ -167,7 +167,7 @@ struct ConsoleMaintainerTesterTests {
     }
 
     @Test func withdrawingOnTheTestersBehalfErasesTheirData() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let tester = try server.createTester()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/enrollments", json: #"{"testers":["\#(tester)"]}"#)
@@ -191,7 +191,7 @@ struct ConsoleMaintainerTesterTests {
     }
 
     @Test func onlyPeopleWhoManageTestersReachThesePages() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         let forms = ["/console/testers/new", "/console/testers/\(tester)/withdraw", "/console/testers/\(tester)/links/\(link.id)/revoke",

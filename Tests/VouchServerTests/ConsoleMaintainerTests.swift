@@ -13,14 +13,14 @@ struct ConsoleMaintainerTests {
                             ("description", "")]
 
     /// A server with the channel selector fix as a draft, and a maintainer's browser.
-    static func maintainerWithFix() throws -> (LiveServer, ConsoleBrowser) {
-        let server = try LiveServer()
+    static func maintainerWithFix() throws -> (InProcessServer, ConsoleBrowser) {
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         return (server, try server.signedInBrowser(role: "maintainer"))
     }
 
     @Test func creatingAFixSendsToItsPage() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser(role: "maintainer", name: "mo")
         let form = try browser.get("/console/fixes/new")
         #expect(form.status == 200)
@@ -41,7 +41,7 @@ struct ConsoleMaintainerTests {
     }
 
     @Test func everyInvalidFieldIsShownBesideItAndInTheSummaryWithWhatWasTyped() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser(role: "maintainer")
         let page = try browser.submit("/console/fixes/new", [("key", "Channel Logos"), ("title", ""), ("ui_area", " "), ("wcag", "9.9.9, 4.1.1"),
                                                              ("expected_announcement", "NHK <button>"), ("description", "")])
@@ -176,7 +176,7 @@ struct ConsoleMaintainerTests {
     }
 
     @Test func testersAreEnrolledByNameAndRemovedAfterAConfirmation() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let aiko = try server.createTester()
         let ben = try server.createTester(name: "Ben Okafor", keys: ["user-9"], technology: "talkback:android:15")
@@ -209,7 +209,7 @@ struct ConsoleMaintainerTests {
     }
 
     @Test func aReleaseManagerCannotOpenOrPostTheMaintainersPages() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let tester = try server.createTester()
         try server.call("POST", "/v1/fixes/\(Self.key)/enrollments", json: #"{"testers":["\#(tester)"]}"#)
@@ -246,7 +246,7 @@ struct ConsoleMaintainerTests {
     }
 
     @Test func anUnknownFixIsNotFound() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser(role: "maintainer")
         for path in ["/console/fixes/no-such-fix/edit", "/console/fixes/no-such-fix/start", "/console/fixes/no-such-fix/targets", "/console/fixes/no-such-fix/enrollments"] {
             let page = try browser.get(path)
@@ -258,7 +258,7 @@ struct ConsoleMaintainerTests {
 
 extension ConsoleMaintainerTests {
     @Test func theFixPageSaysWhatTheMaintainerJustDid() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let browser = try server.signedInBrowser()
         let expectations = ["created": "created as a draft", "edited": "changes to the fix are saved", "started": "Testing has started",

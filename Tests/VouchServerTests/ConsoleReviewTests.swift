@@ -10,11 +10,11 @@ import VouchJSON
     static let key = "tv-channel-selector-labels"
     static let fixPath = "/console/fixes/\(key)"
     /// Two passing testers needed: one tester's evidence and an approval leave the fix in testing.
-    static let twoTesters = LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0))
+    static let twoTesters = InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0))
 
     /// The channel selector fix (by the admin) in testing, with one enrolled VoiceOver tester who passed it; returns her id.
     @discardableResult
-    func fixWithPassingTester(_ server: LiveServer) throws -> String {
+    func fixWithPassingTester(_ server: InProcessServer) throws -> String {
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
         let tester = try server.createTester()
@@ -24,12 +24,12 @@ import VouchJSON
         return tester
     }
 
-    func state(_ server: LiveServer) throws -> String {
+    func state(_ server: InProcessServer) throws -> String {
         try server.call("GET", "/v1/fixes/\(Self.key)").json["state"]?.stringValue ?? ""
     }
 
     /// Waits, at most five seconds, for the daemon's own promotion to reach `expected`; returns the last state seen.
-    func waitForState(_ server: LiveServer, _ expected: String) throws -> String {
+    func waitForState(_ server: InProcessServer, _ expected: String) throws -> String {
         let deadline = Date().addingTimeInterval(5)
         var last = try state(server)
         while Date() < deadline, last != expected {
@@ -40,25 +40,25 @@ import VouchJSON
     }
 
     /// A released fix, approved by rita through the API.
-    func releasedFix(_ server: LiveServer) throws {
+    func releasedFix(_ server: InProcessServer) throws {
         try fixWithPassingTester(server)
         let rita = try server.token(role: "release_manager", name: "rita")
         #expect(try server.call("POST", "/v1/fixes/\(Self.key)/approvals", token: rita, json: #"{"decision":"approve"}"#).status == 201)
         #expect(try waitForState(server, "released") == "released")
     }
 
-    func approvals(_ server: LiveServer) throws -> [JSONValue] {
+    func approvals(_ server: InProcessServer) throws -> [JSONValue] {
         try server.call("GET", "/v1/fixes/\(Self.key)/approvals").json["approvals"]?.arrayValue ?? []
     }
 
-    func evidenceHash(_ server: LiveServer) throws -> String {
+    func evidenceHash(_ server: InProcessServer) throws -> String {
         try #require(try server.call("GET", "/v1/fixes/\(Self.key)/status").json["evidence_hash"]?.stringValue)
     }
 
     // MARK: Fixes by state
 
     @Test func theListShowsFixesByStateAndPages() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
         #expect(try server.call("POST", "/v1/fixes", json: #"{"key":"web-checkout-labels","title":"Label the checkout fields","ui_area":"Checkout form","platforms":["web"]}"#).status == 201)
@@ -103,7 +103,7 @@ import VouchJSON
     }
 
     @Test func aTesterCannotOpenTheStaffPages() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try fixWithPassingTester(server)
         let browser = try server.testerBrowser(tester)
         for path in ["/console/fixes", Self.fixPath, Self.fixPath + "/decision", Self.fixPath + "/pause"] {
@@ -118,7 +118,7 @@ import VouchJSON
     // MARK: The fix page
 
     @Test func theFixPageShowsCriteriaLatestFeedbackAndApprovals() throws {
-        let server = try LiveServer(settings: Self.twoTesters)
+        let server = try InProcessServer(settings: Self.twoTesters)
         let tester = try fixWithPassingTester(server)
         let rita = try server.token(role: "release_manager", name: "rita")
         #expect(try server.call("POST", "/v1/fixes/\(Self.key)/approvals", token: rita, json: #"{"decision":"approve","comment":"Works with VoiceOver"}"#).status == 201)
@@ -148,7 +148,7 @@ import VouchJSON
     }
 
     @Test func aMaintainerSeesNoReleaseActionsAndCannotTakeThem() throws {
-        let server = try LiveServer(settings: Self.twoTesters)
+        let server = try InProcessServer(settings: Self.twoTesters)
         try fixWithPassingTester(server)
         let browser = try server.signedInBrowser(role: "maintainer", name: "mia")
         let page = try browser.get(Self.fixPath)
@@ -169,7 +169,7 @@ import VouchJSON
     // MARK: Approve or reject
 
     @Test func anApprovalGoesThroughItsConfirmationAndPromotesTheFix() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try fixWithPassingTester(server)
         let browser = try server.signedInBrowser(role: "release_manager", name: "rita")
         let fixPage = try browser.get(Self.fixPath)
@@ -217,7 +217,7 @@ import VouchJSON
     }
 
     @Test func aRejectionNeedsACommentAndBlocksTheRevision() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try fixWithPassingTester(server)
         let browser = try server.signedInBrowser(role: "release_manager", name: "rita")
         let form = try browser.get(Self.fixPath + "/decision")
@@ -243,7 +243,7 @@ import VouchJSON
     }
 
     @Test func theAuthorIsRefusedInTheAPIsWordsAndKeepsTheComment() throws {
-        let server = try LiveServer(settings: Self.twoTesters)
+        let server = try InProcessServer(settings: Self.twoTesters)
         try fixWithPassingTester(server)
         // The admin created the fix: an administrator may approve, but not her own fix.
         let browser = try server.signedInBrowser()
@@ -271,7 +271,7 @@ import VouchJSON
     }
 
     @Test func aDecisionOnEvidenceThatChangedIsAskedAgain() throws {
-        let server = try LiveServer(settings: Self.twoTesters)
+        let server = try InProcessServer(settings: Self.twoTesters)
         try fixWithPassingTester(server)
         let browser = try server.signedInBrowser(role: "release_manager", name: "rita")
         let form = try browser.get(Self.fixPath + "/decision")
@@ -290,7 +290,7 @@ import VouchJSON
     // MARK: Release actions
 
     @Test func pauseResumeAndRollBackAfterTheirConfirmations() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try releasedFix(server)
         let browser = try server.signedInBrowser(role: "release_manager", name: "sam")
         let page = try browser.get(Self.fixPath)
@@ -341,7 +341,7 @@ import VouchJSON
     }
 
     @Test func promotingAFixThatMissesCriteriaSaysWhatIsMissing() throws {
-        let server = try LiveServer(settings: Self.twoTesters)
+        let server = try InProcessServer(settings: Self.twoTesters)
         try fixWithPassingTester(server)
         let browser = try server.signedInBrowser(role: "release_manager", name: "rita")
         #expect(try browser.get(Self.fixPath).html.contains("href=\"\(Self.fixPath)/promote\""))
@@ -357,13 +357,13 @@ import VouchJSON
     }
 
     @Test func aFormWithoutTheSessionsCSRFTokenChangesNothing() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try releasedFix(server)
         let browser = try server.signedInBrowser(role: "release_manager", name: "sam")
         #expect(try browser.post(Self.fixPath + "/pause", []).status == 403)
         #expect(try browser.post(Self.fixPath + "/rollback", [("csrf", "forged"), ("reason", "x")]).status == 403)
         #expect(try state(server) == "released")
-        let other = try LiveServer(settings: Self.twoTesters)
+        let other = try InProcessServer(settings: Self.twoTesters)
         try fixWithPassingTester(other)
         let rita = try other.signedInBrowser(role: "release_manager", name: "rita")
         let refused = try rita.post(Self.fixPath + "/decision", [("decision", "approve"), ("evidence", try evidenceHash(other)), ("step", "confirm")])

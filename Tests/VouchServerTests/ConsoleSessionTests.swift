@@ -7,7 +7,7 @@ import VouchStore
 /// Sign-in, sessions, CSRF and personal links of the web console, through HTTP as a browser sends it.
 struct ConsoleSessionTests {
     @Test func signingInWithATokenStartsAStrictHttpOnlySession() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = ConsoleBrowser(port: server.port)
         let form = try browser.get("/console/sign-in")
         #expect(form.status == 200)
@@ -34,7 +34,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func cookiesAreSecureBehindATLSProxy() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = ConsoleBrowser(port: server.port)
         let form = try browser.get("/console/sign-in", headers: [("X-Forwarded-Proto", "https")])
         let signedIn = try browser.post("/console/sign-in", [("csrf", form.csrf ?? ""), ("token", server.adminToken), ("next", "")],
@@ -44,7 +44,7 @@ struct ConsoleSessionTests {
 
     @Test(arguments: ["", "vch_not-a-real-token"])
     func aMissingOrUnknownTokenIsAnErrorOnTheField(token: String) throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = ConsoleBrowser(port: server.port)
         let form = try browser.get("/console/sign-in")
         let page = try browser.post("/console/sign-in", [("csrf", form.csrf ?? ""), ("token", token), ("next", "")])
@@ -55,7 +55,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func aSignInFormPostedFromAnotherSiteIsRefused() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         // The attacker's page posts its own token: the browser has no sign-in cookie to match the form's field.
         let browser = ConsoleBrowser(port: server.port)
         let page = try browser.post("/console/sign-in", [("csrf", "forged"), ("token", server.adminToken), ("next", "")])
@@ -64,7 +64,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func anSDKTokenCannotSignIn() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let sdk = try server.token(role: "sdk", name: "ios-app")
         let browser = ConsoleBrowser(port: server.port)
         let form = try browser.get("/console/sign-in")
@@ -74,7 +74,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func aFormWithoutTheSessionsCSRFTokenChangesNothing() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         for token in ["", "wrong", String(repeating: "a", count: 32)] {
             let page = try browser.post("/console/sign-out", [("csrf", token)])
@@ -88,7 +88,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func revokingTheTokenEndsItsSessions() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let token = try server.token(role: "release_manager", name: "rita")
         let id = try #require(try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.first { $0["name"]?.stringValue == "rita" }?["id"]?.stringValue)
         let browser = ConsoleBrowser(port: server.port)
@@ -102,7 +102,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func aSessionIdleLongerThanTheLimitEnds() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let hash = Digest.sha256(try #require(browser.cookies["vouch_console"]))
         try server.store.touchConsoleSession(idSHA256: hash, at: Date().addingTimeInterval(-86_401))
@@ -111,7 +111,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func aPersonalLinkSignsTheTesterInAndLeavesTheSecretBehind() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         let browser = ConsoleBrowser(port: server.port)
@@ -138,7 +138,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func revokingALinkOrWithdrawingEndsTheTestersSession() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         let browser = ConsoleBrowser(port: server.port)
@@ -156,7 +156,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func anExpiredOrUnknownLinkOpensNothing() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let secret = "expired-link-secret-0123456789abcdefghijklm"
         try server.store.createTesterLink(TesterLink(id: "l_expired", testerID: tester, secretSHA256: Digest.sha256(secret), createdBy: "admin",
@@ -171,7 +171,7 @@ struct ConsoleSessionTests {
 
     @Test(arguments: ["0s", "91d", "soon"])
     func aLinksValidityMustBeBetweenAnHourAndNinetyDays(validFor: String) throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let answer = try server.call("POST", "/v1/testers/\(tester)/links", json: #"{"valid_for":"\#(validFor)"}"#)
         #expect(answer.status == 422)
@@ -186,7 +186,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func unknownConsoleAddressesAnswerAnHTMLPage() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let page = try ConsoleBrowser(port: server.port).get("/console/no/such/page")
         #expect(page.status == 404)
         #expect(page.headers["content-type"]?.hasPrefix("text/html") == true)
@@ -196,7 +196,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func anUnknownAddressKeepsTheSignedInNavigation() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let page = try server.signedInBrowser().get("/console/no/such/page")
         #expect(page.status == 404)
         #expect(page.html.contains("<nav class=\"navigation\" aria-label=\"Console\">"))
@@ -207,7 +207,7 @@ struct ConsoleSessionTests {
 
 extension ConsoleSessionTests {
     @Test func theSweepDeletesEndedSessionsOnly() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let idle = try server.signedInBrowser()
         let active = try server.signedInBrowser()
         let idleHash = Digest.sha256(try #require(idle.cookies["vouch_console"]))

@@ -9,7 +9,7 @@ import VouchStore
 /// page and the send, her feedback, her data and her withdrawal.
 struct ConsoleTesterTests {
     @Test func aWholeFeedbackJourneyRecordsWebFeedbackAsHer() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let home = try journey.browser.get("/console/")
         #expect(home.html.contains("href=\"/console/testing/\(TesterConsoleJourney.key)\""))
@@ -83,7 +83,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func missingOrWrongAnswersShowTheErrorStateAndKeepWhatSheEntered() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let device = try journey.answer("device", [("os_version", "iOS 18.2"), ("app_build", ""), ("device", "iPhone 15")])
         #expect(device.status == 422)
@@ -118,7 +118,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func aChangeLinkReturnsToTheCheckPage() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         _ = try journey.answerEverything()
         let change = try journey.browser.get(journey.path("verdict") + "?from=check")
@@ -140,7 +140,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func switchingToTheWebAsksForTheBrowserBeforeTheCheck() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let fix = #"{"key":"player-controls","title":"Label the player's controls","ui_area":"Video player","platforms":["ios","web"]}"#
         #expect(try server.call("POST", "/v1/fixes", json: fix).status == 201)
         try server.call("POST", "/v1/fixes/player-controls/start")
@@ -164,7 +164,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func sendingTheSameCheckFormTwiceRecordsOneFeedback() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let check = try journey.answerEverything()
         let cookie = try #require(journey.browser.cookies["vouch_console"])
@@ -182,7 +182,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func herAnswersSurviveAFixThatStopsTakingFeedback() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let check = try journey.answerEverything()
         try server.call("POST", "/v1/fixes/\(TesterConsoleJourney.key)/pause")
@@ -200,7 +200,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func fixesSheDoesNotTestAreNotFound() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let aiko = try TesterConsoleJourney(server)
         let other = #"{"key":"checkout-labels","title":"Label the checkout","ui_area":"Checkout","platforms":["web"]}"#
         #expect(try server.call("POST", "/v1/fixes", json: other).status == 201)
@@ -218,7 +218,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func staffCannotOpenTesterPages() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         _ = try TesterConsoleJourney(server)
         let admin = try server.signedInBrowser()
         for path in ["/console/testing/\(TesterConsoleJourney.key)", "/console/my-feedback", "/console/my-data", "/console/my-data/export"] {
@@ -231,7 +231,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func formsWithoutTheSessionsCSRFTokenChangeNothing() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let check = try journey.answerEverything()
         let key = try #require(ConsoleBrowser.hiddenValue("idempotency_key", in: check.html))
@@ -244,7 +244,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func herFeedbackPageListsOnlyHers() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let aiko = try TesterConsoleJourney(server)
         let ken = try TesterConsoleJourney(server, fixKey: TesterConsoleJourney.key, name: "Ken", keys: ["user-8"])
         #expect(try aiko.browser.get("/console/my-feedback").html.contains("You have not sent any feedback yet"))
@@ -267,7 +267,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func sheCanSeeAndDownloadHerData() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let page = try journey.browser.get("/console/my-data")
         #expect(page.status == 200)
@@ -286,7 +286,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func withdrawingAfterConfirmationEndsHerSessionAndErasesHerData() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         #expect(try journey.send(try journey.answerEverything()).status == 303)
         let confirm = try journey.browser.get("/console/my-data/withdraw")
@@ -311,7 +311,7 @@ struct ConsoleTesterTests {
     }
 
     @Test func sheMayHaveHerFeedbackDeletedToo() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let empty = try journey.browser.get("/console/my-data/withdraw")
         #expect(!empty.html.contains("purge_feedback"), "no feedback yet: nothing to choose")

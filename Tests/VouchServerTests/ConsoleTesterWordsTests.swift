@@ -12,14 +12,14 @@ struct ConsoleTesterWordsTests {
          "wcag":["1.3.1","2.4.6"],"expected_announcement":"Tonight, heading"}
         """#
 
-    static func headingJourney(_ server: LiveServer, keys: [String] = ["user-7"]) throws -> TesterConsoleJourney {
+    static func headingJourney(_ server: InProcessServer, keys: [String] = ["user-7"]) throws -> TesterConsoleJourney {
         #expect(try server.call("POST", "/v1/fixes", json: Self.headingFix).status == 201)
         try server.call("POST", "/v1/fixes/tv-guide-headings/start")
         return try TesterConsoleJourney(server, fixKey: "tv-guide-headings", name: "Bo", keys: keys)
     }
 
     @Test func theAnnouncementsPageAsksAboutThisFixInPlainWords() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try Self.headingJourney(server)
         let start = try journey.browser.get(journey.path())
         #expect(start.html.contains("Headings, lists, tables and labels are announced as what they are"))
@@ -40,7 +40,7 @@ struct ConsoleTesterWordsTests {
     }
 
     @Test func theChannelSelectorIsAskedItsNameRoleAndState() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let page = try journey.browser.get(journey.path("announcements"))
         #expect(page.html.contains("What did your assistive technology tell you in the TV channel selector?"))
@@ -50,7 +50,7 @@ struct ConsoleTesterWordsTests {
     }
 
     @Test func theDeviceAsksForTheVersionNumberOnly() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let iosJourney = try TesterConsoleJourney(server)
         let ios = try iosJourney.browser.get(iosJourney.path("device"))
         #expect(ios.html.contains("The number only, for example 18.2."))
@@ -65,7 +65,7 @@ struct ConsoleTesterWordsTests {
     }
 
     @Test func severityRatesTheWorstProblemAndClashesAreAskedAgain() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
         let severity = try journey.browser.get(journey.path("severity"))
         #expect(severity.html.contains("Think of the worst problem that is left, even if you found a way round it."))

@@ -54,10 +54,10 @@ import VouchTestSupport
     }
 
     /// A fix in testing that targets user-1, and an sdk token.
-    static func server(cors: CORSPolicy = CORSPolicy()) throws -> (LiveServer, String) {
-        var settings = LiveServer.testSettings()
+    static func server(cors: CORSPolicy = CORSPolicy()) throws -> (InProcessServer, String) {
+        var settings = InProcessServer.testSettings()
         settings.cors = cors
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         try server.createChannelSelectorFix()
         #expect(try server.call("POST", "/v1/fixes/\(flag)/start").status == 200)
         #expect(try server.call("POST", "/v1/fixes/\(flag)/targets", json: #"{"add":["user-1"]}"#).status == 200)

@@ -7,7 +7,7 @@ import VouchTestSupport
 
 /// Withdrawal erases a tester's personal data from the database file itself, not just from answers.
 @Suite(.serialized) struct ErasureTests {
-    func fileBytes(_ server: LiveServer) throws -> Data {
+    func fileBytes(_ server: InProcessServer) throws -> Data {
         var bytes = Data()
         for suffix in ["", "-wal"] {
             let path = server.directory + "/vouch.sqlite3" + suffix
@@ -19,7 +19,7 @@ import VouchTestSupport
     func contains(_ bytes: Data, _ text: String) -> Bool { bytes.range(of: Data(text.utf8)) != nil }
 
     @Test(arguments: [false, true]) func withdrawalLeavesNoPersonalDataInTheFile(purge: Bool) throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
         let body = #"{"name":"Zelda Quintessa-Marlowe","contact":"zelda.q.marlowe@example.org","assistive_tech":["switch_control:ios:17.9.4"],"targeting_keys":["acct-zq-7781"],"consent":"2026-11"}"#
@@ -52,7 +52,7 @@ import VouchTestSupport
     @Test func withdrawalLeavesNothingThatLeadsBackToTheTester() throws {
         let logs = LogCapture()
         let receiver = try WebhookReceiver()
-        let server = try LiveServer(logger: Logger(level: .debug, sink: { logs.append($0) }))
+        let server = try InProcessServer(logger: Logger(level: .debug, sink: { logs.append($0) }))
         let key = "tv-channel-selector-labels"
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(key)/start")

@@ -11,8 +11,8 @@ import VouchJSON
     static let context = #"{"context":{"targetingKey":"user-1"}}"#
 
     /// A server with the channel selector fix in testing, an sdk token, and that token's stream address.
-    func prepared(settings: ApplicationSettings = LiveServer.testSettings()) throws -> (server: LiveServer, sdk: String, streamURL: String) {
-        let server = try LiveServer(settings: settings)
+    func prepared(settings: ApplicationSettings = InProcessServer.testSettings()) throws -> (server: InProcessServer, sdk: String, streamURL: String) {
+        let server = try InProcessServer(settings: settings)
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(EventStreamTests.fix)/start")
         let sdk = try server.token(role: "sdk", name: "tv app")
@@ -23,7 +23,7 @@ import VouchJSON
         return (server, sdk, url)
     }
 
-    func value(_ server: LiveServer, token: String, query: String = "", headers: [(String, String)] = []) throws -> (LiveServer.Answer, Bool?) {
+    func value(_ server: InProcessServer, token: String, query: String = "", headers: [(String, String)] = []) throws -> (InProcessServer.Answer, Bool?) {
         let answer = try server.call("POST", "/ofrep/v1/evaluate/flags" + query, token: .some(token), json: EventStreamTests.context, headers: headers)
         let flag = answer.json["flags"]?.arrayValue?.first { $0["key"]?.stringValue == EventStreamTests.fix }
         return (answer, flag?["value"]?.boolValue)
@@ -132,9 +132,9 @@ import VouchJSON
     }
 
     @Test func streamsCanBeTurnedOff() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.eventStreams.enabled = false
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         let bulk = try server.call("POST", "/ofrep/v1/evaluate/flags", json: EventStreamTests.context)
         #expect(bulk.status == 200)
         #expect(bulk.json["eventStreams"] == nil)
@@ -142,9 +142,9 @@ import VouchJSON
     }
 
     @Test func aPublicAddressReplacesTheHost() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.eventStreams.publicURL = "https://flags.example.com/vouch/"
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         let bulk = try server.call("POST", "/ofrep/v1/evaluate/flags", json: EventStreamTests.context)
         let url = try #require(bulk.json["eventStreams"]?.arrayValue?.first?["url"]?.stringValue)
         #expect(url.hasPrefix("https://flags.example.com/vouch/ofrep/v1/event-stream?credential="))
@@ -153,14 +153,14 @@ import VouchJSON
     /// The third attack: one tester token held every stream slot. A person's token holds at most
     /// `maxStreamsPerToken`; past it, 429 and no `eventStreams` in its bulk answers, while other tokens go on.
     @Test func onePersonsTokenCannotHoldEveryStream() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.eventStreams.maxStreams = 10
         settings.eventStreams.maxStreamsPerToken = 3
         // A closed client is noticed when its stream's next keep-alive is written.
         settings.eventStreams.keepAliveSeconds = 1
         let (server, sdk, sdkURL) = try prepared(settings: settings)
         let tester = try server.token(role: "maintainer", name: "mallory")
-        func bulk() throws -> LiveServer.Answer {
+        func bulk() throws -> InProcessServer.Answer {
             try server.call("POST", "/ofrep/v1/evaluate/flags", token: .some(tester), json: EventStreamTests.context)
         }
         let url = try #require(try bulk().json["eventStreams"]?.arrayValue?.first?["url"]?.stringValue)

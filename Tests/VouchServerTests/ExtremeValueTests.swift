@@ -13,7 +13,7 @@ import VouchJSON
                           "18446744073709551616", "1e-400", "-0", "0.0000001", "123456789012345678901234567890"]
 
     @Test func everyNumericAndDurationFieldOfTheAPISurvivesExtremeValues() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let fixes = ["tv-channel-selector-labels", "no-such-fix"]
         var requests: [(String, String, String?)] = []
@@ -53,7 +53,7 @@ import VouchJSON
     }
 
     @Test func aSoakLongerThanAYearIsA422ThatSaysSo() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let answer = try server.call("PUT", "/v1/fixes/tv-channel-selector-labels/criteria", json: #"{"min_soak":"153722867280912931m"}"#)
         #expect(answer.status == 422)

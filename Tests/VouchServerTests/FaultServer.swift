@@ -24,7 +24,7 @@ final class FaultServer {
 
     /// - Parameter logLevel: every line the application logs at this level or above is kept in `logLines`.
     init(directory: String, busyTimeoutMilliseconds: Int = 5_000, logLevel: Logger.Level = .info,
-         settings: ApplicationSettings = LiveServer.testSettings()) throws {
+         settings: ApplicationSettings = InProcessServer.testSettings()) throws {
         self.directory = directory
         let store = try RelationalStore(path: directory + "/vouch.sqlite3", busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let lines = logLines
@@ -58,18 +58,18 @@ final class FaultServer {
         var token: String?
 
         func call(_ method: String, _ path: String, json: String? = nil, headers extra: [(String, String)] = [],
-                  using client: HTTPClient) throws -> LiveServer.Answer {
+                  using client: HTTPClient) throws -> InProcessServer.Answer {
             var headers = extra + (token.map { [("Authorization", "Bearer \($0)")] } ?? [])
             if json != nil { headers.append(("Content-Type", "application/json")) }
             let response = try client.send(method: method, url: "http://127.0.0.1:\(port)\(path)", headers: headers, body: json.map { Array($0.utf8) })
-            return LiveServer.Answer(status: response.status, headers: response.headers, body: response.body)
+            return InProcessServer.Answer(status: response.status, headers: response.headers, body: response.body)
         }
     }
 
     var address: Address { Address(port: port, token: adminToken) }
 
     @discardableResult
-    func call(_ method: String, _ path: String, json: String? = nil, headers extra: [(String, String)] = []) throws -> LiveServer.Answer {
+    func call(_ method: String, _ path: String, json: String? = nil, headers extra: [(String, String)] = []) throws -> InProcessServer.Answer {
         try address.call(method, path, json: json, headers: extra, using: client)
     }
 

@@ -13,7 +13,7 @@ import VouchJSON
     }
 
     /// A started fix with one enrolled tester; returns the tester id.
-    func prepared(_ server: LiveServer) throws -> String {
+    func prepared(_ server: InProcessServer) throws -> String {
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
         let tester = try server.call("POST", "/v1/testers", json: TesterRoutesTests.ana).json["id"]?.stringValue ?? ""
@@ -22,7 +22,7 @@ import VouchJSON
     }
 
     @Test func acceptsAValidRecordOnTheCurrentRevision() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try prepared(server)
         let answer = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/feedback", json: Self.passing(tester))
         #expect(answer.status == 201)
@@ -36,7 +36,7 @@ import VouchJSON
 
     /// The platform is its own field, so an OS version that repeats it is stored as the number alone, as the console asks.
     @Test func storesTheOSVersionWithoutARepeatedPlatformName() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try prepared(server)
         let answer = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/feedback",
                                      json: Self.passing(tester).replacingOccurrences(of: #""os_version":"18.2""#, with: #""os_version":"iOS 18.2""#))
@@ -45,7 +45,7 @@ import VouchJSON
     }
 
     @Test func validatesEveryField() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try prepared(server)
         let body = #"""
             {"tester":"\#(tester)","verdict":"failed","task_outcome":"gave_up","severity":"minor","platform":"tv","os_version":"",
@@ -65,7 +65,7 @@ import VouchJSON
     }
 
     @Test func refusesWhenTheFixTakesNoFeedbackOrTheTesterIsNotEnrolled() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try prepared(server)
         try server.call("POST", "/v1/fixes", json: #"{"key":"draft-fix","title":"T","ui_area":"A","platforms":["ios"]}"#)
         let draft = try server.call("POST", "/v1/fixes/draft-fix/feedback", json: Self.passing(tester))
@@ -83,7 +83,7 @@ import VouchJSON
     }
 
     @Test func idempotencyKeyReturnsTheFirstRecordAndRefusesAnotherBody() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try prepared(server)
         let headers = [("Idempotency-Key", "0b9f5c2e-retry")]
         let first = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/feedback", json: Self.passing(tester), headers: headers)
@@ -98,7 +98,7 @@ import VouchJSON
     }
 
     @Test func batchIsAllOrNothingWithIndexedErrors() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try prepared(server)
         let bad = "[\(Self.passing(tester)),{\"tester\":\"\(tester)\",\"verdict\":\"great\"}]"
         let refused = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/feedback", json: bad)
@@ -112,7 +112,7 @@ import VouchJSON
     }
 
     @Test func testerTokenSubmitsOnlyAsItself() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try prepared(server)
         let token = try #require(try server.call("POST", "/v1/tokens", json: #"{"name":"ana","role":"tester","tester":"\#(tester)"}"#).json["token"]?.stringValue)
         var body = Self.passing(tester).replacingOccurrences(of: "\"tester\":\"\(tester)\",", with: "")
@@ -126,7 +126,7 @@ import VouchJSON
     }
 
     @Test func summaryCountsTheLatestPerTesterOnTheCurrentRevision() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let ana = try prepared(server)
         let ben = try server.call("POST", "/v1/testers", json: #"{"name":"Ben","assistive_tech":["talkback:android:15"],"targeting_keys":["u-2"],"consent":"2026-11"}"#).json["id"]?.stringValue ?? ""
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/enrollments", json: #"{"testers":["\#(ben)"]}"#)

@@ -4,8 +4,8 @@ import VouchJSON
 
 @Suite(.serialized) struct FixRoutesTests {
     @Test func createShowListAndPatch() throws {
-        let server = try LiveServer()
-        let created = try server.call("POST", "/v1/fixes", json: LiveServer.channelSelectorFix)
+        let server = try InProcessServer()
+        let created = try server.call("POST", "/v1/fixes", json: InProcessServer.channelSelectorFix)
         #expect(created.status == 201)
         #expect(created.headers["location"] == "/v1/fixes/tv-channel-selector-labels")
         #expect(created.json["state"]?.stringValue == "draft")
@@ -22,7 +22,7 @@ import VouchJSON
     }
 
     @Test func invalidCreateNamesEveryFieldAndStoresNothing() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let answer = try server.call("POST", "/v1/fixes", json: #"{"key":"Bad Key","title":"","platforms":["ios","tv"],"wcag":["4.1.1","9.9.9"],"state":"released","colour":"red"}"#)
         #expect(answer.status == 422)
         #expect(answer.headers["content-type"] == "application/problem+json")
@@ -38,22 +38,22 @@ import VouchJSON
     }
 
     @Test func wrongTypesAreNamed() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let answer = try server.call("POST", "/v1/fixes", json: #"{"key":"k","title":5,"ui_area":"A","platforms":"ios"}"#)
         #expect(answer.status == 422)
         #expect(Set(answer.errorFields) == ["title", "platforms"])
     }
 
     @Test func duplicateKeyIs409() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
-        let again = try server.call("POST", "/v1/fixes", json: LiveServer.channelSelectorFix)
+        let again = try server.call("POST", "/v1/fixes", json: InProcessServer.channelSelectorFix)
         #expect(again.status == 409)
         #expect(again.json["detail"]?.stringValue?.contains("already exists") == true)
     }
 
     @Test func malformedBodiesAndMediaTypes() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let malformed = try server.call("POST", "/v1/fixes", json: #"{"key": "#)
         #expect(malformed.status == 400)
         #expect(malformed.json["detail"]?.stringValue?.contains("not valid JSON") == true)
@@ -63,7 +63,7 @@ import VouchJSON
     }
 
     @Test func bodyOverTheLimitIs413WhetherAnnouncedOrNot() throws {
-        let server = try LiveServer(maxBodyBytes: 1_024)
+        let server = try InProcessServer(maxBodyBytes: 1_024)
         let big = #"{"key":"k","title":""# + String(repeating: "a", count: 2_000) + #""}"#
         let announced = try server.call("POST", "/v1/fixes", json: big)
         #expect(announced.status == 413)
@@ -74,7 +74,7 @@ import VouchJSON
     }
 
     @Test func unknownRoutesAndMethods() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         #expect(try server.call("GET", "/v1/nothing").status == 404)
         #expect(try server.call("GET", "/v1/fixes/missing").status == 404)
@@ -87,7 +87,7 @@ import VouchJSON
     }
 
     @Test func lifecycleOverHTTPWithConflictNamingStates() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let path = "/v1/fixes/tv-channel-selector-labels"
         #expect(try server.call("POST", path + "/start").json["state"]?.stringValue == "testing")
@@ -108,7 +108,7 @@ import VouchJSON
     }
 
     @Test func listFiltersByStateAndPages() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         for index in 0..<5 {
             try server.call("POST", "/v1/fixes", json: #"{"key":"fix-\#(index)","title":"T","ui_area":"Area","platforms":["web"]}"#)
         }
@@ -129,7 +129,7 @@ import VouchJSON
     }
 
     @Test func targetsValidateAndChangeTheFlag() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
         let bad = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/targets", json: #"{"add":["", 5],"drop":[]}"#)
@@ -145,7 +145,7 @@ import VouchJSON
     }
 
     @Test func everyMutationIsAudited() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/targets", json: #"{"add":["user-1"]}"#)

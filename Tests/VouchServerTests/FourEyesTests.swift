@@ -11,14 +11,14 @@ import VouchJSON
     /// Every criterion at its weakest; only approvals remain to hold a fix back.
     static let weakest = #"{"min_testers_passed":0,"required_assistive_tech":[],"max_blocking":0,"min_pass_ratio":0,"min_soak":"0""#
 
-    static let settings = LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0))
+    static let settings = InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0))
 
-    func state(_ server: LiveServer) throws -> String {
+    func state(_ server: InProcessServer) throws -> String {
         try server.call("GET", "/v1/fixes/\(Self.key)").json["state"]?.stringValue ?? ""
     }
 
     /// Waits a little for the daemon's automatic promotion, which follows a change by about a millisecond.
-    func stateAfterSettling(_ server: LiveServer, until expected: String? = nil) throws -> String {
+    func stateAfterSettling(_ server: InProcessServer, until expected: String? = nil) throws -> String {
         let deadline = Date().addingTimeInterval(expected == nil ? 0.3 : 5)
         var last = try state(server)
         while Date() < deadline, last != expected {
@@ -28,23 +28,23 @@ import VouchJSON
         return last
     }
 
-    func token(_ server: LiveServer, name: String, role: String, principal: String? = nil) throws -> LiveServer.Answer {
+    func token(_ server: InProcessServer, name: String, role: String, principal: String? = nil) throws -> InProcessServer.Answer {
         var body: JSONObject = ["name": .string(name), "role": .string(role)]
         if let principal { body["principal"] = .string(principal) }
         return try server.call("POST", "/v1/tokens", json: JSONWriter.string(.object(body)))
     }
 
-    func secret(_ answer: LiveServer.Answer) throws -> String { try #require(answer.json["token"]?.stringValue, "\(answer.status) \(answer.text)") }
+    func secret(_ answer: InProcessServer.Answer) throws -> String { try #require(answer.json["token"]?.stringValue, "\(answer.status) \(answer.text)") }
 
-    func approve(_ server: LiveServer, _ token: String) throws -> LiveServer.Answer {
+    func approve(_ server: InProcessServer, _ token: String) throws -> InProcessServer.Answer {
         try server.call("POST", "/v1/fixes/\(Self.key)/approvals", token: token, json: #"{"decision":"approve"}"#)
     }
 
     /// The reported attack: a maintainer zeroes the criteria of her own fix and it is released a moment later.
     @Test func aMaintainerCannotLowerCriteriaAndReleaseAlone() throws {
-        let server = try LiveServer(settings: Self.settings)
+        let server = try InProcessServer(settings: Self.settings)
         let maintainer = try secret(try token(server, name: "mia", role: "maintainer"))
-        #expect(try server.call("POST", "/v1/fixes", token: maintainer, json: LiveServer.channelSelectorFix).status == 201)
+        #expect(try server.call("POST", "/v1/fixes", token: maintainer, json: InProcessServer.channelSelectorFix).status == 201)
         #expect(try server.call("POST", "/v1/fixes/\(Self.key)/start", token: maintainer).status == 200)
         let attack = try server.call("PUT", "/v1/fixes/\(Self.key)/criteria", token: maintainer, json: Self.weakest + #","approvals_required":0}"#)
         #expect(attack.status == 403)
@@ -61,7 +61,7 @@ import VouchJSON
 
     @Test(arguments: ["maintainer", "sdk", "tester"])
     func onlyReleaseManagersAndAdminsSetCriteria(role: String) throws {
-        let server = try LiveServer(settings: Self.settings)
+        let server = try InProcessServer(settings: Self.settings)
         try server.createChannelSelectorFix()
         let token: String
         if role == "tester" {
@@ -78,7 +78,7 @@ import VouchJSON
     }
 
     @Test func criteriaChangesAreAuditedWithBeforeAndAfter() throws {
-        let server = try LiveServer(settings: Self.settings)
+        let server = try InProcessServer(settings: Self.settings)
         try server.createChannelSelectorFix()
         let manager = try secret(try token(server, name: "rita", role: "release_manager"))
         #expect(try server.call("PUT", "/v1/fixes/\(Self.key)/criteria", token: manager, json: #"{"min_testers_passed":3}"#).status == 200)
@@ -92,7 +92,7 @@ import VouchJSON
     /// Every value of approvals_required that could mean "none", by the strongest role: refused, or without effect.
     @Test(arguments: ["0", "-1", "0.5", "1e-300", "-0", "null", "\"0\"", "false", "[]"])
     func noApprovalsOverrideLetsAFixThrough(value: String) throws {
-        let server = try LiveServer(settings: Self.settings)
+        let server = try InProcessServer(settings: Self.settings)
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
         let answer = try server.call("PUT", "/v1/fixes/\(Self.key)/criteria", json: Self.weakest + #","approvals_required":\#(value)}"#)
@@ -118,7 +118,7 @@ import VouchJSON
 
     /// approvals_required 2: one person with two tokens, however their names are spelled, is one vote.
     @Test func onePersonIsOneVoteWhateverTheTokenIsCalled() throws {
-        let server = try LiveServer(settings: Self.settings)
+        let server = try InProcessServer(settings: Self.settings)
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
         #expect(try server.call("PUT", "/v1/fixes/\(Self.key)/criteria", json: Self.weakest + #","approvals_required":2}"#).status == 200)
@@ -155,7 +155,7 @@ import VouchJSON
     }
 
     @Test func reservedAndTesterLikePrincipalsAreRefused() throws {
-        let server = try LiveServer(settings: Self.settings)
+        let server = try InProcessServer(settings: Self.settings)
         for name in ["vouchd", "Withdrawn", "t_abcdef"] {
             let answer = try token(server, name: name, role: "release_manager")
             #expect(answer.status == 422 && answer.errorFields == ["name"], "\(name): \(answer.status)")
@@ -168,7 +168,7 @@ import VouchJSON
     /// through the token's name and through `principal`. None may become a second principal beside `tok-maintainer`
     /// and `rita smith`, or pass for the daemon or a tester.
     @Test func lookAlikePrincipalsFromTheAttackAreRefused() throws {
-        let server = try LiveServer(settings: Self.settings)
+        let server = try InProcessServer(settings: Self.settings)
         #expect(try token(server, name: "tok-maintainer", role: "maintainer").status == 201)
         #expect(try token(server, name: "rita smith", role: "release_manager").status == 201)
         for blank in ["\u{2800}", "\u{3164}", "\u{FFA0}", "\u{115F}", "\u{1160}", "\u{180E}", "\u{2007}", "\u{A0}", "\u{3000}"] {
@@ -199,7 +199,7 @@ import VouchJSON
 
     /// A voided approval may be renewed by the same principal; a rejection stands until a new revision.
     @Test func aVoidedApprovalCanBeRenewedButARejectionStands() throws {
-        let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0)))
+        let server = try InProcessServer(settings: InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0)))
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
         var testers: [String] = []
@@ -227,7 +227,7 @@ import VouchJSON
     }
 
     @Test func aRejectionStandsUntilANewRevision() throws {
-        let server = try LiveServer(settings: Self.settings)
+        let server = try InProcessServer(settings: Self.settings)
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
         let rita = try secret(try token(server, name: "rita", role: "release_manager"))

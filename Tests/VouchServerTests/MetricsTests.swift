@@ -18,7 +18,7 @@ import VouchTestSupport
     }
 
     @Test func countersAndGaugesMoveWithRequests() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let before = try server.call("GET", "/metrics", token: .some(nil)).text
         #expect(sample(before, #"vouch_fixes{state="testing"}"#) == 0)
         #expect(before.contains("# TYPE vouch_http_request_duration_seconds histogram"))
@@ -51,7 +51,7 @@ import VouchTestSupport
 
     /// A connection cut at the header deadline shows in `/metrics`, as do the open connections.
     @Test func connectionsCutByTheDeadlinesAreCounted() throws {
-        let server = try LiveServer(http: HTTPServer.Configuration(threadCount: 2, deadlines: ConnectionDeadlines(headerMilliseconds: 300)))
+        let server = try InProcessServer(http: HTTPServer.Configuration(threadCount: 2, deadlines: ConnectionDeadlines(headerMilliseconds: 300)))
         let series = "vouch_http_connections_cut_total{reason=\"header_deadline\"}"
         #expect(sample(try server.call("GET", "/metrics", token: .some(nil)).text, series) == 0)
         let slow = try RawConnection(port: server.port)
@@ -82,7 +82,7 @@ import VouchTestSupport
     }
 
     @Test func everyAnswerCarriesARequestIDAndSaneOnesAreKept() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let generated = try server.call("GET", "/healthz", token: .some(nil)).headers["x-request-id"] ?? ""
         let again = try server.call("GET", "/healthz", token: .some(nil)).headers["x-request-id"] ?? ""
         #expect(!generated.isEmpty && generated != again)
@@ -94,9 +94,9 @@ import VouchTestSupport
     }
 
     @Test func repeatedUnknownTokensFromOneAddressAre429UntilTheWindowPasses() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.authFailures = .init(maxFailures: 3, windowSeconds: 1)
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         func get(_ token: String, from source: String = "127.0.0.1") throws -> (status: Int, headers: [String: String]) {
             let connection = try RawConnection(port: server.port, sourceAddress: source)
             try connection.send("GET /v1/fixes HTTP/1.1\r\nHost: vouch\r\nAuthorization: Bearer \(token)\r\n\r\n")
@@ -124,9 +124,9 @@ import VouchTestSupport
     }
 
     @Test func aRevokedTokenStillInUseIsNotCountedAsAGuess() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.authFailures = .init(maxFailures: 3, windowSeconds: 60)
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         let created = try server.call("POST", "/v1/tokens", json: #"{"name":"old-app","role":"sdk"}"#).json
         let secret = try #require(created["token"]?.stringValue)
         let id = try #require(created["id"]?.stringValue)

@@ -10,25 +10,25 @@ import VouchDomain
     static let context = #"{"context":{"targetingKey":"user-1"}}"#
 
     /// A fix in testing with user-1 targeted, served with the given origins allowed.
-    func prepared(_ origins: CORSPolicy.Origins = .any, authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings()) throws -> LiveServer {
-        var settings = LiveServer.testSettings()
+    func prepared(_ origins: CORSPolicy.Origins = .any, authFailures: AuthFailureLimiter.Settings = AuthFailureLimiter.Settings()) throws -> InProcessServer {
+        var settings = InProcessServer.testSettings()
         settings.cors = CORSPolicy(origins: origins)
         settings.authFailures = authFailures
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/targets", json: #"{"add":["user-1"]}"#)
         return server
     }
 
-    func preflight(_ server: LiveServer, path: String = OFREPCORSTests.bulk, origin: String = OFREPCORSTests.origin) throws -> LiveServer.Answer {
+    func preflight(_ server: InProcessServer, path: String = OFREPCORSTests.bulk, origin: String = OFREPCORSTests.origin) throws -> InProcessServer.Answer {
         try server.call("OPTIONS", path, token: .some(nil), headers: [
             ("Origin", origin), ("Access-Control-Request-Method", "POST"),
             ("Access-Control-Request-Headers", "authorization,content-type,if-none-match"),
         ])
     }
 
-    func expectReadable(_ answer: LiveServer.Answer, allowOrigin: String, _ comment: Comment) {
+    func expectReadable(_ answer: InProcessServer.Answer, allowOrigin: String, _ comment: Comment) {
         #expect(answer.headers["access-control-allow-origin"] == allowOrigin, comment)
         #expect(answer.headers["access-control-expose-headers"] == "ETag, Retry-After", comment)
         #expect(answer.headers["access-control-allow-credentials"] == nil, comment)

@@ -4,8 +4,8 @@ import VouchJSON
 
 /// OFREP answers exactly as docs/contracts.md ("OFREP") and the OFREP OpenAPI file say.
 @Suite(.serialized) struct OFREPTests {
-    func prepared() throws -> LiveServer {
-        let server = try LiveServer()
+    func prepared() throws -> InProcessServer {
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         return server
     }

@@ -92,7 +92,7 @@ import VouchTestSupport
     }
 
     @Test func everyValueTheDocumentRefusesInABodyTheServerRefuses() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes", json: #"{"key":"patch-fix","title":"T","ui_area":"Area","platforms":["ios"]}"#)
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
@@ -156,7 +156,7 @@ import VouchTestSupport
     /// and a no-break space among them, as ECMAScript's `\s` counts them) is no comment; `maxLength` counts code points.
     @Test(arguments: [" ", "\u{FEFF}", "\u{A0}\u{3000}", "\n\t", String(repeating: "e\u{301}", count: 1_001)])
     func aRejectionsCommentIsCheckedAsTheDocumentChecksIt(comment: String) throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
         let body = JSONWriter.string(.object(["decision": .string("reject"), "comment": .string(comment)]))
@@ -166,7 +166,7 @@ import VouchTestSupport
 
     /// The same for query parameters with a pattern or an enum (`state`, `status`, `cursor`).
     @Test func everyQueryValueTheDocumentRefusesTheServerRefuses() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let webhook = try #require(try server.call("POST", "/v1/webhooks", json: #"{"url":"http://127.0.0.1:9/first"}"#).json["id"]?.stringValue)
         let document = try OpenAPIDocumentTests.document()

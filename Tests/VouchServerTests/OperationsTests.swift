@@ -301,7 +301,7 @@ import VouchTestSupport
         let webhook = try api.require("POST", "/v1/webhooks", json: #"{"url":"\#(receiver.url)","required":true}"#)
         let webhookSecret = try #require(webhook["secret"]?.stringValue)
         let key = "tv-channel-selector-labels"
-        try api.require("POST", "/v1/fixes", json: LiveServer.channelSelectorFix)
+        try api.require("POST", "/v1/fixes", json: InProcessServer.channelSelectorFix)
         try api.require("POST", "/v1/fixes/\(key)/start")
         let name = "Amira Haddad-Lindqvist"
         let contact = "amira.lindqvist@example.org"

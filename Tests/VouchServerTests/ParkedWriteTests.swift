@@ -9,7 +9,7 @@ import VouchHTTP
 @Suite struct ParkedWriteTests {
     static let fixBody = Array(#"{"key":"tv-channel-selector-labels","title":"T","ui_area":"TV channel selector","platforms":["ios"]}"#.utf8)
 
-    func createFixRequest(_ server: LiveServer) -> HTTPRequest {
+    func createFixRequest(_ server: InProcessServer) -> HTTPRequest {
         HTTPRequest(method: "POST", path: "/v1/fixes",
                     headers: ["authorization": "Bearer \(server.adminToken)", "content-type": "application/json"], body: ParkedWriteTests.fixBody)
     }
@@ -29,9 +29,9 @@ import VouchHTTP
     }
 
     @Test func aWriteTheServerAlreadyAnsweredIsNeverCarriedOut() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.workerThreads = 1
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         // The only worker is busy until released, so the write waits in the queue.
         let release = DispatchSemaphore(value: 0)
         server.application.workers.submit { release.wait() }
@@ -48,7 +48,7 @@ import VouchHTTP
     }
 
     @Test func aStoppingPoolSaysSoAndTheRequestIsNotCarriedOut() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         server.application.workers.stop()
         let parked = try park(server.application, createFixRequest(server))
         let answer = try #require(parked.answer.response.withLock { $0 })

@@ -16,7 +16,7 @@ struct PersonalLinkOpeningTests {
     }
 
     @Test func fetchingALinkAgainAndAgainStoresNothingAndSignsNobodyIn() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         for _ in 0..<50 {
@@ -27,7 +27,7 @@ struct PersonalLinkOpeningTests {
     }
 
     @Test func sessionsPerLinkAreBoundedAndABrowserThatHasOneKeepsIt() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         let first = ConsoleBrowser(port: server.port)
@@ -45,7 +45,7 @@ struct PersonalLinkOpeningTests {
 
     @Test func openingsAreLimitedPerLinkAndTheBlockIsLogged() throws {
         let log = LogLines()
-        let server = try LiveServer(logger: log.logger)
+        let server = try InProcessServer(logger: log.logger)
         let tester = try server.createTester()
         let link = try server.personalLink(for: tester)
         var statuses: [Int] = []
@@ -58,12 +58,12 @@ struct PersonalLinkOpeningTests {
 
     @Test func guessedLinksAndTokensBlockedInTheConsoleAreLogged() throws {
         let log = LogLines()
-        let server = try LiveServer(logger: log.logger)
+        let server = try InProcessServer(logger: log.logger)
         for number in 0..<25 { _ = try ConsoleBrowser(port: server.port).get("/console/link/guess-\(number)-0123456789abcdefghijklmnopqrstuvw") }
         #expect(try ConsoleBrowser(port: server.port).get("/console/link/guess-x").status == 429)
         #expect(log.all.filter { $0.contains("msg=\"unknown personal links blocked\"") && $0.contains("client.address=127.0.0.1") }.count == 1)
 
-        let other = try LiveServer(logger: log.logger)
+        let other = try InProcessServer(logger: log.logger)
         let browser = ConsoleBrowser(port: other.port)
         for number in 0..<25 {
             let page = try browser.get("/console/sign-in")
@@ -74,7 +74,7 @@ struct PersonalLinkOpeningTests {
     }
 
     @Test func feedbackStaffEnteredOnATestersLinkSaysSo() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let staff = try server.signedInBrowser(role: "maintainer", name: "mona")
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/\(TesterConsoleJourney.key)/start")

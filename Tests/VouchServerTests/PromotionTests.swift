@@ -7,12 +7,12 @@ import VouchTestSupport
 
 /// Criteria, approvals, signed webhooks, release and rollback, against receivers on loopback.
 @Suite(.serialized) struct PromotionTests {
-    static let storySettings = LiveServer.testSettings(criteria: CriteriaSettings(
+    static let storySettings = InProcessServer.testSettings(criteria: CriteriaSettings(
         minTestersPassed: 2, requiredAssistiveTech: [.init(platform: .ios, technology: .voiceover)], minSoakSeconds: 0))
 
     /// Polls the fix until it reaches `state` or the deadline passes; returns the last state seen.
     @discardableResult
-    func waitForState(_ server: LiveServer, _ key: String, _ state: String, seconds: Double = 10) throws -> String {
+    func waitForState(_ server: InProcessServer, _ key: String, _ state: String, seconds: Double = 10) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
@@ -23,7 +23,7 @@ import VouchTestSupport
         return last
     }
 
-    func addWebhook(_ server: LiveServer, _ receiver: WebhookReceiver, required: Bool = true, events: [String] = []) throws -> (id: String, secret: String) {
+    func addWebhook(_ server: InProcessServer, _ receiver: WebhookReceiver, required: Bool = true, events: [String] = []) throws -> (id: String, secret: String) {
         let body = JSONWriter.string(.object(["url": .string(receiver.url), "required": .bool(required), "events": .strings(events)]))
         let answer = try server.call("POST", "/v1/webhooks", json: body)
         guard answer.status == 201, let id = answer.json["id"]?.stringValue, let secret = answer.json["secret"]?.stringValue else {
@@ -34,7 +34,7 @@ import VouchTestSupport
 
     /// A started fix with `testers` VoiceOver testers enrolled who all passed it; returns their ids.
     @discardableResult
-    func fixWithPassingTesters(_ server: LiveServer, testers: Int) throws -> [String] {
+    func fixWithPassingTesters(_ server: InProcessServer, testers: Int) throws -> [String] {
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
         var ids: [String] = []
@@ -51,7 +51,7 @@ import VouchTestSupport
     }
 
     /// A release manager (not the author, the admin) approves the fix's current revision.
-    func approve(_ server: LiveServer, key: String = "tv-channel-selector-labels") throws {
+    func approve(_ server: InProcessServer, key: String = "tv-channel-selector-labels") throws {
         let manager = try server.token(role: "release_manager", name: "rita")
         let answer = try server.call("POST", "/v1/fixes/\(key)/approvals", token: manager, json: #"{"decision":"approve"}"#)
         guard answer.status == 201 else { throw DaemonProcess.DaemonStartFailure(log: answer.text) }
@@ -59,7 +59,7 @@ import VouchTestSupport
 
     @Test func theSeedsStoryFromFixToEveryoneAndBack() throws {
         let receiver = try WebhookReceiver()
-        let server = try LiveServer(settings: Self.storySettings)
+        let server = try InProcessServer(settings: Self.storySettings)
         let webhook = try addWebhook(server, receiver)
         try fixWithPassingTesters(server, testers: 2)
         let key = "tv-channel-selector-labels"
@@ -107,7 +107,7 @@ import VouchTestSupport
     }
 
     @Test func manualPromoteListsWhatIsMissing() throws {
-        let server = try LiveServer(settings: Self.storySettings)
+        let server = try InProcessServer(settings: Self.storySettings)
         try fixWithPassingTesters(server, testers: 1)
         let releaseManager = try server.token(role: "release_manager")
         let refused = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/promote", token: releaseManager)
@@ -117,7 +117,7 @@ import VouchTestSupport
     }
 
     @Test func rejectionBlocksUntilANewRevisionAndFailingFeedbackVoidsApproval() throws {
-        let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0)))
+        let server = try InProcessServer(settings: InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0)))
         let testers = try fixWithPassingTesters(server, testers: 1)
         let key = "tv-channel-selector-labels"
         let rita = try server.token(role: "release_manager", name: "rita")
@@ -144,7 +144,7 @@ import VouchTestSupport
         let receiver = try WebhookReceiver { index in
             index == 0 ? .init(status: 503, headers: [(name: "Retry-After", value: "1")]) : .init(status: 200)
         }
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let webhook = try addWebhook(server, receiver, events: ["fix.created"])
         try server.createChannelSelectorFix()
         let requests = receiver.wait(for: 2)
@@ -167,7 +167,7 @@ import VouchTestSupport
 
     @Test func goneDisablesTheEndpointAndFailsARequiredPromotion() throws {
         let receiver = try WebhookReceiver { _ in .init(status: 410) }
-        let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [],
+        let server = try InProcessServer(settings: InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [],
                                                                                                   minSoakSeconds: 0)))
         let webhook = try addWebhook(server, receiver, events: ["fix.promoted"])
         try fixWithPassingTesters(server, testers: 1)
@@ -184,7 +184,7 @@ import VouchTestSupport
 
     @Test func deletingARequiredWebhookFailsThePromotionWaitingOnIt() throws {
         let receiver = try WebhookReceiver { _ in .init(status: 500) }
-        let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [],
+        let server = try InProcessServer(settings: InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [],
                                                                                                   minSoakSeconds: 0),
                                                                       retryDelays: [30, 30]))
         let webhook = try addWebhook(server, receiver, events: ["fix.promoted"])
@@ -203,7 +203,7 @@ import VouchTestSupport
 
     @Test func aHangingReceiverTimesOutAndIsRetried() throws {
         let receiver = try WebhookReceiver { index in index == 0 ? .init(status: 200, delaySeconds: 2.5) : .init(status: 204) }
-        let server = try LiveServer(settings: LiveServer.testSettings(retryDelays: [0, 0], timeoutMilliseconds: 500))
+        let server = try InProcessServer(settings: InProcessServer.testSettings(retryDelays: [0, 0], timeoutMilliseconds: 500))
         let webhook = try addWebhook(server, receiver, events: ["fix.created"])
         try server.createChannelSelectorFix()
         let deadline = Date().addingTimeInterval(10)
@@ -218,9 +218,9 @@ import VouchTestSupport
     }
 
     @Test func privateAddressesAreRefusedUnlessAllowed() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.delivery.allowPrivateNetworks = false
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         let refused = try server.call("POST", "/v1/webhooks", json: #"{"url":"http://127.0.0.1:9/hook"}"#)
         #expect(refused.status == 422)
         #expect(refused.errorFields == ["url"])
@@ -229,9 +229,9 @@ import VouchTestSupport
     }
 
     @Test func phasedRolloutStepsAndPausesOnBlockingFeedback() throws {
-        var settings = LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0))
+        var settings = InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0))
         settings.maxTimerSleepMilliseconds = 100
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         try server.createChannelSelectorFix()
         let rollout = try server.call("PUT", "/v1/fixes/tv-channel-selector-labels/rollout", json: #"{"phased":true,"steps":[10,50,100],"interval":"1s"}"#)
         #expect(rollout.status == 200)
@@ -273,7 +273,7 @@ import VouchTestSupport
     }
 
     @Test func criteriaOverridesAreValidatedAndShownInStatus() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let bad = try server.call("PUT", "/v1/fixes/tv-channel-selector-labels/criteria", json: #"{"min_testers_passed":-1,"min_soak":"forever","required_assistive_tech":["ios:screen_reader"],"x":1}"#)
         #expect(Set(bad.errorFields) == ["min_testers_passed", "min_soak", "required_assistive_tech", "x"])

@@ -6,13 +6,13 @@ import VouchJSON
 /// of it at once, and its refetch shows the flag on for the tester's key.
 @Suite struct ReadmeLiveChangeTests {
     @Test func enrollingATesterTurnsHerFlagOnWhileTheAppsStreamIsOpen() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try server.createChannelSelectorFix()
         let fix = "tv-channel-selector-labels"
         try server.call("POST", "/v1/fixes/\(fix)/start")
         let app = try server.token(role: "sdk", name: "tv-app")
         let context = #"{"context":{"targetingKey":"user-7"}}"#
-        func flag(_ answer: LiveServer.Answer) -> JSONValue? {
+        func flag(_ answer: InProcessServer.Answer) -> JSONValue? {
             answer.json["flags"]?.arrayValue?.first { $0["key"]?.stringValue == fix }
         }
         let before = try server.call("POST", "/ofrep/v1/evaluate/flags", token: .some(app), json: context)

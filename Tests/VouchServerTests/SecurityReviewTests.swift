@@ -15,7 +15,7 @@ import VouchWebhooks
 
     static func fixBody(_ key: String) -> String { #"{"key":"\#(key)","title":"T","ui_area":"Settings screen","platforms":["ios"]}"# }
 
-    func createTester(_ server: LiveServer, _ name: String, key: String) throws -> String {
+    func createTester(_ server: InProcessServer, _ name: String, key: String) throws -> String {
         let body = #"{"name":"\#(name)","contact":"\#(name.lowercased())@example.org","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["\#(key)"],"consent":"2026-11"}"#
         return try #require(try server.call("POST", "/v1/testers", json: body).json["id"]?.stringValue)
     }
@@ -24,7 +24,7 @@ import VouchWebhooks
 
     /// Tester T1 (enrolled in A) holds a tester token; T2 is enrolled in A and B and has feedback on A.
     @Test func aTesterTokenReachesOnlyItsOwnTesterAndFixes() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         for key in [Self.fixA, Self.fixB] {
             #expect(try server.call("POST", "/v1/fixes", json: Self.fixBody(key)).status == 201)
             try server.call("POST", "/v1/fixes/\(key)/start")
@@ -87,7 +87,7 @@ import VouchWebhooks
 
     /// A tester token must not learn which fixes exist: a fix it is not enrolled in and a fix that does not exist answer alike.
     @Test func aTesterTokenCannotProbeWhichFixesExist() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         #expect(try server.call("POST", "/v1/fixes", json: Self.fixBody(Self.fixB)).status == 201)
         try server.call("POST", "/v1/fixes/\(Self.fixB)/start")
         let t1 = try createTester(server, "Aiko", key: "user-1")
@@ -102,10 +102,10 @@ import VouchWebhooks
 
     // MARK: - Four eyes
 
-    static let quickCriteria = LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0))
+    static let quickCriteria = InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, requiredAssistiveTech: [], minSoakSeconds: 0))
 
     /// A fix by the maintainer `author`, started, with one passing tester; criteria met but for the approval.
-    func fixReadyForApproval(_ server: LiveServer, author: String, testers: Int = 1) throws {
+    func fixReadyForApproval(_ server: InProcessServer, author: String, testers: Int = 1) throws {
         let maintainer = try server.token(role: "maintainer", name: author)
         #expect(try server.call("POST", "/v1/fixes", token: maintainer, json: Self.fixBody(Self.fixA)).status == 201)
         #expect(try server.call("POST", "/v1/fixes/\(Self.fixA)/start", token: maintainer).status == 200)
@@ -116,11 +116,11 @@ import VouchWebhooks
         }
     }
 
-    func state(_ server: LiveServer) throws -> String { try server.call("GET", "/v1/fixes/\(Self.fixA)").json["state"]?.stringValue ?? "" }
+    func state(_ server: InProcessServer) throws -> String { try server.call("GET", "/v1/fixes/\(Self.fixA)").json["state"]?.stringValue ?? "" }
 
     /// The author approving under another token of the same name, or the same name in other letters, is still the author.
     @Test(arguments: ["Alice", "alice", "ALICE", " Alice "]) func theAuthorCannotApproveUnderAnotherToken(name: String) throws {
-        let server = try LiveServer(settings: Self.quickCriteria)
+        let server = try InProcessServer(settings: Self.quickCriteria)
         try fixReadyForApproval(server, author: "Alice")
         let releaseManager = try server.token(role: "release_manager", name: name)
         let answer = try server.call("POST", "/v1/fixes/\(Self.fixA)/approvals", token: releaseManager, json: #"{"decision":"approve"}"#)
@@ -139,7 +139,7 @@ import VouchWebhooks
     func onePrincipalHasOneVote(first: String, second: String) throws {
         var settings = Self.quickCriteria
         settings.criteria.approvalsRequired = 2
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         try fixReadyForApproval(server, author: "Alice")
         let one = try server.token(role: "release_manager", name: first)
         let other = try server.token(role: "release_manager", name: second)
@@ -153,7 +153,7 @@ import VouchWebhooks
     }
 
     @Test func anApprovalForAnOldRevisionDoesNotCount() throws {
-        let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0)))
+        let server = try InProcessServer(settings: InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 2, requiredAssistiveTech: [], minSoakSeconds: 0)))
         try fixReadyForApproval(server, author: "Alice", testers: 1)
         let rita = try server.token(role: "release_manager", name: "Rita")
         #expect(try server.call("POST", "/v1/fixes/\(Self.fixA)/approvals", token: rita, json: #"{"decision":"approve"}"#).status == 201)
@@ -204,9 +204,9 @@ import VouchWebhooks
     }
 
     @Test func webhookURLsIntoLoopbackOrPrivateNetworksAreRefused() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.delivery.allowPrivateNetworks = false
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         for url in Self.privateTargets {
             let answer = try server.call("POST", "/v1/webhooks", json: JSONWriter.string(.object(["url": .string(url)])))
             #expect(answer.status == 422, "\(url) was accepted (\(answer.status))")
@@ -225,9 +225,9 @@ import VouchWebhooks
     }
 
     @Test func aWebhookCannotBeMovedToAPrivateAddressAndPrivateAddressesNeedTheSwitch() throws {
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.delivery.allowPrivateNetworks = false
-        let server = try LiveServer(settings: settings)
+        let server = try InProcessServer(settings: settings)
         // A public address literal: resolving it needs no network.
         let created = try server.call("POST", "/v1/webhooks", json: #"{"url":"https://93.184.215.14/hooks/vouch"}"#)
         #expect(created.status == 201)
@@ -238,7 +238,7 @@ import VouchWebhooks
         }
         #expect(try server.call("GET", "/v1/webhooks/\(id)").json["url"]?.stringValue == "https://93.184.215.14/hooks/vouch")
         // With webhooks.allow_private_networks the same addresses are accepted.
-        let allowing = try LiveServer()
+        let allowing = try InProcessServer()
         #expect(try allowing.call("POST", "/v1/webhooks", json: #"{"url":"http://127.0.0.1:9/hook"}"#).status == 201)
     }
 
@@ -246,7 +246,7 @@ import VouchWebhooks
     @Test func aRedirectingReceiverIsNotFollowed() throws {
         let target = try WebhookReceiver()
         let redirecting = try WebhookReceiver { _ in .init(status: 307, headers: [(name: "Location", value: target.url)]) }
-        let server = try LiveServer(settings: LiveServer.testSettings(retryDelays: [30]))
+        let server = try InProcessServer(settings: InProcessServer.testSettings(retryDelays: [30]))
         let created = try server.call("POST", "/v1/webhooks", json: #"{"url":"\#(redirecting.url)","events":["fix.created"]}"#)
         let id = try #require(created.json["id"]?.stringValue)
         try server.createChannelSelectorFix()
@@ -274,7 +274,7 @@ import VouchWebhooks
         defer { server.stop() }
         /// As the admin unless another token, or none (`.some(nil)`), is given.
         @discardableResult
-        func call(_ method: String, _ path: String, token: String?? = .none, json: String? = nil, headers: [(String, String)] = []) throws -> LiveServer.Answer {
+        func call(_ method: String, _ path: String, token: String?? = .none, json: String? = nil, headers: [(String, String)] = []) throws -> InProcessServer.Answer {
             var address = server.address
             if let token { address.token = token }
             return try address.call(method, path, json: json, headers: headers, using: server.client)

@@ -12,7 +12,7 @@ import VouchTestSupport
     /// closed. A well-behaved OFREP client on its own address must still get every answer, p99 under 100 ms.
     @Test func ofrepIsAnsweredWhileSlowAndIdleClientsHoldMoreThanTheCap() throws {
         let http = HTTPServer.Configuration(threadCount: 2, connectionLimit: 64, connectionLimitPerAddress: 16, deadlines: SlowClientOFREPTests.deadlines)
-        let live = try LiveServer(http: http)
+        let live = try InProcessServer(http: http)
         try live.createChannelSelectorFix()
         let sdk = try live.token(role: "sdk")
         let attack = SlowClientAttack(port: live.port, addresses: (2...9).map { "127.0.0.\($0)" }, connectionsPerAddress: 20,

@@ -6,14 +6,14 @@ import VouchServer
 struct TesterConsoleJourney {
     static let key = "tv-channel-selector-labels"
 
-    let server: LiveServer
+    let server: InProcessServer
     let testerID: String
     let browser: ConsoleBrowser
     let fixKey: String
 
     /// A tester enrolled in the channel selector fix (iOS only), signed in with her personal link.
     /// - Parameter existing: a browser to open her link in (one where staff are signed in), instead of a new one.
-    init(_ server: LiveServer, name: String = "Aiko Tanaka", keys: [String] = ["user-7"], createFix: Bool = true, in existing: ConsoleBrowser? = nil) throws {
+    init(_ server: InProcessServer, name: String = "Aiko Tanaka", keys: [String] = ["user-7"], createFix: Bool = true, in existing: ConsoleBrowser? = nil) throws {
         if createFix {
             try server.createChannelSelectorFix()
             try server.call("POST", "/v1/fixes/\(Self.key)/start")
@@ -22,7 +22,7 @@ struct TesterConsoleJourney {
     }
 
     /// A tester enrolled in `fixKey`, which is already in testing.
-    init(_ server: LiveServer, fixKey: String, name: String = "Aiko Tanaka", keys: [String] = ["user-7"], in existing: ConsoleBrowser? = nil) throws {
+    init(_ server: InProcessServer, fixKey: String, name: String = "Aiko Tanaka", keys: [String] = ["user-7"], in existing: ConsoleBrowser? = nil) throws {
         self.server = server
         self.fixKey = fixKey
         testerID = try server.createTester(name: name, keys: keys)

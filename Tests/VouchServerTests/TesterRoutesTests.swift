@@ -11,19 +11,19 @@ import VouchTestSupport
         """#
 
     @discardableResult
-    func addTester(_ server: LiveServer, body: String = TesterRoutesTests.ana) throws -> String {
+    func addTester(_ server: InProcessServer, body: String = TesterRoutesTests.ana) throws -> String {
         let answer = try server.call("POST", "/v1/testers", json: body)
         guard answer.status == 201, let id = answer.json["id"]?.stringValue else { throw DaemonProcess.DaemonStartFailure(log: answer.text) }
         return id
     }
 
-    func startedFix(_ server: LiveServer) throws {
+    func startedFix(_ server: InProcessServer) throws {
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/start")
     }
 
     @Test func createsAPseudonymousTesterWithConsent() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let answer = try server.call("POST", "/v1/testers", json: Self.ana)
         #expect(answer.status == 201)
         let id = try #require(answer.json["id"]?.stringValue)
@@ -40,7 +40,7 @@ import VouchTestSupport
     }
 
     @Test func noConsentNoTester() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let answer = try server.call("POST", "/v1/testers", json: #"{"name":"Ana","assistive_tech":["voiceover:ios"],"targeting_keys":["u"]}"#)
         #expect(answer.status == 422)
         #expect(answer.errorFields == ["consent"])
@@ -51,7 +51,7 @@ import VouchTestSupport
     }
 
     @Test func enrollmentTurnsTheFlagOnAndWithdrawalOff() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try startedFix(server)
         let id = try addTester(server)
         #expect(try server.evaluate("tv-channel-selector-labels", targetingKey: "user-1").json["value"] == .bool(false))
@@ -82,7 +82,7 @@ import VouchTestSupport
     }
 
     @Test func enrollmentRefusesUnknownTestersAndUnenrolls() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try startedFix(server)
         let id = try addTester(server)
         let unknown = try server.call("POST", "/v1/fixes/tv-channel-selector-labels/enrollments", json: #"{"testers":["\#(id)","t_nobody"]}"#)
@@ -96,7 +96,7 @@ import VouchTestSupport
     }
 
     @Test func testerTokenReachesOnlyItsOwnFixesAndData() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try startedFix(server)
         try server.call("POST", "/v1/fixes", json: #"{"key":"other-fix","title":"T","ui_area":"Settings screen","platforms":["ios"]}"#)
         let id = try addTester(server)
@@ -112,7 +112,7 @@ import VouchTestSupport
         #expect(try server.call("GET", "/v1/testers/\(other)", token: token).status == 403)
         #expect(try server.call("GET", "/v1/testers", token: token).status == 403)
         #expect(try server.call("GET", "/v1/audit", token: token).status == 403)
-        #expect(try server.call("POST", "/v1/fixes", token: token, json: LiveServer.channelSelectorFix).status == 403)
+        #expect(try server.call("POST", "/v1/fixes", token: token, json: InProcessServer.channelSelectorFix).status == 403)
         #expect(try server.call("GET", "/v1/testers/\(id)/export", token: token).status == 200)
         // Withdrawing revokes the tester's own tokens.
         #expect(try server.call("POST", "/v1/testers/\(id)/withdraw", token: token).status == 200)
@@ -123,7 +123,7 @@ import VouchTestSupport
     }
 
     @Test func exportHoldsEverythingAboutTheTester() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         try startedFix(server)
         let id = try addTester(server)
         try server.call("POST", "/v1/fixes/tv-channel-selector-labels/enrollments", json: #"{"testers":["\#(id)"]}"#)

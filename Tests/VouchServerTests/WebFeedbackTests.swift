@@ -8,7 +8,7 @@ import VouchJSON
 @Suite(.serialized) struct WebFeedbackTests {
     static let key = "web-checkout-labels"
 
-    func webFix(_ server: LiveServer) throws -> String {
+    func webFix(_ server: InProcessServer) throws -> String {
         #expect(try server.call("POST", "/v1/fixes", json: #"{"key":"\#(Self.key)","title":"Label the checkout fields","ui_area":"Checkout form","platforms":["web"]}"#).status == 201)
         try server.call("POST", "/v1/fixes/\(Self.key)/start")
         let tester = #"{"name":"Noor","assistive_tech":["nvda:web:2024.4"],"targeting_keys":["web-user-1"],"consent":"2026-11"}"#
@@ -23,7 +23,7 @@ import VouchJSON
     }
 
     @Test func webFeedbackNamesItsBrowserAndOtherPlatformsHaveNone() throws {
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let tester = try webFix(server)
         let missing = try server.call("POST", "/v1/fixes/\(Self.key)/feedback", json: Self.report(tester, browser: nil))
         #expect(missing.status == 422 && missing.errorFields == ["browser"])
@@ -47,7 +47,7 @@ import VouchJSON
 
     /// Default criteria: a web fix needs a passing NVDA tester, and neither VoiceOver nor TalkBack.
     @Test func aWebFixIsPromotedOnNVDAEvidenceWithDefaultTechnologies() throws {
-        let server = try LiveServer(settings: LiveServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, minSoakSeconds: 0)))
+        let server = try InProcessServer(settings: InProcessServer.testSettings(criteria: CriteriaSettings(minTestersPassed: 1, minSoakSeconds: 0)))
         let tester = try webFix(server)
         let before = try server.call("GET", "/v1/fixes/\(Self.key)/status").json
         let technologies = before["criteria"]?.arrayValue?.first { $0["name"]?.stringValue == "required_assistive_tech" }

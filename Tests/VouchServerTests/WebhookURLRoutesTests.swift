@@ -20,7 +20,7 @@ import VouchWebhooks
     @Test(arguments: refusedForms)
     func aRefusedFormIsA422OnURLAtRegistrationAndOnPatch(url: String, says: String) throws {
         // Private networks allowed: the form alone is refused.
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let created = try server.call("POST", "/v1/webhooks", json: JSONWriter.string(.object(["url": .string(url)])))
         #expect(created.status == 422, "\(url.debugDescription) answered \(created.status)")
         #expect(created.errorFields == ["url"])
@@ -36,7 +36,7 @@ import VouchWebhooks
 
     @Test func aReceiverOnIPv6LoopbackGetsSignedDeliveries() throws {
         let receiver = try WebhookReceiver(on: .ipv6)
-        let server = try LiveServer()
+        let server = try InProcessServer()
         let created = try server.call("POST", "/v1/webhooks", json: #"{"url":"\#(receiver.url)","events":["fix.created"]}"#)
         #expect(created.status == 201, "\(created.text)")
         let secret = try #require(created.json["secret"]?.stringValue)
@@ -61,10 +61,10 @@ import VouchWebhooks
             default: return .addresses(["93.184.215.14"])
             }
         }
-        var settings = LiveServer.testSettings()
+        var settings = InProcessServer.testSettings()
         settings.dnsTimeoutMilliseconds = 300
-        let server = try LiveServer(settings: settings, hostResolver: resolver)
-        func message(_ answer: LiveServer.Answer) -> String { answer.json["errors"]?.arrayValue?.first?["message"]?.stringValue ?? "" }
+        let server = try InProcessServer(settings: settings, hostResolver: resolver)
+        func message(_ answer: InProcessServer.Answer) -> String { answer.json["errors"]?.arrayValue?.first?["message"]?.stringValue ?? "" }
 
         let missing = try server.call("POST", "/v1/webhooks", json: #"{"url":"https://nxdomain.test/hook"}"#)
         #expect(missing.status == 422 && missing.errorFields == ["url"], "\(missing.text)")

@@ -2,7 +2,7 @@ import Foundation
 import VouchJSON
 import VouchServer
 
-extension LiveServer {
+extension InProcessServer {
     /// A browser signed in to the console with a new token of `role` (the admin's own token when `role` is admin).
     func signedInBrowser(role: String = "admin", name: String? = nil) throws -> ConsoleBrowser {
         let token = role == "admin" && name == nil ? adminToken : try self.token(role: role, name: name)

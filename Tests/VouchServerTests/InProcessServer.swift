@@ -9,8 +9,9 @@ import VouchStore
 import VouchTestSupport
 import VouchWebhooks
 
-/// A vouchd application over a fresh database in its own temporary directory, served on port 0.
-final class LiveServer {
+/// A vouchd application running inside the test process (not a child process: that is `DaemonProcess`), over a fresh
+/// database in its own temporary directory, served on port 0.
+final class InProcessServer {
     private let temporaryDirectory: TemporaryDirectory
     var directory: String { temporaryDirectory.path }
     let store: RelationalStore
@@ -31,7 +32,7 @@ final class LiveServer {
 
     /// - Parameter http: the HTTP server's settings; its host and port are ignored (127.0.0.1, a free port).
     /// - Parameter hostResolver: resolves webhook hosts at registration; a test's own lookup stands in for DNS.
-    init(maxBodyBytes: Int = 64 * 1024, settings: ApplicationSettings = LiveServer.testSettings(),
+    init(maxBodyBytes: Int = 64 * 1024, settings: ApplicationSettings = InProcessServer.testSettings(),
          http: HTTPServer.Configuration = HTTPServer.Configuration(threadCount: 2),
          logger: Logger = Logger(level: .error, sink: { _ in }), hostResolver: HostResolver = HostResolver()) throws {
         temporaryDirectory = try TemporaryDirectory("vouch-server-tests")
@@ -91,7 +92,7 @@ final class LiveServer {
         """#
 
     func createChannelSelectorFix() throws {
-        let answer = try call("POST", "/v1/fixes", json: LiveServer.channelSelectorFix)
+        let answer = try call("POST", "/v1/fixes", json: InProcessServer.channelSelectorFix)
         guard answer.status == 201 else { throw DaemonError("fix creation failed: \(answer.status) \(answer.text)") }
     }
 
