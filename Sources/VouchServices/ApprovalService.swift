@@ -5,14 +5,14 @@ import VouchStore
 
 /// Release managers' decisions on a fix's revision, each bound to the evidence the decider saw.
 public struct ApprovalService: Sendable {
-    let store: any Store
+    let store: any FixStore & ApprovalStore
     let promotion: PromotionService
     let clock: @Sendable () -> Date
 
     /// The most a decision's comment may say, in code points as sent.
     public static let maxCommentLength = 2_000
 
-    public init(store: any Store, promotion: PromotionService, clock: @escaping @Sendable () -> Date) {
+    public init(store: any FixStore & ApprovalStore, promotion: PromotionService, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.promotion = promotion
         self.clock = clock

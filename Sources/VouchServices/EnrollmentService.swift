@@ -4,13 +4,13 @@ import VouchStore
 
 /// Which testers a fix is on for while it is in testing.
 public struct EnrollmentService: Sendable {
-    let store: any Store
+    let store: any EnrollmentStore
     let clock: @Sendable () -> Date
 
     /// The most testers one change may enroll.
     public static let maxTestersPerChange = 500
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Date) {
+    public init(store: any EnrollmentStore, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.clock = clock
     }

@@ -6,7 +6,7 @@ import VouchStore
 
 /// Testers' structured reports on a fix: submitted by the tester or on her behalf, listed, and summed up.
 public struct FeedbackService: Sendable {
-    let store: any Store
+    let store: any FeedbackStore & FixStore & EnrollmentStore
     let clock: @Sendable () -> Date
 
     /// The most records one submission may carry.
@@ -24,7 +24,7 @@ public struct FeedbackService: Sendable {
         }
     }
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Date) {
+    public init(store: any FeedbackStore & FixStore & EnrollmentStore, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.clock = clock
     }

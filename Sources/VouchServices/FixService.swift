@@ -4,14 +4,14 @@ import VouchStore
 
 /// Fixes: created, listed, read, edited, and moved through their lifecycle by people's commands.
 public struct FixService: Sendable {
-    let store: any Store
+    let store: any FixStore & EnrollmentStore
     let promotion: PromotionService
     let clock: @Sendable () -> Date
 
     /// The most a revision's note or a rollback's reason may say.
     public static let maxNoteLength = 1_000
 
-    public init(store: any Store, promotion: PromotionService, clock: @escaping @Sendable () -> Date) {
+    public init(store: any FixStore & EnrollmentStore, promotion: PromotionService, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.promotion = promotion
         self.clock = clock

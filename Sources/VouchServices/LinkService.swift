@@ -13,7 +13,7 @@ public struct LinkService: Sendable {
         public var url: String
     }
 
-    let store: any Store
+    let store: any TesterLinkStore & TesterStore
     /// How long a link works unless its creator says otherwise.
     let defaultValidSeconds: Int
     let clock: @Sendable () -> Date
@@ -21,7 +21,7 @@ public struct LinkService: Sendable {
     /// What a link's validity may be: from an hour to 90 days.
     public static let validRange = 3_600...(90 * 86_400)
 
-    public init(store: any Store, defaultValidSeconds: Int, clock: @escaping @Sendable () -> Date) {
+    public init(store: any TesterLinkStore & TesterStore, defaultValidSeconds: Int, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.defaultValidSeconds = defaultValidSeconds
         self.clock = clock

@@ -2,7 +2,9 @@ import Foundation
 import VouchStore
 
 /// Every service over one store, made once by the application and shared by the API's controllers and the console's
-/// pages: each rule (who may, what is valid, what is audited) lives in one service, whichever of them asks.
+/// pages: each rule (who may, what is valid, what is audited) lives in one service, whichever of them asks. Each
+/// service holds the store only as the aggregates it uses (`any FixStore & EnrollmentStore`, …), so what it can
+/// touch is in its type and a test can stand in a fake for just those.
 public struct Services: Sendable {
     public let fixes: FixService
     public let targets: TargetService

@@ -4,13 +4,13 @@ import VouchStore
 
 /// A fix's direct targets: keys its flag is on for while it is in testing, such as a QA device's.
 public struct TargetService: Sendable {
-    let store: any Store
+    let store: any TargetStore
     let clock: @Sendable () -> Date
 
     public static let maxKeysPerChange = 1_000
     public static let maxKeyLength = 256
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Date) {
+    public init(store: any TargetStore, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.clock = clock
     }

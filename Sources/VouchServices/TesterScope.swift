@@ -3,7 +3,7 @@ import VouchStore
 
 /// What a `tester` principal may reach: its own tester record, and the fixes that tester is enrolled in.
 struct TesterScope {
-    let store: any Store
+    let store: any EnrollmentStore
 
     /// Refuses a tester not enrolled in `fixKey`; every other role may read every fix.
     func requireFixAccess(_ principal: Principal, fixKey: String) throws {

@@ -5,10 +5,10 @@ import VouchStore
 
 /// Testers: enrolled with their consent, changed, withdrawn with erasure, and given a copy of what is kept about them.
 public struct TesterService: Sendable {
-    let store: any Store
+    let store: any TesterStore & EnrollmentStore
     let clock: @Sendable () -> Date
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Date) {
+    public init(store: any TesterStore & EnrollmentStore, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.clock = clock
     }

@@ -6,10 +6,10 @@ import VouchStore
 
 /// API tokens: issued to a principal with a role (the secret is shown once), listed, revoked.
 public struct TokenService: Sendable {
-    let store: any Store
+    let store: any TokenStore
     let clock: @Sendable () -> Date
 
-    public init(store: any Store, clock: @escaping @Sendable () -> Date) {
+    public init(store: any TokenStore, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.clock = clock
     }

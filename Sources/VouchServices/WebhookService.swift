@@ -27,13 +27,13 @@ public struct WebhookService: Sendable {
     /// with it. Throws `TryAgainSoon` when it cannot be checked now.
     public typealias AddressCheck = @Sendable (_ url: String) throws -> String?
 
-    let store: any Store
+    let store: any WebhookStore & DeliveryStore
     let checkAddress: AddressCheck
     let makeSecret: @Sendable () -> String
     let clock: @Sendable () -> Date
 
     /// - Parameter makeSecret: a new signing secret, in the form the deliveries sign with.
-    public init(store: any Store, checkAddress: @escaping AddressCheck, makeSecret: @escaping @Sendable () -> String,
+    public init(store: any WebhookStore & DeliveryStore, checkAddress: @escaping AddressCheck, makeSecret: @escaping @Sendable () -> String,
                 clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.checkAddress = checkAddress
