@@ -35,13 +35,28 @@ let package = Package(
         .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
         .target(name: "VouchConsoleKit", dependencies: ["VouchDomain"]),
-        .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchConsoleKit", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                 "VouchConcurrency", "VouchServices"],
+        // What the API, the console and the daemon share: the settings table, routing and error answers, the token
+        // directory and address limits, CORS, the OFREP snapshot, metrics.
+        .target(name: "VouchServerKit", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP", "VouchWebhooks",
+                                                    "VouchConcurrency", "VouchServices"]),
+        // The JSON API and OFREP (with its event streams): controllers that turn requests into service calls.
+        .target(name: "VouchAPI", dependencies: ["VouchServerKit", "VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP",
+                                              "VouchWebhooks", "VouchServices"],
             plugins: ["EmbedOpenAPIDocument"]),
+        // The web console's pages: the same services as the API, answered as HTML built with VouchConsoleKit.
+        .target(name: "VouchConsole", dependencies: ["VouchServerKit", "VouchConsoleKit", "VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto",
+                                                  "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks", "VouchServices"]),
+        // The application: the API and the console on one router, the request pipeline, the OFREP fast path, and what
+        // follows the store's changes.
+        .target(name: "VouchServer", dependencies: ["VouchServerKit", "VouchAPI", "VouchConsole", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchStore",
+                                                 "VouchHTTP", "VouchWebhooks", "VouchServices"]),
+        // The process: configuration file, state directory, signals, systemd, backups.
+        .target(name: "VouchDaemon", dependencies: ["VouchServer", "VouchServerKit", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP",
+                                                 "VouchWebhooks", "VouchServices"]),
         .target(name: "VouchClient", dependencies: ["CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
 
-        .executableTarget(name: "vouchd", dependencies: ["VouchServer"]),
+        .executableTarget(name: "vouchd", dependencies: ["VouchDaemon"]),
         .executableTarget(name: "vouch", dependencies: ["VouchCLI"]),
         // Schema/*.sql and openapi/vouch.openapi.json are compiled in at build time, so the binaries need no
         // source tree: the plugins run vouch-embed, which turns each file into a Swift string of its exact text.
@@ -65,7 +80,7 @@ let package = Package(
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         // The HTTP layer alone (libmicrohttpd's server, connections, headers, limits), without the application.
         .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport", "CMicroHTTPD"]),
-        .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
+        .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchServerKit", "VouchAPI", "VouchConsole", "VouchDaemon", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
                                                      "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),

@@ -7,7 +7,10 @@ enum ModuleLayers {
          ["VouchCodec", "VouchIdentity", "VouchCrypto", "VouchClient", "VouchConcurrency", "VouchConsoleKit"]),
         ("storage and the HTTP server", ["VouchStore", "VouchHTTP"]),
         ("the rules (services) and the outbound worker", ["VouchServices", "VouchWebhooks"]),
-        ("the daemon's application and the command line", ["VouchServer", "VouchCLI"]),
+        ("what the API, the console and the daemon share: settings, routing, token directory, limits, snapshot, metrics", ["VouchServerKit"]),
+        ("the JSON API and OFREP, and the console's pages, side by side", ["VouchAPI", "VouchConsole"]),
+        ("the application: one router and request pipeline over both, and the command line", ["VouchServer", "VouchCLI"]),
+        ("the process: configuration file, state directory, signals", ["VouchDaemon"]),
         ("executables", ["vouchd", "vouch", "vouch-bench", "vouch-embed"]),
     ]
 

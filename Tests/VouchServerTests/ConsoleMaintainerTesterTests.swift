@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import VouchConsole
 import VouchDomain
 @testable import VouchServer
 import VouchStore

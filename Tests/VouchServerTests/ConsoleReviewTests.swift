@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import VouchConsole
+@testable import VouchDaemon
 import VouchDomain
 import VouchJSON
 @testable import VouchServer

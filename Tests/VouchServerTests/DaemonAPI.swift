@@ -1,5 +1,6 @@
 import Foundation
 import VouchClient
+import VouchDaemon
 import VouchJSON
 import VouchServer
 import VouchTestSupport

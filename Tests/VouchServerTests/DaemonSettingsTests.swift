@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VouchDomain
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchWebhooks
 
 /// The table of settings is the one place a key, its default and its explanation are written: these tests hold the

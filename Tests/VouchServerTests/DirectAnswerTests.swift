@@ -3,6 +3,7 @@ import Testing
 @testable import VouchHTTP
 import VouchJSON
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchTestSupport
 
 /// The HTTP server's direct OFREP answer (`VouchApplication.answerDirectly`) answers a single evaluation exactly as

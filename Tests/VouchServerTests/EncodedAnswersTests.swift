@@ -4,6 +4,7 @@ import Testing
 import VouchDomain
 @testable import VouchHTTP
 @testable import VouchServer
+@testable import VouchServerKit
 
 /// A single evaluation's answer is encoded once per verdict and snapshot in each stripe, and never outlives its snapshot.
 @Suite struct EncodedAnswersTests {

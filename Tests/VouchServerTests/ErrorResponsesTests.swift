@@ -1,7 +1,8 @@
 import Testing
 import VouchHTTP
-import VouchStore
 @testable import VouchServer
+@testable import VouchServerKit
+import VouchStore
 
 /// The store's "not now" failures become the answers clients and operators rely on: what to do, and when to retry.
 struct ErrorResponsesTests {

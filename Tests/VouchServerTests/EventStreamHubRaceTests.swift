@@ -2,9 +2,11 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+@testable import VouchAPI
 import VouchDomain
 @testable import VouchHTTP
 @testable import VouchServer
+@testable import VouchServerKit
 
 /// The hub on its own, where opening a stream races a revocation, other opens and a change.
 @Suite struct EventStreamHubRaceTests {

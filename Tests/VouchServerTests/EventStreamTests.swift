@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import VouchAPI
 import VouchJSON
 @testable import VouchServer
+@testable import VouchServerKit
 
 /// OFREP's push (docs/contracts.md, "Event streams"): the bulk answer names a stream, a committed change reaches
 /// every open stream as one `refetchEvaluation`, reconnecting with `Last-Event-ID` catches up once, and a revoked

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VouchJSON
 @testable import VouchServer
+@testable import VouchServerKit
 
 /// Extreme numbers and durations in every numeric field of the API and the configuration: each is refused with a
 /// 4xx or exit 78 that names the field, and the process lives on. Found by an attack: `153722867280912931m` once

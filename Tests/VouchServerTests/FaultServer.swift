@@ -1,9 +1,11 @@
 import Foundation
 import VouchClient
+@testable import VouchDaemon
 import VouchDomain
 import VouchHTTP
 import VouchJSON
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchServices
 import VouchStore
 import VouchTestSupport

@@ -3,6 +3,7 @@ import Testing
 import VouchCrypto
 import VouchDomain
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchStore
 
 /// Two commits may publish in either order; the snapshot and the token directory keep the newer state either way.

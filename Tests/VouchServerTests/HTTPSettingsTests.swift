@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import VouchDaemon
 import VouchHTTP
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchTestSupport
 
 /// The HTTP server's limits and deadlines as vouchd's configuration sets them.

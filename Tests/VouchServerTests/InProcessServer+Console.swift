@@ -1,4 +1,5 @@
 import Foundation
+import VouchDaemon
 import VouchJSON
 import VouchServer
 

@@ -3,6 +3,7 @@ import Testing
 import VouchHTTP
 import VouchJSON
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchServices
 import VouchStore
 import VouchTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VouchDomain
 @testable import VouchServer
+@testable import VouchServerKit
 
 /// Browsers on other origins read OFREP, and only OFREP (docs/contracts.md, "Browsers").
 @Suite(.serialized) struct OFREPCORSTests {

@@ -1,4 +1,5 @@
 import Testing
+@testable import VouchAPI
 import VouchHTTP
 @testable import VouchServer
 

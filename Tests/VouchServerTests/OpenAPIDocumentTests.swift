@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import VouchAPI
 import VouchDomain
 import VouchHTTP
 import VouchJSON

@@ -4,6 +4,7 @@ import Testing
 import VouchClient
 import VouchJSON
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchStore
 import VouchTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchTestSupport
 
 /// The README's table of the six promotion criteria says each default as a `vouchd.conf` line; the built vouchd must

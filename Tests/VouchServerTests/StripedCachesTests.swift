@@ -2,12 +2,13 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import VouchHTTP
+import VouchConcurrency
 import VouchCrypto
 import VouchDomain
+@testable import VouchHTTP
 @testable import VouchServer
+@testable import VouchServerKit
 import VouchStore
-import VouchConcurrency
 
 /// The per-thread copies of the token cache and of the snapshot never let a thread see what another thread has
 /// already seen replaced: a revoked token, or an older snapshot.

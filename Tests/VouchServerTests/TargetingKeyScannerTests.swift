@@ -1,4 +1,5 @@
 import Testing
+@testable import VouchAPI
 import VouchJSON
 @testable import VouchServer
 

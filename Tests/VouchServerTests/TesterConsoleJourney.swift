@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VouchDaemon
 import VouchServer
 
 /// A tester in the console, enrolled in a fix in testing, and the steps of her feedback as a browser sends them.

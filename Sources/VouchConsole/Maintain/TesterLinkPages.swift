@@ -1,0 +1,95 @@
+import Foundation
+import VouchCodec
+import VouchConsoleKit
+import VouchDomain
+import VouchHTTP
+import VouchServerKit
+import VouchServices
+import VouchStore
+
+/// Creating a tester's personal link, shown once, and revoking one after a confirmation
+/// (`/console/testers/{id}/links`, `/console/testers/{id}/links/{link}/revoke`).
+struct TesterLinkPages {
+    let routes: ConsoleRoutes
+    let page: TesterPage
+    let services: Services
+
+    var lookup: MaintainerLookup { page.lookup }
+
+    func register(in router: inout APIRouter) {
+        // Opening the answer's address again (a reload from the address bar) leads back to the tester, never to a new link.
+        routes.form(&router, "/console/testers/{id}/links", .permission(.manageTesters),
+                    show: { .seeOther("/console/testers/\(try lookup.tester($0).id)") }, submit: create)
+        routes.form(&router, "/console/testers/{id}/links/{link}/revoke", .permission(.manageTesters), show: confirmRevocation, submit: revoke)
+    }
+
+    /// The link's address is answered here, once, and never through a redirect a reload could show again.
+    func create(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let tester = try lookup.tester(request)
+        var form = LinkForm(validFor: request.field("valid_for"))
+        guard form.isChosen else {
+            form.issues = [FieldIssue(field: "valid_for", message: "Choose how long the link should work")]
+            return try page.render(request, tester: tester, linkForm: form, banner: nil)
+        }
+        let base = PublicAddress.base(configured: routes.sessions.settings.publicURL, host: request.http.header("host"))
+        let outcome = try ServiceRefusal.attempt {
+            try services.links.create(for: tester.id, validFor: form.validFor, base: base, by: try request.signedIn)
+        }
+        let created: LinkService.Created
+        switch outcome {
+        case .success(let link): created = link
+        case .failure(let refusal):
+            guard refusal.status == 422 else { throw refusal.problem }
+            form.issues = FormFields([("valid_for", "How long the link works")]).issues(from: refusal.issues)
+            return try page.render(request, tester: tester, linkForm: form, banner: nil)
+        }
+        let url = created.url
+        let name = TesterWords.name(tester)
+        let until: HTML = " until \(Words.timeElement(created.link.expiresAt))"
+        let channel = tester.contact.map { "such as a message to \($0)" } ?? "such as an email or a direct message"
+        let banner = NotificationBanner(.success, heading: "Personal link created")
+        return request.page("Personal link for \(name)", backLink: BackLink(href: "/console/testers/\(tester.id)", text: "Back to the tester"),
+                            banner: banner, content: """
+        <h1 class="heading-l">Personal link for \(name)</h1>
+        <h2 class="heading-m" id="personal-link">The link</h2>
+        <p class="secret">\(url)</p>
+        \(WarningText("Copy the link now: it will not be shown again. Vouch keeps only a fingerprint of it, so nobody can show it to you later.").render())
+        <p class="body">Send it to \(name) by a channel only they read, \(channel). Anyone who has the link can sign in as the tester\(until), or until you revoke it.</p>
+        <p class="body">If the link is lost, revoke it and create a new one.</p>
+        <p class="body"><a href="/console/testers/\(tester.id)">Back to \(name)'s page</a></p>
+        """)
+    }
+
+    func confirmRevocation(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let (tester, link) = try activeLink(request)
+        let name = TesterWords.name(tester)
+        return Confirmation(title: "Revoke link \(link.id) of \(name)?", back: BackLink(href: "/console/testers/\(tester.id)", text: "Back to the tester"),
+                            consequences: """
+            <ul class="list">
+            <li>The link stops working at once, and a console session \(name) opened with it ends.</li>
+            <li>Their enrollments, feedback and other links stay as they are. Create a new link if they still need one.</li>
+            </ul>
+            """, action: "/console/testers/\(tester.id)/links/\(link.id)/revoke", button: Button("Revoke link", kind: .warning))
+            .response(request)
+    }
+
+    func revoke(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let (tester, link) = try activeLink(request)
+        _ = try services.links.revoke(link.id, of: tester.id, by: try request.signedIn)
+        return .seeOther("/console/testers/\(tester.id)?done=revoked")
+    }
+
+    /// The tester and the link the address names, while the link still works; otherwise a page that says why not.
+    private func activeLink(_ request: ConsoleRequest) throws -> (Tester, TesterLink) {
+        let tester = try lookup.tester(request)
+        let id = request.parameter("link")
+        guard let link = try lookup.store.testerLinks(of: tester.id).first(where: { $0.id == id }) else {
+            throw Problem(status: 404, detail: "the tester \(tester.id) has no link '\(id)'")
+        }
+        let status = LinkStatus(link, at: page.clock())
+        guard status == .active else {
+            throw Problem(status: 409, detail: "the link \(id) is \(status == .revoked ? "already revoked" : "expired"): it no longer signs anyone in")
+        }
+        return (tester, link)
+    }
+}

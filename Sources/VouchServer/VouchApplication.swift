@@ -1,0 +1,376 @@
+import Dispatch
+import Foundation
+import VouchAPI
+import VouchConsole
+import VouchCrypto
+import VouchDomain
+import VouchHTTP
+import VouchServerKit
+import VouchServices
+import VouchStore
+import VouchWebhooks
+
+/// The whole HTTP application over a store, built the same way by `vouchd` and by the tests.
+public final class VouchApplication: Sendable {
+    public let store: any Store
+    /// The store's change feed: every committed write, published before the write returns. The snapshot, the token
+    /// directory, the delivery worker and promotion follow it; another part can subscribe as well.
+    public let changes: ChangeFeed
+    public let snapshots: SnapshotHolder
+    public let tokens: TokenDirectory
+    public let metrics: Metrics
+    public let logger: Logger
+    public let promotion: PromotionService
+    public let deliveries: DeliveryWorker
+    public let readiness = Readiness()
+    public let authFailures: AuthFailureLimiter
+    /// Resolves webhook hosts, at registration and before each delivery attempt, on threads of its own, never a
+    /// server thread's or a sender's.
+    public let hostResolver: HostResolver
+    /// OFREP's event streams, told of every committed change that could alter flags.
+    public let eventStreams: EventStreamHub
+    /// Finishes requests that may wait, while the HTTP server parks their connections.
+    public let workers: WorkPool
+    private let requestIDs = RequestIDGenerator()
+    private let logRequests: Bool
+    private let router: Router
+    /// Each route's path pattern by index, for the request log.
+    private let routePatternPaths: [String]
+    private let ofrep: OFREPController
+    /// Single evaluations answered from the received bytes (`answerDirectly`).
+    private let fastPath: OFREPFastPath
+    /// The indexes of OFREP's two evaluation routes in the router, for the metrics of requests answered without it.
+    private let ofrepRouteIndexes: (one: Int, all: Int)
+    private let cors: CORSPolicy
+    /// The web console's sessions, or nil when `console.enabled` is false.
+    let consoleSessions: ConsoleSessions?
+    /// What other vouchd on a shared database commit, published here; nil on SQLite.
+    let follower: ClusterFollower?
+
+    /// Loads the OFREP snapshot and the token directory from the store, subscribes everything that follows the store
+    /// to its change feed, then wires the routes.
+    /// - Parameter clock: the time of each change; whole milliseconds, as the store keeps them, so an answer
+    ///   shows exactly what a later read returns.
+    /// - Parameter hostResolver: where webhook hosts are resolved, at registration and for deliveries; tests give one
+    ///   with a lookup of their own.
+    public init(store: any Store, logger: Logger = Logger(), settings: ApplicationSettings = ApplicationSettings(),
+                clock: @escaping @Sendable () -> Date = { StoreClock.date(StoreClock.nowMilliseconds()) },
+                hostResolver: HostResolver = HostResolver()) throws {
+        self.store = store
+        self.logger = logger
+        changes = store.changes
+        // Read before the copies below: a change committed meanwhile by another vouchd is published again by the
+        // follower, never missed.
+        let loadedRevision = try store.configurationRevision()
+        follower = store.isShared ? ClusterFollower(store: store, revision: loadedRevision, logger: logger) : nil
+        snapshots = SnapshotHolder(EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: try store.flagRules().map { ($0.key, $0) }),
+                                                      revision: loadedRevision))
+        tokens = TokenDirectory()
+        tokens.load(try store.activeTokens(), revokedHashes: try store.revokedTokenHashes())
+        self.hostResolver = hostResolver
+        metrics = Metrics(hostResolver: hostResolver)
+        let directoryForStreams = tokens
+        eventStreams = EventStreamHub(settings: settings.eventStreams,
+                                      signingKey: try store.serverKey(named: "ofrep-event-streams", generate: { SecureRandom.bytes(count: 32) }),
+                                      revision: loadedRevision, revisedAt: clock(),
+                                      principal: { directoryForStreams.principal(tokenID: $0) }, clock: clock)
+        workers = WorkPool(threads: settings.workerThreads)
+        authFailures = AuthFailureLimiter(settings: settings.authFailures)
+        logRequests = settings.logRequests
+        cors = settings.cors
+        deliveries = DeliveryWorker(store: store, settings: settings.delivery, resolver: hostResolver, clock: clock, onError: { message, error in
+            logger.error(message, [("error", String(describing: error))])
+        })
+        promotion = PromotionService(store: store, settings: settings.promotion, clock: clock, logger: logger)
+        VouchApplication.follow(changes, snapshots: snapshots, tokens: tokens, deliveries: deliveries, eventStreams: eventStreams, promotion: promotion)
+        // Every request the fast path leaves presents its token here, looked up in the directory unretained
+        // (`OFREPFastPath.Tokens`).
+        let directory = OFREPFastPath.Tokens(tokens)
+        fastPath = OFREPFastPath(snapshots: snapshots, metrics: metrics, tokens: directory, authFailures: authFailures, cors: cors)
+        var router = APIRouter(authenticate: { request in
+            VouchApplication.principal(of: request, in: directory) { $0.principal(forSecretBytes: $1) }
+        })
+        HealthController(store: store, snapshots: snapshots, metrics: metrics, readiness: readiness).register(in: &router)
+        ofrep = OFREPController(snapshots: snapshots, metrics: metrics, authenticate: router.authenticate, authenticateRole: { request in
+            VouchApplication.principal(of: request, in: directory) { $0.role(forSecretBytes: $1) }
+        }, eventStreams: eventStreams)
+        ofrep.register(in: &router)
+        let addressPolicy = AddressPolicy(allowPrivateNetworks: settings.delivery.allowPrivateNetworks, resolver: hostResolver,
+                                          timeout: .milliseconds(settings.dnsTimeoutMilliseconds))
+        let services = Services(store: store, promotion: promotion, checkWebhookAddress: { try VouchApplication.check(url: $0, with: addressPolicy) },
+                                makeWebhookSecret: WebhookSigner.makeSecret, linkValidSeconds: settings.console.linkValidSeconds, clock: clock)
+        APIRoutes.register(in: &router, services: services, store: store, promotion: promotion, settings: settings, clock: clock)
+        if settings.console.enabled {
+            let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)
+            consoleSessions = sessions
+            ConsolePages.register(in: &router, sessions: sessions, services: services, store: store, promotion: promotion,
+                                  tokens: tokens, authFailures: authFailures, logger: logger, clock: clock)
+        } else {
+            consoleSessions = nil
+        }
+        self.router = router.router
+        let patterns = router.router.patterns
+        routePatternPaths = patterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        ofrepRouteIndexes = (one: patterns.firstIndex(of: "POST " + OFREPController.singlePattern) ?? -1,
+                             all: patterns.firstIndex(of: "POST " + OFREPController.bulkPath) ?? -1)
+        metrics.setRoutes(patterns)
+    }
+
+    /// The one place where what follows the store subscribes to its changes: one subscriber per concern, so no
+    /// controller has to remember to refresh a copy or wake a worker after a write. Captured weakly: the store
+    /// outlives none of them, and must not be kept open by them.
+    private static func follow(_ changes: ChangeFeed, snapshots: SnapshotHolder, tokens: TokenDirectory, deliveries: DeliveryWorker,
+                               eventStreams: EventStreamHub, promotion: PromotionService) {
+        changes.subscribe { [weak snapshots] in snapshots?.apply($0) }
+        changes.subscribe { [weak tokens] in tokens?.apply($0) }
+        changes.subscribe { [weak deliveries] in deliveries?.react(to: $0) }
+        changes.subscribe { [weak eventStreams] committed in
+            // After the token directory: a stream of a revoked token ends, and its credential no longer opens one.
+            for tokenID in committed.revokedTokenIDs { eventStreams?.closeStreams(ofToken: tokenID) }
+            eventStreams?.configurationChanged(revision: committed.revision, at: committed.committedAt, flagsChanged: committed.changesFlagRules)
+        }
+        // Promotion writes in turn (it promotes, releases, pauses), so it hears of a commit after the others.
+        changes.subscribeReaction { [weak promotion] in promotion?.react(to: $0) }
+    }
+
+    /// Starts the webhook worker and the promotion timer; pending deliveries from before a restart resume.
+    /// From then on `/readyz` answers 200.
+    public func startServices() {
+        follower?.start()
+        eventStreams.start()
+        deliveries.start()
+        promotion.start()
+        let logger = self.logger
+        consoleSessions?.startSweeping(onError: { logger.warning("console session sweep failed", [("error", String(describing: $0))]) })
+        readiness.markReady()
+    }
+
+    /// Stops the promotion timer, then the webhook worker after its attempts in flight are recorded.
+    public func stopServices() {
+        follower?.stop()
+        eventStreams.stop()
+        consoleSessions?.stopSweeping()
+        workers.stop()
+        promotion.stop()
+        deliveries.stop()
+    }
+
+    /// Lets `/metrics` report the server's open connections and the ones its deadlines cut.
+    public func attach(_ server: HTTPServer) { metrics.observe(server) }
+
+    /// Every API route as `METHOD /path/{param}`, for the OpenAPI coverage test; the console's HTML pages are not API.
+    public var routePatterns: [String] { router.patterns.filter { !$0.contains(" /console") } + ["GET " + EventStreamHub.path] }
+
+    /// Answers one request as the HTTP server needs it: an event stream, an answer made now, or, for a request that
+    /// may wait (any write: a group commit, a DNS lookup), an answer finished by a worker while the connection is parked.
+    public func reply(_ request: HTTPRequest) -> HTTPReply {
+        // Lengths first: `==` on two Strings of different lengths still called into the standard library.
+        // The stream's preflight is answered with every other OFREP path's, by the CORS policy in `handle`.
+        if request.path.utf8.count == EventStreamHub.path.utf8.count, request.path == EventStreamHub.path, request.method != "OPTIONS" {
+            return openEventStream(request)
+        }
+        guard VouchApplication.mayWait(request) else { return .now(handle(request)) }
+        return .later { [self] completion in
+            let queued = workers.submit {
+                // A request the server already answered (503 while stopping) must not be carried out after all:
+                // its client was told it was not, and may send it again.
+                guard !completion.isAnswered else { return }
+                completion.complete(self.handle(request))
+            }
+            if !queued {
+                let detail = workers.isStopping ? "the server is stopping; send the request again in a few seconds"
+                    : "the server has too many requests waiting; try again in a second"
+                completion.complete(Problem(status: 503, detail: detail, headers: [(name: "Retry-After", value: "1")]).response)
+            }
+        }
+    }
+
+    /// Writes under `/v1` and the console's forms wait for a commit (and webhook routes for a DNS lookup); reads and
+    /// OFREP are answered at once.
+    static func mayWait(_ request: HTTPRequest) -> Bool {
+        request.method != "GET" && request.method != "HEAD" && (request.pathStarts(with: "/v1/") || request.pathStarts(with: "/console/"))
+    }
+
+    /// Opens an event stream, counted and logged like any request (never with its credential, which is in the query).
+    /// EventSource on another origin reads the stream only with the same CORS headers as every OFREP answer.
+    private func openEventStream(_ request: HTTPRequest) -> HTTPReply {
+        var reply = eventStreams.open(request)
+        let status: Int
+        switch reply {
+        case .now(var response):
+            cors.addHeaders(to: &response, for: request)
+            reply = .now(response)
+            status = response.status
+        case .stream(var head, let stream):
+            cors.addHeaders(to: &head, for: request)
+            reply = .stream(head, stream)
+            status = head.status
+        case .later: status = 0
+        }
+        metrics.recordRequest(route: -1, status: status, seconds: 0)
+        if logRequests, logger.level <= .info {
+            logger.info("request", [("http.method", request.method), ("http.route", EventStreamHub.path), ("http.status", String(status)),
+                                    ("request_id", request.requestID)])
+        }
+        return reply
+    }
+
+    /// Answers one request; every error becomes an RFC 9457 problem here and nowhere else.
+    /// Also the one place each request is counted and logged, under the id the HTTP server gave it (and put in
+    /// the answer's `X-Request-Id`); a request that did not come through the server gets one here, for the log.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        // A field of its own, not a header: changing the headers would copy them. Copied only when it is missing,
+        // as copying the request retained and released each of its strings and arrays.
+        guard !request.requestID.isEmpty else {
+            var identified = request
+            identified.requestID = requestIDs.id(for: request.header("x-request-id"))
+            return handle(identified)
+        }
+        let started = VouchApplication.monotonicNanoseconds()
+        let requestID = request.requestID
+        let presentsToken = request.headers.contains("authorization") || request.headers.contains("x-api-key")
+        var route = -1
+        var response: HTTPResponse
+        if let options = cors.answerOptions(request, methods: { [router] path in
+            path == EventStreamHub.path ? ["GET"] : router.methods(forPath: path)
+        }) {
+            response = options
+        } else if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
+            let retryAfter = [(name: "Retry-After", value: String(wait))]
+            // OFREP's 429 has no body, like its 401 and 403; the rest of the API answers with a problem.
+            response = request.pathStarts(with: "/ofrep/") ? .empty(429, headers: retryAfter)
+                : Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
+                          headers: retryAfter).response
+        } else {
+            response = answer(request, matchedRoute: &route)
+            // Only guesses count: a revoked token still in use (an app not yet updated, often many behind one NAT
+            // address) is refused with 401 but must not get that address blocked for everyone.
+            if response.status == 401, presentsToken, !(VouchApplication.presentedSecret(in: request).map(tokens.isRevoked) ?? false),
+               authFailures.recordFailure(from: request.clientAddress) {
+                // The address is personal data too, but an operator needs it to act on an attack; never the token.
+                logger.warning("unknown tokens blocked", [("client.address", request.clientAddress.description),
+                                                          ("auth.max_failures", String(authFailures.settings.maxFailures))])
+            }
+        }
+        cors.addHeaders(to: &response, for: request)
+        finish(method: request.method, route: route, status: response.status, started: started, requestID: requestID)
+        return response
+    }
+
+    /// Counts and logs an answered request: the one place for both `handle` and `answerDirectly`.
+    /// Now on the monotonic clock, for a request's duration: `clock_gettime` itself, where `DispatchTime.now()` goes
+    /// through libdispatch's conversions as well, twice per request.
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    private func finish(method: String, route: Int, status: Int, started: UInt64, requestID: String) {
+        let seconds = Double(VouchApplication.monotonicNanoseconds() &- started) / 1e9
+        metrics.recordRequest(route: route, status: status, seconds: seconds)
+        if logRequests, logger.level <= .info {
+            // The route's pattern, not the path: paths carry fix keys and tester pseudonyms.
+            logger.info("request", [("http.method", method), ("http.route", routeName(route)),
+                                    ("http.status", String(status)), ("duration_ms", Logger.milliseconds(seconds)),
+                                    ("request_id", requestID)])
+        }
+    }
+
+    /// The HTTP server's direct handler: a single OFREP evaluation in the usual shape is answered from the request's
+    /// bytes by `OFREPFastPath`, and counted and logged exactly as `handle` would; anything else is left to `reply`
+    /// (nil), which answers it the usual way (docs/architecture.md, "The OFREP hot path").
+    public func answerDirectly(_ request: borrowing DirectRequest) -> HTTPResponse? {
+        var started: UInt64 = 0
+        guard let response = fastPath.answer(request, started: &started) else { return nil }
+        finish(method: "POST", route: ofrepRouteIndexes.one, status: response.status, started: started, requestID: request.requestID)
+        return response
+    }
+
+    /// The route's path pattern for logs, or `unmatched` (404, 405, 429 before routing).
+    private func routeName(_ route: Int) -> String {
+        route >= 0 ? routePatternPaths[route] : "unmatched"
+    }
+
+    private func answer(_ request: HTTPRequest, matchedRoute route: inout Int) -> HTTPResponse {
+        if let direct = OFREPController.directRoute(of: request) {
+            route = direct == .all ? ofrepRouteIndexes.all : ofrepRouteIndexes.one
+            return ofrep.answer(direct, to: request)
+        }
+        do {
+            return try router.route(request, matchedRoute: &route)
+        } catch {
+            if let problem = error as? Problem, problem.status == 404, let answer = ofrep.unknownFlag(request) {
+                return answer
+            } else if VouchApplication.isConsole(request), let problem = ErrorResponses.problem(for: error) {
+                // An unknown console address, or a refusal before the console's own handler ran: a page, not JSON.
+                return ConsoleErrorPage.response(for: problem, to: request, sessions: consoleSessions)
+            } else if let problem = ErrorResponses.problem(for: error) {
+                // The database knew of a revocation before this process's copy of the tokens did: the copy learns it
+                // now, so the token's next request is refused at once and its 401s are not taken for guesses.
+                if let ended = error as? CredentialEnded, let tokenID = ended.tokenID { tokens.revokeNow(tokenID: tokenID) }
+                if problem.status == 503 || problem.status == 507 {
+                    // The operator must hear of a locked database or a full disk; the client only sees the problem.
+                    logger.log(problem.status == 507 ? .error : .warning, problem.status == 507 ? "disk full, write refused" : "database busy, write refused",
+                               [("http.method", request.method), ("http.route", routeName(route)),
+                                ("request_id", request.requestID), ("error", String(describing: error))])
+                }
+                return problem.response
+            } else {
+                // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
+                logger.error("request failed", [("http.method", request.method), ("http.route", routeName(route)),
+                                                ("request_id", request.requestID), ("error", String(describing: error))])
+                let problem = Problem(status: 500, detail: "the server failed to answer; the error is in its log")
+                return VouchApplication.isConsole(request) ? ConsoleErrorPage.response(for: problem) : problem.response
+            }
+        }
+    }
+
+    /// A webhook receiver's URL checked as registration checks it: its form, then where its host resolves.
+    private static func check(url: String, with policy: AddressPolicy) throws -> String? {
+        if let problem = AddressPolicy.checkForm(url) { return problem }
+        do {
+            _ = try policy.resolve(url)
+            return nil
+        } catch {
+            // An overloaded resolver says nothing about the URL: the same request may pass in a moment.
+            if error.isBusy { throw TryAgainSoon(error.description) }
+            return error.description
+        }
+    }
+
+    static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.pathStarts(with: "/console/") }
+
+    /// What `lookUp` reads from the directory for the token the request presents.
+    private static func principal<Value>(of request: HTTPRequest, in directory: OFREPFastPath.Tokens,
+                                         _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
+        withPresentedSecret(in: request.headers) { secret in
+            guard let secret else { return nil }
+            return directory.withDirectory { lookUp($0, secret) }
+        }
+    }
+
+    /// The token from `Authorization: Bearer …` or `X-API-Key`.
+    static func presentedSecret(in request: HTTPRequest) -> String? {
+        withPresentedSecret(in: request.headers) { $0.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Calls `body` with the bytes of the token the request's headers present, where they are, or with nil.
+    /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` would be a third of the OFREP request's user
+    /// time, and a String made of the secret an allocation per request.
+    static func withPresentedSecret<Result>(in headers: borrowing some HeaderReading & ~Copyable, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
+        guard headers.contains("authorization") else { return headers.withValueBytes("x-api-key", body) }
+        return headers.withValueBytes("authorization") { bytes in
+            guard let bytes else { return body(nil) }
+            // "Bearer" in any case, then a space.
+            guard bytes.count > 7, bytes[0] | 0x20 == UInt8(ascii: "b"), bytes[1] | 0x20 == UInt8(ascii: "e"), bytes[2] | 0x20 == UInt8(ascii: "a"),
+                  bytes[3] | 0x20 == UInt8(ascii: "r"), bytes[4] | 0x20 == UInt8(ascii: "e"), bytes[5] | 0x20 == UInt8(ascii: "r"),
+                  bytes[6] == 0x20 else { return body(nil) }
+            var start = 7
+            var end = bytes.count
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            return body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        }
+    }
+}

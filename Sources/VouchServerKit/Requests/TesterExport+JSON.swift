@@ -1,0 +1,20 @@
+import Foundation
+import VouchCodec
+import VouchJSON
+import VouchStore
+
+extension TesterExport {
+    /// Everything kept about a tester, as her export file holds it: the API's export and the console's "my data"
+    /// download are the same file.
+    public func jsonValue(exportedAt time: Date) -> JSONValue {
+        .object([
+            "tester": tester.jsonValue,
+            "enrollments": .array(enrollments.map {
+                .object(["fix": .string($0.fixKey), "enrolled_by": .string($0.enrolledBy), "enrolled_at": .string(Timestamp.string($0.enrolledAt))])
+            }),
+            "feedback": .array(feedback.map(\.jsonValue)),
+            "tokens": .array(tokens.map { .object($0.jsonObject) }),
+            "exported_at": .string(Timestamp.string(time)),
+        ])
+    }
+}
