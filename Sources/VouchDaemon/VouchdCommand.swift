@@ -148,7 +148,7 @@ public enum VouchdCommand {
                             ("open_file_limit", String(descriptors))])
             http.connectionLimit = connectionLimit
         }
-        let server = HTTPServer(configuration: http, handler: application.reply, direct: application.answerDirectly)
+        let server = HTTPServer(configuration: http, handler: application.respond(to:), direct: application.respond(to:))
         application.attach(server)
         let signals = SignalWaiter()
         let boundPort = try server.start()

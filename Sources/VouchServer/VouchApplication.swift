@@ -31,17 +31,14 @@ public final class VouchApplication: Sendable {
     public let eventStreams: EventStreamHub
     /// Finishes requests that may wait, while the HTTP server parks their connections.
     public let workers: WorkPool
-    private let requestIDs = RequestIDGenerator()
-    private let logRequests: Bool
     private let router: Router
-    /// Each route's path pattern by index, for the request log.
-    private let routePatternPaths: [String]
+    /// Request ids, CORS, the unknown-token limit, metrics and the request log, for every way a request is answered.
+    private let pipeline: RequestPipeline
     private let ofrep: OFREPController
-    /// Single evaluations answered from the received bytes (`answerDirectly`).
+    /// Single evaluations answered from the received bytes (`respond(to:)` with a `DirectRequest`).
     private let fastPath: OFREPFastPath
-    /// The indexes of OFREP's two evaluation routes in the router, for the metrics of requests answered without it.
-    private let ofrepRouteIndexes: (one: Int, all: Int)
-    private let cors: CORSPolicy
+    /// The indexes of OFREP's two evaluation routes and of the event stream among the routes the metrics count.
+    private let routeIndexes: (one: Int, all: Int, stream: Int)
     /// The web console's sessions, or nil when `console.enabled` is false.
     let consoleSessions: ConsoleSessions?
     /// What other vouchd on a shared database commit, published here; nil on SQLite.
@@ -76,8 +73,6 @@ public final class VouchApplication: Sendable {
                                       principal: { directoryForStreams.principal(tokenID: $0) }, clock: clock)
         workers = WorkPool(threads: settings.workerThreads)
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
-        logRequests = settings.logRequests
-        cors = settings.cors
         deliveries = DeliveryWorker(store: store, settings: settings.delivery, resolver: hostResolver, clock: clock, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
         })
@@ -86,7 +81,7 @@ public final class VouchApplication: Sendable {
         // Every request the fast path leaves presents its token here, looked up in the directory unretained
         // (`OFREPFastPath.Tokens`).
         let directory = OFREPFastPath.Tokens(tokens)
-        fastPath = OFREPFastPath(snapshots: snapshots, metrics: metrics, tokens: directory, authFailures: authFailures, cors: cors)
+        fastPath = OFREPFastPath(snapshots: snapshots, metrics: metrics, tokens: directory)
         var router = APIRouter(authenticate: { request in
             VouchApplication.principal(of: request, in: directory) { $0.principal(forSecretBytes: $1) }
         })
@@ -109,11 +104,14 @@ public final class VouchApplication: Sendable {
             consoleSessions = nil
         }
         self.router = router.router
-        let patterns = router.router.patterns
-        routePatternPaths = patterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
-        ofrepRouteIndexes = (one: patterns.firstIndex(of: "POST " + OFREPController.singlePattern) ?? -1,
-                             all: patterns.firstIndex(of: "POST " + OFREPController.bulkPath) ?? -1)
-        metrics.setRoutes(patterns)
+        // The event stream is answered before routing, but counted and logged as a route of its own.
+        let patterns = router.router.patterns + ["GET " + EventStreamHub.path]
+        routeIndexes = (one: patterns.firstIndex(of: "POST " + OFREPController.singlePattern) ?? -1,
+                        all: patterns.firstIndex(of: "POST " + OFREPController.bulkPath) ?? -1, stream: patterns.count - 1)
+        pipeline = RequestPipeline(cors: settings.cors, authFailures: authFailures, tokens: tokens, metrics: metrics, logger: logger,
+                                   logRequests: settings.logRequests, routePatterns: patterns, allowedMethods: { [router = router.router] path in
+                                       path == EventStreamHub.path ? ["GET"] : router.methods(forPath: path)
+                                   })
     }
 
     /// The one place where what follows the store subscribes to its changes: one subscriber per concern, so no
@@ -161,21 +159,22 @@ public final class VouchApplication: Sendable {
     /// Every API route as `METHOD /path/{param}`, for the OpenAPI coverage test; the console's HTML pages are not API.
     public var routePatterns: [String] { router.patterns.filter { !$0.contains(" /console") } + ["GET " + EventStreamHub.path] }
 
-    /// Answers one request as the HTTP server needs it: an event stream, an answer made now, or, for a request that
-    /// may wait (any write: a group commit, a DNS lookup), an answer finished by a worker while the connection is parked.
-    public func reply(_ request: HTTPRequest) -> HTTPReply {
+    /// The HTTP server's handler: answers one request as the server needs it, an event stream, an answer made now,
+    /// or, for a request that may wait (any write: a group commit, a DNS lookup), an answer finished by a worker while
+    /// the connection is parked. Each way goes through the request pipeline.
+    public func respond(to request: HTTPRequest) -> HTTPReply {
         // Lengths first: `==` on two Strings of different lengths still called into the standard library.
-        // The stream's preflight is answered with every other OFREP path's, by the CORS policy in `handle`.
+        // The stream's preflight is answered with every other OFREP path's, by the pipeline's CORS policy.
         if request.path.utf8.count == EventStreamHub.path.utf8.count, request.path == EventStreamHub.path, request.method != "OPTIONS" {
-            return openEventStream(request)
+            return pipeline.streamReply(to: request, route: routeIndexes.stream) { eventStreams.open($0) }
         }
-        guard VouchApplication.mayWait(request) else { return .now(handle(request)) }
+        guard VouchApplication.mayWait(request) else { return .now(response(to: request)) }
         return .later { [self] completion in
             let queued = workers.submit {
                 // A request the server already answered (503 while stopping) must not be carried out after all:
                 // its client was told it was not, and may send it again.
                 guard !completion.isAnswered else { return }
-                completion.complete(self.handle(request))
+                completion.complete(self.response(to: request))
             }
             if !queued {
                 let detail = workers.isStopping ? "the server is stopping; send the request again in a few seconds"
@@ -191,111 +190,27 @@ public final class VouchApplication: Sendable {
         request.method != "GET" && request.method != "HEAD" && (request.pathStarts(with: "/v1/") || request.pathStarts(with: "/console/"))
     }
 
-    /// Opens an event stream, counted and logged like any request (never with its credential, which is in the query).
-    /// EventSource on another origin reads the stream only with the same CORS headers as every OFREP answer.
-    private func openEventStream(_ request: HTTPRequest) -> HTTPReply {
-        var reply = eventStreams.open(request)
-        let status: Int
-        switch reply {
-        case .now(var response):
-            cors.addHeaders(to: &response, for: request)
-            reply = .now(response)
-            status = response.status
-        case .stream(var head, let stream):
-            cors.addHeaders(to: &head, for: request)
-            reply = .stream(head, stream)
-            status = head.status
-        case .later: status = 0
-        }
-        metrics.recordRequest(route: -1, status: status, seconds: 0)
-        if logRequests, logger.level <= .info {
-            logger.info("request", [("http.method", request.method), ("http.route", EventStreamHub.path), ("http.status", String(status)),
-                                    ("request_id", request.requestID)])
-        }
-        return reply
-    }
-
-    /// Answers one request; every error becomes an RFC 9457 problem here and nowhere else.
-    /// Also the one place each request is counted and logged, under the id the HTTP server gave it (and put in
-    /// the answer's `X-Request-Id`); a request that did not come through the server gets one here, for the log.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        // A field of its own, not a header: changing the headers would copy them. Copied only when it is missing,
-        // as copying the request retained and released each of its strings and arrays.
-        guard !request.requestID.isEmpty else {
-            var identified = request
-            identified.requestID = requestIDs.id(for: request.header("x-request-id"))
-            return handle(identified)
-        }
-        let started = VouchApplication.monotonicNanoseconds()
-        let requestID = request.requestID
-        let presentsToken = request.headers.contains("authorization") || request.headers.contains("x-api-key")
-        var route = -1
-        var response: HTTPResponse
-        if let options = cors.answerOptions(request, methods: { [router] path in
-            path == EventStreamHub.path ? ["GET"] : router.methods(forPath: path)
-        }) {
-            response = options
-        } else if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
-            let retryAfter = [(name: "Retry-After", value: String(wait))]
-            // OFREP's 429 has no body, like its 401 and 403; the rest of the API answers with a problem.
-            response = request.pathStarts(with: "/ofrep/") ? .empty(429, headers: retryAfter)
-                : Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
-                          headers: retryAfter).response
-        } else {
-            response = answer(request, matchedRoute: &route)
-            // Only guesses count: a revoked token still in use (an app not yet updated, often many behind one NAT
-            // address) is refused with 401 but must not get that address blocked for everyone.
-            if response.status == 401, presentsToken, !(VouchApplication.presentedSecret(in: request).map(tokens.isRevoked) ?? false),
-               authFailures.recordFailure(from: request.clientAddress) {
-                // The address is personal data too, but an operator needs it to act on an attack; never the token.
-                logger.warning("unknown tokens blocked", [("client.address", request.clientAddress.description),
-                                                          ("auth.max_failures", String(authFailures.settings.maxFailures))])
-            }
-        }
-        cors.addHeaders(to: &response, for: request)
-        finish(method: request.method, route: route, status: response.status, started: started, requestID: requestID)
-        return response
-    }
-
-    /// Counts and logs an answered request: the one place for both `handle` and `answerDirectly`.
-    /// Now on the monotonic clock, for a request's duration: `clock_gettime` itself, where `DispatchTime.now()` goes
-    /// through libdispatch's conversions as well, twice per request.
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    }
-
-    private func finish(method: String, route: Int, status: Int, started: UInt64, requestID: String) {
-        let seconds = Double(VouchApplication.monotonicNanoseconds() &- started) / 1e9
-        metrics.recordRequest(route: route, status: status, seconds: seconds)
-        if logRequests, logger.level <= .info {
-            // The route's pattern, not the path: paths carry fix keys and tester pseudonyms.
-            logger.info("request", [("http.method", method), ("http.route", routeName(route)),
-                                    ("http.status", String(status)), ("duration_ms", Logger.milliseconds(seconds)),
-                                    ("request_id", requestID)])
-        }
+    /// The answer to one request, made now, through the whole request pipeline: what the HTTP server's handler
+    /// gives a worker for a request that may wait, and what tests call without a socket.
+    public func response(to request: HTTPRequest) -> HTTPResponse {
+        pipeline.response(to: request) { request, route in routedResponse(to: request, matchedRoute: &route) }
     }
 
     /// The HTTP server's direct handler: a single OFREP evaluation in the usual shape is answered from the request's
-    /// bytes by `OFREPFastPath`, and counted and logged exactly as `handle` would; anything else is left to `reply`
-    /// (nil), which answers it the usual way (docs/architecture.md, "The OFREP hot path").
-    public func answerDirectly(_ request: borrowing DirectRequest) -> HTTPResponse? {
-        var started: UInt64 = 0
-        guard let response = fastPath.answer(request, started: &started) else { return nil }
-        finish(method: "POST", route: ofrepRouteIndexes.one, status: response.status, started: started, requestID: request.requestID)
-        return response
+    /// bytes by `OFREPFastPath`, through the same pipeline as any other request; anything else is left to
+    /// `respond(to:)` with an `HTTPRequest` (nil), which answers it the usual way (docs/architecture.md, "The OFREP
+    /// hot path").
+    public func respond(to request: borrowing DirectRequest) -> HTTPResponse? {
+        guard let keyOffset = fastPath.keyOffset(of: request) else { return nil }
+        return pipeline.directResponse(to: request, route: routeIndexes.one) { fastPath.response(to: $0, keyOffset: keyOffset) }
     }
 
-    /// The route's path pattern for logs, or `unmatched` (404, 405, 429 before routing).
-    private func routeName(_ route: Int) -> String {
-        route >= 0 ? routePatternPaths[route] : "unmatched"
-    }
-
-    private func answer(_ request: HTTPRequest, matchedRoute route: inout Int) -> HTTPResponse {
+    /// The routed answer, and every error as an RFC 9457 problem (or, for the console, an error page): here and
+    /// nowhere else.
+    private func routedResponse(to request: HTTPRequest, matchedRoute route: inout Int) -> HTTPResponse {
         if let direct = OFREPController.directRoute(of: request) {
-            route = direct == .all ? ofrepRouteIndexes.all : ofrepRouteIndexes.one
-            return ofrep.answer(direct, to: request)
+            route = direct == .all ? routeIndexes.all : routeIndexes.one
+            return ofrep.response(to: request, route: direct)
         }
         do {
             return try router.route(request, matchedRoute: &route)
@@ -312,13 +227,13 @@ public final class VouchApplication: Sendable {
                 if problem.status == 503 || problem.status == 507 {
                     // The operator must hear of a locked database or a full disk; the client only sees the problem.
                     logger.log(problem.status == 507 ? .error : .warning, problem.status == 507 ? "disk full, write refused" : "database busy, write refused",
-                               [("http.method", request.method), ("http.route", routeName(route)),
+                               [("http.method", request.method), ("http.route", pipeline.routeName(route)),
                                 ("request_id", request.requestID), ("error", String(describing: error))])
                 }
                 return problem.response
             } else {
                 // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
-                logger.error("request failed", [("http.method", request.method), ("http.route", routeName(route)),
+                logger.error("request failed", [("http.method", request.method), ("http.route", pipeline.routeName(route)),
                                                 ("request_id", request.requestID), ("error", String(describing: error))])
                 let problem = Problem(status: 500, detail: "the server failed to answer; the error is in its log")
                 return VouchApplication.isConsole(request) ? ConsoleErrorPage.response(for: problem) : problem.response
@@ -344,33 +259,9 @@ public final class VouchApplication: Sendable {
     /// What `lookUp` reads from the directory for the token the request presents.
     private static func principal<Value>(of request: HTTPRequest, in directory: OFREPFastPath.Tokens,
                                          _ lookUp: (TokenDirectory, UnsafeRawBufferPointer) -> Value?) -> Value? {
-        withPresentedSecret(in: request.headers) { secret in
+        PresentedToken.withSecret(in: request.headers) { secret in
             guard let secret else { return nil }
             return directory.withDirectory { lookUp($0, secret) }
-        }
-    }
-
-    /// The token from `Authorization: Bearer …` or `X-API-Key`.
-    static func presentedSecret(in request: HTTPRequest) -> String? {
-        withPresentedSecret(in: request.headers) { $0.map { String(decoding: $0, as: UTF8.self) } }
-    }
-
-    /// Calls `body` with the bytes of the token the request's headers present, where they are, or with nil.
-    /// Bytes, not Foundation: `trimmingCharacters` and `lowercased` would be a third of the OFREP request's user
-    /// time, and a String made of the secret an allocation per request.
-    static func withPresentedSecret<Result>(in headers: borrowing some HeaderReading & ~Copyable, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
-        guard headers.contains("authorization") else { return headers.withValueBytes("x-api-key", body) }
-        return headers.withValueBytes("authorization") { bytes in
-            guard let bytes else { return body(nil) }
-            // "Bearer" in any case, then a space.
-            guard bytes.count > 7, bytes[0] | 0x20 == UInt8(ascii: "b"), bytes[1] | 0x20 == UInt8(ascii: "e"), bytes[2] | 0x20 == UInt8(ascii: "a"),
-                  bytes[3] | 0x20 == UInt8(ascii: "r"), bytes[4] | 0x20 == UInt8(ascii: "e"), bytes[5] | 0x20 == UInt8(ascii: "r"),
-                  bytes[6] == 0x20 else { return body(nil) }
-            var start = 7
-            var end = bytes.count
-            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-            return body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
         }
     }
 }

@@ -6,8 +6,8 @@ import VouchJSON
 @testable import VouchServerKit
 import VouchTestSupport
 
-/// The HTTP server's direct OFREP answer (`VouchApplication.answerDirectly`) answers a single evaluation exactly as
-/// `handle` does, and leaves every other request to it.
+/// The HTTP server's direct OFREP answer (`VouchApplication.respond(to:)`) answers a single evaluation exactly as
+/// `response(to:)` does, and leaves every other request to it.
 @Suite struct DirectAnswerTests {
     static let flag = "tv-channel-selector-labels"
     static let path = "/ofrep/v1/evaluate/flags/" + flag
@@ -35,7 +35,7 @@ import VouchTestSupport
             Array(parts.method.utf8).withUnsafeBytes { method in
                 Array(parts.path.utf8).withUnsafeBytes { path in
                     state.body.withUnsafeBytes { body in
-                        application.answerDirectly(DirectRequest(method: method, path: path, requestID: "direct-test", headers: state.received, body: body,
+                        application.respond(to: DirectRequest(method: method, path: path, requestID: "direct-test", headers: state.received, body: body,
                                                                  connection: nil))
                     }
                 }
@@ -46,7 +46,7 @@ import VouchTestSupport
     static func general(_ application: VouchApplication, _ parts: Parts) -> HTTPResponse {
         var request = HTTPRequest(method: parts.method, path: parts.path, headers: parts.httpHeaders, body: Array(parts.body.utf8))
         request.requestID = "direct-test"
-        return application.handle(request)
+        return application.response(to: request)
     }
 
     /// Status, every header in order, and the body, as text to compare.
@@ -119,7 +119,7 @@ import VouchTestSupport
     }
 
     /// An address blocked for guessing tokens gets 429 even with a good token: the direct answer leaves it to
-    /// `handle`, which says so.
+    /// `response(to:)`, which says so.
     @Test func leavesABlockedAddressToTheUsualPath() throws {
         let (server, sdk) = try DirectAnswerTests.server()
         let parts = Parts(headers: [("Authorization", "Bearer \(sdk)"), ("Content-Type", "application/json")])

@@ -34,7 +34,7 @@ final class FaultServer {
                                                settings: settings)
         let tokenPath = try AdminBootstrap.run(application: application, stateDirectory: directory)
         adminToken = try String(contentsOfFile: tokenPath ?? "", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 8), handler: application.reply)
+        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 8), handler: application.respond(to:))
         port = try server.start()
         application.startServices()
         self.store = store

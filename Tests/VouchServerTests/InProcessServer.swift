@@ -46,7 +46,7 @@ final class InProcessServer {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.maxBodyBytes = maxBodyBytes
-        server = HTTPServer(configuration: configuration, handler: application.reply, direct: application.answerDirectly)
+        server = HTTPServer(configuration: configuration, handler: application.respond(to:), direct: application.respond(to:))
         application.attach(server)
         port = try server.start()
         application.startServices()

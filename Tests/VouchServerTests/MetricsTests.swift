@@ -30,6 +30,7 @@ import VouchTestSupport
         for user in ["user-1", "nobody"] { _ = try server.evaluate("tv-channel-selector-labels", targetingKey: user) }
         _ = try server.call("GET", "/v1/fixes/no-such-fix")
         _ = try server.call("GET", "/v1/no-such-route")
+        let refusedStream = try server.call("GET", "/ofrep/v1/event-stream?credential=made-up", token: .some(nil))
         let after = try server.call("GET", "/metrics", token: .some(nil)).text
 
         #expect(sample(after, #"vouch_fixes{state="testing"}"#) == 1)
@@ -41,6 +42,9 @@ import VouchTestSupport
         // Evaluations skip the router (OFREPController.directRoute) but are counted under their route all the same.
         #expect(sample(after, #"vouch_http_requests_total{method="POST",route="/ofrep/v1/evaluate/flags/{key}",code="200"}"#) == 2)
         #expect(sample(after, #"vouch_http_requests_total{method="",route="unmatched",code="404"}"#) == 1)
+        // The event stream is answered before routing too, and is counted as a route of its own, not as unmatched.
+        #expect(refusedStream.status >= 400)
+        #expect(sample(after, #"vouch_http_requests_total{method="GET",route="/ofrep/v1/event-stream",code="\#(refusedStream.status)"}"#) == 1)
         #expect(sample(after, #"vouch_http_request_duration_seconds_count{method="POST",route="/v1/fixes/{key}/feedback"}"#) == 2)
         #expect(sample(after, #"vouch_http_request_duration_seconds_bucket{method="POST",route="/v1/fixes/{key}/feedback",le="+Inf"}"#) == 2)
         #expect(sample(after, "vouch_webhook_outbox_depth") == 0)
@@ -69,7 +73,7 @@ import VouchTestSupport
         let temporary = try TemporaryDirectory("vouch-readiness")
         let directory = temporary.path
         let application = try VouchApplication(store: try RelationalStore(path: directory + "/vouch.sqlite3"), logger: Logger(level: .error, sink: { _ in }))
-        func readyz() -> HTTPResponse { application.handle(HTTPRequest(method: "GET", path: "/readyz")) }
+        func readyz() -> HTTPResponse { application.response(to: HTTPRequest(method: "GET", path: "/readyz")) }
         #expect(readyz().status == 503)
         #expect(readyz().header("Retry-After") == "1")
         application.startServices()

@@ -86,7 +86,7 @@ import VouchTestSupport
     }
 
     @Test func theRouteServesTheEmbeddedDocument() throws {
-        let response = try OpenAPIDocumentTests.withApplication { $0.handle(HTTPRequest(method: "GET", path: "/v1/openapi.json")) }
+        let response = try OpenAPIDocumentTests.withApplication { $0.response(to: HTTPRequest(method: "GET", path: "/v1/openapi.json")) }
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/json")
         #expect(response.body == Array(OpenAPIDocument.json.utf8))

@@ -5,7 +5,7 @@ import Testing
 import VouchHTTP
 @testable import VouchServer
 
-/// Writes parked for a worker (`VouchApplication.reply` answers `.later`): one the server already answered is never
+/// Writes parked for a worker (`VouchApplication.respond(to:)` answers `.later`): one the server already answered is never
 /// carried out afterwards, and a full or stopping pool answers 503 with words that say which.
 @Suite struct ParkedWriteTests {
     static let fixBody = Array(#"{"key":"tv-channel-selector-labels","title":"T","ui_area":"TV channel selector","platforms":["ios"]}"#.utf8)
@@ -22,7 +22,7 @@ import VouchHTTP
 
     /// Runs the `.later` closure of `reply` with a completion that records the answer.
     func park(_ application: VouchApplication, _ request: HTTPRequest) throws -> (completion: HTTPCompletion, answer: Answer) {
-        guard case .later(let start) = application.reply(request) else { throw DaemonError("a write must be parked") }
+        guard case .later(let start) = application.respond(to: request) else { throw DaemonError("a write must be parked") }
         let answer = Answer()
         let completion = HTTPCompletion { response in answer.response.withLock { $0 = response } }
         start(completion)

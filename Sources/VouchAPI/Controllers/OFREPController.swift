@@ -66,7 +66,7 @@ package struct OFREPController {
     /// `bulkPath` as a literal, whose bytes stay where they are for the life of the process.
     private static let bulkPathLiteral: StaticString = "/ofrep/v1/evaluate/flags"
 
-    package func answer(_ route: DirectRoute, to request: HTTPRequest) -> HTTPResponse {
+    package func response(to request: HTTPRequest, route: DirectRoute) -> HTTPResponse {
         switch route {
         case .one(let offset): evaluateOne(request, keyIn: request.path, from: offset)
         case .all: evaluateAll(request)

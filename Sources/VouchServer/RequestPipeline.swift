@@ -1,0 +1,135 @@
+import Foundation
+import VouchHTTP
+import VouchServerKit
+import VouchServices
+
+/// What every request goes through, whichever way it is answered: routed (`response(to:routing:)`), from the
+/// received bytes on the OFREP fast path (`directResponse(to:route:_:)`), or as an event stream
+/// (`streamReply(to:route:_:)`). Each concern is here once: the request's id, CORS (preflights, and the headers of
+/// every answer), the limit on unknown tokens, and one count in the metrics and one line in the request log, under
+/// the route's pattern, never the path (paths carry fix keys and tester pseudonyms). `VouchApplication` only picks
+/// the way (docs/architecture.md, "The request path").
+struct RequestPipeline: Sendable {
+    let cors: CORSPolicy
+    let authFailures: AuthFailureLimiter
+    let tokens: TokenDirectory
+    let metrics: Metrics
+    let logger: Logger
+    let logRequests: Bool
+    /// Each route's path pattern by index, for the request log; the index is the route's in the metrics too.
+    let routePatternPaths: [String]
+    /// The methods a path answers, for a CORS preflight.
+    let allowedMethods: @Sendable (String) -> [String]
+    private let requestIDs = RequestIDGenerator()
+
+    init(cors: CORSPolicy, authFailures: AuthFailureLimiter, tokens: TokenDirectory, metrics: Metrics, logger: Logger, logRequests: Bool,
+         routePatterns: [String], allowedMethods: @escaping @Sendable (String) -> [String]) {
+        self.cors = cors
+        self.authFailures = authFailures
+        self.tokens = tokens
+        self.metrics = metrics
+        self.logger = logger
+        self.logRequests = logRequests
+        routePatternPaths = routePatterns.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+        self.allowedMethods = allowedMethods
+        metrics.setRoutes(routePatterns)
+    }
+
+    /// The answer to a request that `routing` answers, given the index of the route it matched (-1 for none).
+    /// A request that did not come through the HTTP server (a test's) gets its id here, for the log.
+    func response(to request: HTTPRequest, routing: (HTTPRequest, inout Int) -> HTTPResponse) -> HTTPResponse {
+        // A field of its own, not a header: changing the headers would copy them. Copied only when it is missing,
+        // as copying the request retained and released each of its strings and arrays.
+        guard !request.requestID.isEmpty else {
+            var identified = request
+            identified.requestID = requestIDs.id(for: request.header("x-request-id"))
+            return response(to: identified, routing: routing)
+        }
+        let started = RequestPipeline.monotonicNanoseconds()
+        let presentsToken = request.headers.contains("authorization") || request.headers.contains("x-api-key")
+        var route = -1
+        var response: HTTPResponse
+        if let options = cors.answerOptions(request, methods: allowedMethods) {
+            response = options
+        } else if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
+            let retryAfter = [(name: "Retry-After", value: String(wait))]
+            // OFREP's 429 has no body, like its 401 and 403; the rest of the API answers with a problem.
+            response = request.pathStarts(with: "/ofrep/") ? .empty(429, headers: retryAfter)
+                : Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
+                          headers: retryAfter).response
+        } else {
+            response = routing(request, &route)
+            // Only guesses count: a revoked token still in use (an app not yet updated, often many behind one NAT
+            // address) is refused with 401 but must not get that address blocked for everyone.
+            if response.status == 401, presentsToken, !(PresentedToken.secret(in: request).map(tokens.isRevoked) ?? false),
+               authFailures.recordFailure(from: request.clientAddress) {
+                // The address is personal data too, but an operator needs it to act on an attack; never the token.
+                logger.warning("unknown tokens blocked", [("client.address", request.clientAddress.description),
+                                                          ("auth.max_failures", String(authFailures.settings.maxFailures))])
+            }
+        }
+        cors.addHeaders(to: &response, for: request)
+        record(method: request.method, route: route, status: response.status, started: started, requestID: request.requestID)
+        return response
+    }
+
+    /// The answer `evaluate` makes from the request's bytes, with the same CORS headers, count and log line as
+    /// `response(to:routing:)` would give it; nil leaves the request to that. A request from an address blocked for
+    /// guessing tokens is left to it too, for its 429.
+    func directResponse(to request: borrowing DirectRequest, route: Int, _ evaluate: (borrowing DirectRequest) -> HTTPResponse?) -> HTTPResponse? {
+        if authFailures.isTracking, authFailures.retryAfter(for: request.clientAddress) != nil { return nil }
+        let started = RequestPipeline.monotonicNanoseconds()
+        let evaluated = evaluate(request)
+        // Consumed, not copied: a copy retained and released the answer's headers, body and responses.
+        guard var response = consume evaluated else { return nil }
+        cors.addHeaders(to: &response, forOFREPWith: request)
+        record(method: "POST", route: route, status: response.status, started: started, requestID: request.requestID)
+        return response
+    }
+
+    /// An event stream, or the answer refusing one, with the CORS headers of every OFREP answer (EventSource on
+    /// another origin reads the stream only with them), counted and logged when it opens; never logged with its
+    /// credential, which is in the query.
+    func streamReply(to request: HTTPRequest, route: Int, _ open: (HTTPRequest) -> HTTPReply) -> HTTPReply {
+        let started = RequestPipeline.monotonicNanoseconds()
+        var reply = open(request)
+        let status: Int
+        switch reply {
+        case .now(var response):
+            cors.addHeaders(to: &response, for: request)
+            reply = .now(response)
+            status = response.status
+        case .stream(var head, let stream):
+            cors.addHeaders(to: &head, for: request)
+            reply = .stream(head, stream)
+            status = head.status
+        case .later: status = 0
+        }
+        record(method: request.method, route: route, status: status, started: started, requestID: request.requestID)
+        return reply
+    }
+
+    /// The route's path pattern for logs, or `unmatched` (404, 405, 429 before routing).
+    func routeName(_ route: Int) -> String {
+        route >= 0 && route < routePatternPaths.count ? routePatternPaths[route] : "unmatched"
+    }
+
+    /// Counts and logs an answered request.
+    private func record(method: String, route: Int, status: Int, started: UInt64, requestID: String) {
+        let seconds = Double(RequestPipeline.monotonicNanoseconds() &- started) / 1e9
+        metrics.recordRequest(route: route, status: status, seconds: seconds)
+        if logRequests, logger.level <= .info {
+            logger.info("request", [("http.method", method), ("http.route", routeName(route)),
+                                    ("http.status", String(status)), ("duration_ms", Logger.milliseconds(seconds)),
+                                    ("request_id", requestID)])
+        }
+    }
+
+    /// Now on the monotonic clock, for a request's duration: `clock_gettime` itself, where `DispatchTime.now()` goes
+    /// through libdispatch's conversions as well, twice per request.
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}
