@@ -21,6 +21,8 @@ let package = Package(
 
         .target(name: "VouchDomain"),
         .target(name: "VouchJSON"),
+        // Notification mail composed as bytes (MIME, RFC 2047 headers) and the SMTP URL's rules: no C, no I/O.
+        .target(name: "VouchMail"),
         .target(name: "VouchCrypto", dependencies: ["CCrypto"]),
         .target(name: "VouchCodec", dependencies: ["VouchDomain", "VouchJSON"]),
         // Principal names' Unicode normalisation and confusable skeletons, through the ICU that ships inside the toolchain's Foundation.
@@ -70,6 +72,8 @@ let package = Package(
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleKitTests", dependencies: ["VouchConsoleKit"]),
+        // Composition read back by a MIME reader of the tests' own.
+        .testTarget(name: "VouchMailTests", dependencies: ["VouchMail"]),
         // Reads Package.swift and every import line: the layering of docs/architecture.md, held by a test.
         .testTarget(name: "VouchArchitectureTests"),
     ]
