@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "VouchServer", dependencies: ["VouchDomain", "VouchConsoleKit", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks",
                                                  "VouchConcurrency", "VouchServices"],
             plugins: ["EmbedOpenAPIDocument"]),
-        .target(name: "VouchClient", dependencies: ["CCurl"]),
+        .target(name: "VouchClient", dependencies: ["VouchMail", "CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
 
         .executableTarget(name: "vouchd", dependencies: ["VouchServer"]),

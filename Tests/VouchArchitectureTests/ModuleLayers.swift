@@ -3,7 +3,7 @@
 enum ModuleLayers {
     static let layers: [(name: String, modules: Set<String>)] = [
         ("pure values", ["VouchDomain", "VouchJSON", "VouchMail"]),
-        ("encodings, identity, cryptography, outbound HTTP, shared-memory helpers, HTML components",
+        ("encodings, identity, cryptography, outbound HTTP and SMTP, shared-memory helpers, HTML components",
          ["VouchCodec", "VouchIdentity", "VouchCrypto", "VouchClient", "VouchConcurrency", "VouchConsoleKit"]),
         ("storage and the HTTP server", ["VouchStore", "VouchHTTP"]),
         ("the rules (services) and the outbound worker", ["VouchServices", "VouchWebhooks"]),
