@@ -72,8 +72,8 @@ let package = Package(
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleKitTests", dependencies: ["VouchConsoleKit"]),
-        // Composition read back by a MIME reader of the tests' own.
-        .testTarget(name: "VouchMailTests", dependencies: ["VouchMail"]),
+        // Composition read back, and SMTPClient against a real SMTP server (aiosmtpd, from VOUCH_TEST_PYTHON).
+        .testTarget(name: "VouchMailTests", dependencies: ["VouchMail", "VouchClient", "VouchTestSupport"]),
         // Reads Package.swift and every import line: the layering of docs/architecture.md, held by a test.
         .testTarget(name: "VouchArchitectureTests"),
     ]
