@@ -21,6 +21,8 @@ let package = Package(
 
         .target(name: "VouchDomain"),
         .target(name: "VouchJSON"),
+        // Notification mail composed as bytes (MIME, RFC 2047 headers) and the SMTP URL's rules: no C, no I/O.
+        .target(name: "VouchMail"),
         .target(name: "VouchCrypto", dependencies: ["CCrypto"]),
         .target(name: "VouchCodec", dependencies: ["VouchDomain", "VouchJSON"]),
         // Principal names' Unicode normalisation and confusable skeletons, through the ICU that ships inside the toolchain's Foundation.
@@ -53,7 +55,7 @@ let package = Package(
         // The process: configuration file, state directory, signals, systemd, backups.
         .target(name: "VouchDaemon", dependencies: ["VouchServer", "VouchServerKit", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP",
                                                  "VouchWebhooks", "VouchServices"]),
-        .target(name: "VouchClient", dependencies: ["CCurl"]),
+        .target(name: "VouchClient", dependencies: ["VouchMail", "CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
 
         .executableTarget(name: "vouchd", dependencies: ["VouchDaemon"]),
@@ -85,6 +87,8 @@ let package = Package(
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleKitTests", dependencies: ["VouchConsoleKit"]),
+        // Composition read back, and SMTPClient against a real SMTP server (aiosmtpd, from VOUCH_TEST_PYTHON).
+        .testTarget(name: "VouchMailTests", dependencies: ["VouchMail", "VouchClient", "VouchTestSupport"]),
         // Reads Package.swift and every import line: the layering of docs/architecture.md, held by a test.
         .testTarget(name: "VouchArchitectureTests"),
     ]

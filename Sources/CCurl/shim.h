@@ -35,3 +35,17 @@ typedef int (*vouch_curl_xferinfo_callback)(void *context, curl_off_t download_t
 static inline CURLcode vouch_curl_setopt_xferinfo_function(CURL *handle, vouch_curl_xferinfo_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
+static inline CURLcode vouch_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+// CURLOPT_READFUNCTION: "returns the number of bytes it actually stored"; 0 signals the end of the upload.
+typedef size_t (*vouch_curl_read_callback)(char *buffer, size_t size, size_t count, void *context);
+static inline CURLcode vouch_curl_setopt_read_function(CURL *handle, vouch_curl_read_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
+// CURLOPT_DEBUGFUNCTION (with CURLOPT_VERBOSE): sees each SMTP command sent (CURLINFO_HEADER_OUT) and each reply line
+// (CURLINFO_HEADER_IN); "the callback must return 0".
+typedef int (*vouch_curl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *context);
+static inline CURLcode vouch_curl_setopt_debug_function(CURL *handle, vouch_curl_debug_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
+}

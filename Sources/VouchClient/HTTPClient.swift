@@ -56,7 +56,7 @@ public final class HTTPClient {
 
     /// "This function must be called at least once within a program before the program calls any other function in libcurl",
     /// and it is not thread-safe, so it runs once, lazily, under Swift's global initialisation lock.
-    private static let initializeOnce: Void = {
+    static let initializeOnce: Void = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 

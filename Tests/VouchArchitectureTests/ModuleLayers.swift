@@ -2,8 +2,8 @@
 /// only, so every arrow points toward the domain (docs/architecture.md, "Modules"). A new module gets a row here.
 enum ModuleLayers {
     static let layers: [(name: String, modules: Set<String>)] = [
-        ("pure values", ["VouchDomain", "VouchJSON"]),
-        ("encodings, identity, cryptography, outbound HTTP, shared-memory helpers, HTML components",
+        ("pure values", ["VouchDomain", "VouchJSON", "VouchMail"]),
+        ("encodings, identity, cryptography, outbound HTTP and SMTP, shared-memory helpers, HTML components",
          ["VouchCodec", "VouchIdentity", "VouchCrypto", "VouchClient", "VouchConcurrency", "VouchConsoleKit"]),
         ("storage and the HTTP server", ["VouchStore", "VouchHTTP"]),
         ("the rules (services) and the outbound worker", ["VouchServices", "VouchWebhooks"]),
@@ -15,7 +15,7 @@ enum ModuleLayers {
     ]
 
     /// Modules that hold no I/O and no C: they may import the standard library and Foundation's value types only.
-    static let pure: Set<String> = ["VouchDomain", "VouchJSON"]
+    static let pure: Set<String> = ["VouchDomain", "VouchJSON", "VouchMail"]
 
     /// Modules from the toolchain itself, which any module may import.
     static let toolchain: Set<String> = ["Foundation", "FoundationEssentials", "Dispatch", "Synchronization", "Glibc", "Darwin", "Musl",
