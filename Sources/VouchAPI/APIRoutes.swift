@@ -20,5 +20,6 @@ package enum APIRoutes {
         StatusController(store: store, promotion: promotion, settings: settings, clock: clock).register(in: &router)
         WebhookController(webhooks: services.webhooks).register(in: &router)
         TesterLinkController(links: services.links, settings: settings.console, clock: clock).register(in: &router)
+        InvitationController(invitations: services.invitations, settings: settings.console, clock: clock).register(in: &router)
     }
 }

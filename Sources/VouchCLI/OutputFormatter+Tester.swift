@@ -63,3 +63,17 @@ extension OutputFormatter {
         return "\(text(link, "id")): \(standing). Created on \(time(link, "created_at")) by \(text(link, "created_by"))."
     }
 }
+
+extension OutputFormatter {
+    /// One invitation: where it stands, then what it enrolls in and who made it.
+    static func invitationLine(_ invitation: JSONValue) -> String {
+        let standing = switch text(invitation, "status") {
+        case "revoked": "revoked on \(time(invitation, "revoked_at"))"
+        case "expired": "expired on \(time(invitation, "expires_at"))"
+        case "used": "used \(number(invitation, "uses_made")) of \(number(invitation, "uses_allowed")) times"
+        default: "active, used \(number(invitation, "uses_made")) of \(number(invitation, "uses_allowed")) times, expires on \(time(invitation, "expires_at"))"
+        }
+        return "\(text(invitation, "id")): \(standing). Fixes: \(list(invitation["fixes"])). Language: \(text(invitation, "language")). "
+            + "Created on \(time(invitation, "created_at")) by \(text(invitation, "created_by"))."
+    }
+}

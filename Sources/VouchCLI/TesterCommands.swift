@@ -20,7 +20,7 @@ enum TesterCommands {
                 a tester is added only with their consent, is known elsewhere only by a pseudonymous id (t_…), and can withdraw at any time, \
                 which erases their personal data. A personal link ('link') signs a tester in to the web console without a token.
                 """,
-            subcommands: [add(), list(), show(), update(), TesterWithdrawCommand.command(), TesterExportCommand.command()] + TesterLinkCommands.all())
+            subcommands: [add(), list(), show(), update(), TesterWithdrawCommand.command(), TesterExportCommand.command()] + TesterLinkCommands.all() + TesterInvitationCommands.all())
     }
 
     static func add() -> Command {

@@ -22,14 +22,7 @@ extension CriteriaOverrides {
         }
         var reader = JSONFieldReader(object: object)
         var overrides = CriteriaOverrides()
-        func count(_ name: String, _ range: ClosedRange<Int>) -> Int? {
-            guard let value = reader.value(name), !value.isNull else { return nil }
-            guard let number = value.intValue, range.contains(number) else {
-                reader.addError(FieldError(field: name, message: "must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
-                return nil
-            }
-            return number
-        }
+        func count(_ name: String, _ range: ClosedRange<Int>) -> Int? { reader.integer(name, in: range) }
         overrides.minTestersPassed = count("min_testers_passed", 0...1_000)
         overrides.maxBlocking = count("max_blocking", 0...1_000)
         // Never zero: overrides must not make a fix promotable without a release manager (docs/lifecycle.md, "Criteria").

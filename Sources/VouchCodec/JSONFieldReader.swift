@@ -53,6 +53,16 @@ public struct JSONFieldReader {
         return flag
     }
 
+    /// A whole number in `range`; null counts as absent.
+    public mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value = value(field), !value.isNull else { return nil }
+        guard let number = value.intValue, range.contains(number) else {
+            errors.append(FieldError(field: name(field), message: "must be a whole number from \(range.lowerBound) to \(range.upperBound)"))
+            return nil
+        }
+        return number
+    }
+
     public mutating func stringList(_ field: String) -> [String]? {
         guard let value = value(field) else { return nil }
         guard case .array(let elements) = value else {

@@ -33,6 +33,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     /// A personal console link was made for a tester, or revoked.
     case testerLinkCreate = "tester.link_create"
     case testerLinkRevoke = "tester.link_revoke"
+    /// An invitation to join as a tester was made, or revoked.
+    case invitationCreate = "invitation.create"
+    case invitationRevoke = "invitation.revoke"
     case webhookCreate = "webhook.create"
     case webhookUpdate = "webhook.update"
     case webhookDelete = "webhook.delete"

@@ -79,11 +79,19 @@ public enum TesterValidator {
         }
         if let keys = draft.targetingKeys {
             if keys.isEmpty { errors.append(FieldError(field: "targeting_keys", message: "must list at least one app user id")) }
-            if keys.count > maxKeys { errors.append(FieldError(field: "targeting_keys", message: "at most \(maxKeys) keys, got \(keys.count)")) }
-            for (index, key) in keys.enumerated() {
-                if key.isEmpty || SchemaText.length(key) > maxKeyLength || key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                    errors.append(FieldError(field: "targeting_keys[\(index)]", message: "must be 1 to \(maxKeyLength) characters without control characters"))
-                }
+            errors += targetingKeyErrors(keys, field: "targeting_keys")
+        }
+        return errors
+    }
+
+    /// What is wrong with a tester's targeting keys, wherever they are given (a tester, an invitation that binds
+    /// them in advance): too many, or one empty, too long or holding control characters.
+    public static func targetingKeyErrors(_ keys: [String], field: String) -> [FieldError] {
+        var errors: [FieldError] = []
+        if keys.count > maxKeys { errors.append(FieldError(field: field, message: "at most \(maxKeys) keys, got \(keys.count)")) }
+        for (index, key) in keys.enumerated() {
+            if key.isEmpty || SchemaText.length(key) > maxKeyLength || key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                errors.append(FieldError(field: "\(field)[\(index)]", message: "must be 1 to \(maxKeyLength) characters without control characters"))
             }
         }
         return errors

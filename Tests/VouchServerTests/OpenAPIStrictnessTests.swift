@@ -46,6 +46,9 @@ import VouchTestSupport
                 {"name":"Ana","contact":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v2"}
                 """#)),
             Base(operation: "POST /v1/testers/{id}/links", path: "/v1/testers/\(tester)/links", body: object(#"{"valid_for":"14d"}"#)),
+            Base(operation: "POST /v1/invitations", path: "/v1/invitations", body: object(#"""
+                {"fixes":["\#(key)"],"targeting_keys":["user-9"],"language":"ja","expires_in":"14d","uses":1,"name_hint":"Aiko"}
+                """#)),
             Base(operation: "POST /v1/fixes/{key}/feedback", path: "/v1/fixes/\(key)/feedback",
                  body: object(FeedbackRoutesTests.passing(tester)).merging(["device": "iPhone 15", "channel": "http"])),
             Base(operation: "POST /v1/fixes/{key}/feedback", path: "/v1/fixes/\(key)/feedback",

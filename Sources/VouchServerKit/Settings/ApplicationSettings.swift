@@ -26,6 +26,8 @@ public struct ApplicationSettings: Sendable {
     /// With several vouchd on one database, how long one may hold shared work (the promotion timer, a webhook
     /// delivery) without being heard from before another takes it over (`database.lease`).
     public var leaseMilliseconds: Int
+    /// Who runs the testing programme, named on the invitation's consent page (`operator.*`).
+    public var programmeOperator: ProgrammeOperator
 
     /// Every default that is a setting is the configuration's (`DaemonSettings`), so tests that set a few run on the
     /// rest as vouchd ships them.
@@ -39,7 +41,9 @@ public struct ApplicationSettings: Sendable {
                 eventStreams: EventStreamSettings = EventStreamSettings(),
                 workerThreads: Int = DaemonConfiguration.defaults.integer("http.worker_threads"),
                 console: ConsoleSettings = ConsoleSettings(),
-                leaseMilliseconds: Int = DaemonConfiguration.defaults.seconds("database.lease") * 1_000) {
+                leaseMilliseconds: Int = DaemonConfiguration.defaults.seconds("database.lease") * 1_000,
+                programmeOperator: ProgrammeOperator = DaemonConfiguration.defaults.programmeOperator) {
+        self.programmeOperator = programmeOperator
         self.console = console
         self.leaseMilliseconds = leaseMilliseconds
         self.eventStreams = eventStreams

@@ -22,6 +22,9 @@ enum ConfigValueCheck: Sendable {
     case publicURL
     /// Empty (SQLite in the state directory), a `postgres://` or `postgresql://` URL, or libpq `key=value` settings.
     case databaseURL
+    /// Text people read, such as a name or an address to write to: up to so many characters, none of them control
+    /// characters (it ends up in pages and mail headers).
+    case text(maxCharacters: Int)
 
     /// Nil when `value` is fine, otherwise what is allowed.
     func problem(with value: String) -> String? {
@@ -86,6 +89,11 @@ enum ConfigValueCheck: Sendable {
             if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") || value.contains("=") { return nil }
             return "expected empty (SQLite in the state directory), a PostgreSQL URL such as postgres://vouch@db.example.com/vouch, "
                 + "or libpq settings such as 'host=db.example.com dbname=vouch user=vouch'"
+        case .text(let maxCharacters):
+            guard value.count <= maxCharacters, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                return "expected text of up to \(maxCharacters) characters, on one line, with no control characters"
+            }
+            return nil
         }
     }
 }

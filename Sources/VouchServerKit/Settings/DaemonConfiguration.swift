@@ -165,6 +165,11 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// The web console (`console.*`).
+    /// Who runs the testing programme (`operator.*`).
+    public var programmeOperator: ProgrammeOperator {
+        ProgrammeOperator(name: self["operator.name"].trimmingCharacters(in: .whitespaces), contact: self["operator.contact"].trimmingCharacters(in: .whitespaces))
+    }
+
     public var consoleSettings: ConsoleSettings {
         ConsoleSettings(enabled: boolean("console.enabled"), publicURL: self["console.public_url"],
                         sessionIdleSeconds: seconds("console.session_idle_timeout"), sessionLifetimeSeconds: seconds("console.session_lifetime"),
@@ -182,7 +187,7 @@ public struct DaemonConfiguration: Sendable {
                             logRequests: boolean("log.requests"), cors: CORSPolicy(origins: corsOrigins),
                             dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000, eventStreams: eventStreamSettings,
                             workerThreads: integer("http.worker_threads"), console: consoleSettings,
-                            leaseMilliseconds: seconds("database.lease") * 1_000)
+                            leaseMilliseconds: seconds("database.lease") * 1_000, programmeOperator: programmeOperator)
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off); its check made sure there is

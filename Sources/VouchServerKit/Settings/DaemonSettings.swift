@@ -240,6 +240,17 @@ package enum DaemonSettings {
                 says.
                 """),
         ]),
+        DaemonSettingSection("The testing programme (docs/invitations.md)", settings: [
+            DaemonSetting("operator.name", default: "", .text(maxCharacters: 200), """
+                Who runs the testing programme and is responsible for testers' data (the controller under the GDPR), \
+                as testers read it before they consent, such as Example Media Ltd. Invitations cannot be made until \
+                this and operator.contact are set.
+                """),
+            DaemonSetting("operator.contact", default: "", .text(maxCharacters: 200), """
+                Where testers reach the operator about their data, such as privacy@example.com or a web address; \
+                shown with operator.name on the consent page.
+                """),
+        ]),
     ]
 
     static let all: [DaemonSetting] = sections.flatMap(\.settings)
