@@ -37,7 +37,9 @@ class ThreadProfile:
     calls: list[Call] = field(default_factory=list)
 
     def started_in(self) -> list[str]:
-        """The objects (their file names) of the routines this thread was started with; empty for the main thread."""
+        """The objects (their file names) of what `start_thread` called on this thread: the routine it was started
+        with, and glibc's own functions too when it began or ended after the counters were zeroed; empty for the
+        main thread."""
         return [os.path.basename(call.callee_object) for call in self.calls if call.caller == THREAD_START]
 
     def calls_from(self, object_prefix: str, callee: re.Pattern) -> int:

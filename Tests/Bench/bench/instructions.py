@@ -1,5 +1,5 @@
 """Part "instructions": instructions per OFREP request, counted by callgrind on libmicrohttpd's threads. Unlike CPU
-time, the count does not move with the other work on the machine, so it compares two builds to within a few dozen
+time, the count does not move with the other work on the machine, so it compares two builds to within a few
 instructions per request."""
 
 import glob
@@ -37,9 +37,9 @@ class InstructionCount:
     def of(profiles: list[ThreadProfile]) -> "InstructionCount":
         """libmicrohttpd's threads are those started with a routine of libmicrohttpd's object (glibc's start_thread
         calls it). The others are the main thread and vouchd's timers (deadline reaper, delivery worker, promotion
-        timer, …), which run by wall time, so under callgrind's slowdown they would add thousands of instructions a
-        request that depend on how long the run took; callgrind numbers threads itself, so /proc's thread names
-        cannot be matched to its files."""
+        timer, …), which run by wall time, so under callgrind's slowdown they add one to several thousand instructions
+        a request, as many as the run took seconds. Thread names from /proc would not do: callgrind numbers its
+        threads itself, so they cannot be matched to its files."""
         served = [profile for profile in profiles if any(name.startswith(MICROHTTPD) for name in profile.started_in())]
         others = [profile for profile in profiles if profile not in served]
         return InstructionCount(
@@ -51,13 +51,14 @@ class InstructionCount:
     def lines(self, requests: int) -> list[str]:
         """The part's `label: value` lines for `requests` requests counted."""
         return [
-            f"OFREP instructions libmicrohttpd threads summed: {len(self.threads)} (callgrind's threads "
+            # A thread that did not run since the counters were zeroed (an idle worker) has an empty profile.
+            f"OFREP instructions libmicrohttpd threads that ran, summed: {len(self.threads)} (callgrind's threads "
             f"{', '.join(self.threads)})",
             "OFREP instructions per request, libmicrohttpd's pool clearing apart: "
             f"{arithmetic.per_request(self.instructions - self.pool_clearing, requests)}",
             "OFREP instructions per request, libmicrohttpd's pool clearing included: "
             f"{arithmetic.per_request(self.instructions, requests)}",
-            f"OFREP instructions per request, libmicrohttpd's pool clearing alone: "
+            "OFREP instructions per request, libmicrohttpd's pool clearing alone: "
             f"{arithmetic.per_request(self.pool_clearing, requests)}",
             "OFREP instructions per request on the other threads (not summed; they run by wall time): "
             f"{arithmetic.per_request(self.other_instructions, requests)}",
