@@ -56,11 +56,25 @@ def test_settings_from_the_environment():
     assert settings.ofrep_settings == ["VOUCHD_HTTP_MAX_HEADER_BYTES=4096", "VOUCHD_X="]
 
 
+def test_settings_of_the_instructions_part():
+    assert (Settings.from_environment({}).instruction_requests, Settings.from_environment({}).vouchd) == (10_000, "")
+    settings = Settings.from_environment({"BENCH_PARTS": "instructions", "BENCH_INSTRUCTION_REQUESTS": "2000",
+                                          "BENCH_VOUCHD": "/bin/true"})
+    assert (settings.parts, settings.instruction_requests, settings.vouchd) == ("instructions", 2000, "/bin/true")
+
+
 @pytest.mark.parametrize("environment, message", [
-    ({"BENCH_PARTS": "2"}, "BENCH_PARTS is '2'; allowed: 1 (part 1 alone), 9 (part 9 alone), or unset for every part"),
+    ({"BENCH_PARTS": "2"}, "BENCH_PARTS is '2'; allowed: 1 (part 1 alone), 9 (part 9 alone), instructions "
+                           "(instructions per OFREP request), or unset for every part"),
     ({"BENCH_OFREP_SETTINGS": "HTTP_THREADS=2"},
      "BENCH_OFREP_SETTINGS holds 'HTTP_THREADS=2'; allowed: VOUCHD_NAME=value items separated by spaces"),
     ({"BENCH_ROUNDS": "three"}, "BENCH_ROUNDS is 'three'; allowed: a whole number"),
+    ({"BENCH_VOUCHD": "/bin/true"},
+     "BENCH_VOUCHD is for BENCH_PARTS=instructions; the other parts measure the vouchd they build"),
+    ({"BENCH_PARTS": "instructions", "BENCH_VOUCHD": "/no/such/vouchd"},
+     "BENCH_VOUCHD is '/no/such/vouchd'; allowed: the path of an executable vouchd"),
+    ({"BENCH_PARTS": "instructions", "BENCH_INSTRUCTION_REQUESTS": "0"},
+     "BENCH_INSTRUCTION_REQUESTS is '0'; allowed: a whole number above 0"),
 ])
 def test_settings_refused(environment, message):
     with pytest.raises(BenchFailure) as refused:

@@ -101,3 +101,8 @@ def _value(value: str | float | int) -> float:
     if math.isnan(result):
         return 0.0
     return result
+
+
+def per_request(total: int, requests: int) -> str:
+    """A count (instructions) per request, to the whole number."""
+    return f"{total / requests:.0f}"

@@ -23,7 +23,8 @@ class Context:
         self.session = session
         self.summary = Summary()
         release = os.path.join(session.root, ".build", "release")
-        self.vouchd_binary = os.path.join(release, "vouchd")
+        # BENCH_VOUCHD (part "instructions" alone) measures another build.
+        self.vouchd_binary = settings.vouchd or os.path.join(release, "vouchd")
         self.bench_binary = os.path.join(release, "vouch-bench")
         self.figures: dict[str, str] = {}
 
@@ -34,11 +35,14 @@ class Context:
     def free_port(self) -> str:
         return self.session.run(self.bench("free-port")).strip()
 
-    def start_vouchd(self, name: str, settings: list[str] = (), state: str | None = None) -> vouchd.Vouchd:
-        """vouchd on the scratch directory `name` (or `state`), made if missing, with its log beside it."""
+    def start_vouchd(self, name: str, settings: list[str] = (), state: str | None = None, wrapper: list[str] = (),
+                     wait_seconds: int = 15) -> vouchd.Vouchd:
+        """vouchd on the scratch directory `name` (or `state`), made if missing, with its log beside it; run by
+        `wrapper` (valgrind) when one is given."""
         state = state or self.session.path(name)
         os.makedirs(state, exist_ok=True)
-        return vouchd.start(self.session, self.vouchd_binary, state, self.session.path(f"vouchd-{name}.log"), settings)
+        return vouchd.start(self.session, self.vouchd_binary, state, self.session.path(f"vouchd-{name}.log"), settings,
+                            wrapper, wait_seconds)
 
     def quiet(self) -> None:
         """Waits (up to BENCH_IDLE_WAIT seconds) for other processes to leave the CPUs alone, then says how busy they

@@ -9,19 +9,24 @@ import subprocess
 import sys
 import time
 
-from bench import arithmetic, feedback, inprocess, nginx, ofrep, postgres, procstat, streams, vouchd, webhooks, wrk
+from bench import (arithmetic, feedback, inprocess, instructions, nginx, ofrep, postgres, procstat, streams, vouchd,
+                   webhooks, wrk)
 from bench.context import FIXES, TARGETS, Context
 from bench.processes import Session
 from bench.report import BenchFailure, Summary, error, say
 from bench.settings import Settings
 
 
-def install_tools() -> None:
+def install_tools(parts: str) -> None:
     missing = []
-    if not shutil.which("wrk"):
-        missing.append("wrk")
-    if not shutil.which("nginx") and not os.access("/usr/sbin/nginx", os.X_OK):
-        missing.append("nginx-light")
+    if parts == "instructions":
+        if not shutil.which("valgrind"):
+            missing.append("valgrind")
+    else:
+        if not shutil.which("wrk"):
+            missing.append("wrk")
+        if not shutil.which("nginx") and not os.access("/usr/sbin/nginx", os.X_OK):
+            missing.append("nginx-light")
     if missing:
         say(f"Installing: {' '.join(missing)}")
         sudo = [] if os.getuid() == 0 else ["sudo"]
@@ -30,18 +35,19 @@ def install_tools() -> None:
                        env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
 
 
-def setup_system(root: str) -> None:
+def setup_system(root: str, parts: str) -> None:
     # Part 9 needs PostgreSQL's server binaries, which setup-system installs with --test (without starting any
     # cluster).
-    arguments = [] if glob.glob("/usr/lib/postgresql/*/bin/initdb") else ["--test"]
+    needed = parts != "instructions" and not glob.glob("/usr/lib/postgresql/*/bin/initdb")
+    arguments = ["--test"] if needed else []
     subprocess.run([os.path.join(root, "scripts", "setup-system"), *arguments], check=True, stdout=subprocess.DEVNULL)
 
 
-def build(root: str) -> None:
+def build(root: str, products: tuple[str, ...]) -> None:
     log = os.path.join(os.environ.get("TMPDIR") or "/tmp", "vouch-bench-build.log")
     # Product by product: a whole-package release build also compiles the tests' support target (VouchTestSupport),
     # which imports Testing and stops with "no such module 'Testing'" here.
-    for product in ("vouchd", "vouch-bench"):
+    for product in products:
         command = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", product]
         say(f"Building: {' '.join(command)}")
         with open(log, "w") as file:
@@ -59,7 +65,7 @@ def first_line(command: list[str]) -> str:
     return (result.stdout.splitlines() or [""])[0]
 
 
-def machine() -> None:
+def machine(parts: str) -> None:
     say("== Machine ==")
     say(f"Date: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
     say(f"CPUs (nproc): {procstat.cpus()}")
@@ -69,14 +75,21 @@ def machine() -> None:
     say(f"Memory total: {total / 1048576:.1f} GiB")
     say(f"Kernel: {platform.system()} {platform.release()}")
     say(f"Swift: {first_line(['swift', '--version'])}")
-    say(f"wrk: {' '.join(first_line(['wrk', '-v']).split()[:2])}")
-    say(f"nginx: {first_line([nginx.binary(), '-v']).replace('nginx version: ', '', 1)}")
+    if parts == "instructions":
+        say(f"valgrind: {first_line(['valgrind', '--version'])}")
+    else:
+        say(f"wrk: {' '.join(first_line(['wrk', '-v']).split()[:2])}")
+        say(f"nginx: {first_line([nginx.binary(), '-v']).replace('nginx version: ', '', 1)}")
     say(f"Load average at start: {' '.join(open('/proc/loadavg').read().split()[:3])}")
 
 
 def run(context: Context) -> int:
     settings = context.settings
-    machine()
+    machine(settings.parts)
+    if settings.parts == "instructions":
+        # No target: the count compares builds (BENCH_VOUCHD), which speed targets against nginx cannot.
+        instructions.per_request(context)
+        return 0
     if settings.parts == "9":
         figures = postgres.several_vouchd(context)
         say()
@@ -168,15 +181,18 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         settings = Settings.from_environment(dict(os.environ))
-        install_tools()
-        setup_system(root)
-        if not settings.skip_build:
-            build(root)
+        install_tools(settings.parts)
+        setup_system(root, settings.parts)
+        # Part "instructions" needs vouchd alone, and no build when BENCH_VOUCHD names the one to measure.
+        products = ("vouchd",) if settings.parts == "instructions" else ("vouchd", "vouch-bench")
+        if not settings.skip_build and not settings.vouchd:
+            build(root, products)
     except BenchFailure as failure:
         error(str(failure))
         return 1
     context = Context(settings, Session(root))
-    if not (os.access(context.vouchd_binary, os.X_OK) and os.access(context.bench_binary, os.X_OK)):
+    binaries = [context.vouchd_binary] + ([] if settings.parts == "instructions" else [context.bench_binary])
+    if not all(os.access(binary, os.X_OK) for binary in binaries):
         context.session.cleanup()
         error("release binaries missing in .build/release")
         return 1

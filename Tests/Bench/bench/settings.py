@@ -7,9 +7,12 @@ failed measurement exits non-zero), BENCH_SKIP_BUILD=1 (use the binaries already
 (only part 1, OFREP against nginx) or BENCH_PARTS=9 (only part 9, several vouchd on PostgreSQL), BENCH_ROUNDS (part 1's
 rounds alternating vouchd and nginx, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
 BENCH_IDLE_WAIT (seconds to wait for a quiet machine before a part, default 30), BENCH_OFREP_SETTINGS (VOUCHD_*=value
-settings, separated by spaces, for part 1's vouchd; default none, so the defaults).
+settings, separated by spaces, for part 1's vouchd; default none, so the defaults). BENCH_PARTS=instructions counts
+instructions per OFREP request under callgrind instead (no target), on BENCH_INSTRUCTION_REQUESTS requests (default
+10000), of .build/release/vouchd or of the vouchd that BENCH_VOUCHD names (another build, for before/after).
 """
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -33,6 +36,8 @@ class Settings:
     idle_wait: int = 30
     ofrep_settings: list[str] = field(default_factory=list)
     ofrep_settings_text: str = ""
+    instruction_requests: int = 10_000
+    vouchd: str = ""
 
     @staticmethod
     def from_environment(environment: dict[str, str]) -> "Settings":
@@ -43,15 +48,24 @@ class Settings:
             return int(text)
 
         parts = environment.get("BENCH_PARTS", "") or "all"
-        if parts not in ("all", "1", "9"):
+        if parts not in ("all", "1", "9", "instructions"):
             raise BenchFailure(f"BENCH_PARTS is '{parts}'; allowed: 1 (part 1 alone), 9 (part 9 alone), "
-                               "or unset for every part")
+                               "instructions (instructions per OFREP request), or unset for every part")
+        vouchd = environment.get("BENCH_VOUCHD", "")
+        if vouchd and parts != "instructions":
+            raise BenchFailure("BENCH_VOUCHD is for BENCH_PARTS=instructions; the other parts measure the vouchd they "
+                               "build")
+        if vouchd and not (os.path.isfile(vouchd) and os.access(vouchd, os.X_OK)):
+            raise BenchFailure(f"BENCH_VOUCHD is '{vouchd}'; allowed: the path of an executable vouchd")
         text = environment.get("BENCH_OFREP_SETTINGS", "")
         items = text.split()
         for item in items:
             if not SETTING.fullmatch(item):
                 raise BenchFailure(f"BENCH_OFREP_SETTINGS holds '{item}'; allowed: VOUCHD_NAME=value items separated "
                                    "by spaces")
+        instruction_requests = whole("BENCH_INSTRUCTION_REQUESTS", 10_000)
+        if instruction_requests == 0:
+            raise BenchFailure("BENCH_INSTRUCTION_REQUESTS is '0'; allowed: a whole number above 0")
         return Settings(
             duration=whole("BENCH_DURATION", 10),
             calls=whole("BENCH_CALLS", 10_000_000),
@@ -66,4 +80,6 @@ class Settings:
             idle_wait=whole("BENCH_IDLE_WAIT", 30),
             ofrep_settings=items,
             ofrep_settings_text=text,
+            instruction_requests=instruction_requests,
+            vouchd=os.path.abspath(vouchd) if vouchd else "",
         )

@@ -88,8 +88,10 @@ class Vouchd:
         return token, body
 
 
-def start(session, binary: str, state: str, log: str, settings: list[str] = ()) -> Vouchd:
-    """vouchd on a state directory, with the VAR=value settings given; returns once it logs the port it listens on."""
+def start(session, binary: str, state: str, log: str, settings: list[str] = (), wrapper: list[str] = (),
+          wait_seconds: int = 15) -> Vouchd:
+    """vouchd on a state directory, with the VAR=value settings given, run by `wrapper` when one is given (valgrind);
+    returns once it logs the port it listens on."""
     environment = dict(os.environ)
     # No request lines, as nginx runs with access_log off: both servers do the same work per request.
     environment["VOUCHD_LOG_REQUESTS"] = "false"
@@ -97,10 +99,10 @@ def start(session, binary: str, state: str, log: str, settings: list[str] = ()) 
         name, _, value = setting.partition("=")
         environment[name] = value
     log_file = open(log, "w")
-    process = session.start([binary, "--state-dir", state, "--listen", "127.0.0.1:0"], stdout=None, stderr=log_file,
-                            environment=environment)
+    process = session.start([*wrapper, binary, "--state-dir", state, "--listen", "127.0.0.1:0"], stdout=None,
+                            stderr=log_file, environment=environment)
     log_file.close()
-    for _ in range(300):
+    for _ in range(wait_seconds * 20):
         with open(log) as file:
             port = listening_port(file.read())
         if port:
@@ -110,4 +112,4 @@ def start(session, binary: str, state: str, log: str, settings: list[str] = ()) 
             raise BenchFailure("vouchd exited at start")
         time.sleep(0.05)
     show(open(log).read())
-    raise BenchFailure("vouchd did not log msg=listening within 15 s")
+    raise BenchFailure(f"vouchd did not log msg=listening within {wait_seconds} s")
