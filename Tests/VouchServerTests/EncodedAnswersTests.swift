@@ -56,14 +56,14 @@ import VouchDomain
         let holder = SnapshotHolder(EvaluationSnapshot(rules: ["tv.labels": EncodedAnswersTests.testing]))
         let made = Mutex(0)
         func body() -> String {
-            holder.withSnapshotAndAnswers { snapshot, answers in
+            let response = holder.response { snapshot, answers in
                 let verdict = EncodedAnswersTests.verdict(snapshot, flag: "tv.labels", key: "user-8")!
-                let response = answers.answer(for: verdict) {
+                return answers.answer(for: verdict) {
                     made.withLock { $0 += 1 }
                     return HTTPResponse(status: 200, body: Array("\(snapshot.revision) \(verdict.reason!.rawValue)".utf8))
                 }
-                return String(decoding: response.body, as: UTF8.self)
             }
+            return String(decoding: response?.body ?? [], as: UTF8.self)
         }
         #expect(body() == "0 DEFAULT")
         #expect(body() == "0 DEFAULT")

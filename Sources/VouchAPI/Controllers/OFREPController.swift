@@ -108,7 +108,7 @@ package struct OFREPController {
         // The reason beside the answer, not in a tuple with it: taking the answer out of a tuple copies it, three
         // reference counts up and down per request.
         var reason: EvaluationReason?
-        let answered = snapshots.withSnapshotAndAnswers { snapshot, answers -> HTTPResponse? in
+        let answered = snapshots.response { snapshot, answers -> HTTPResponse? in
             guard let verdict = snapshot.verdict(flag: keyBytes, targetingKey: targetingKey) else { return nil }
             if let failure = verdict.failure {
                 return OFREPFailure(status: 400, code: failure.rawValue, details: failure.details).response(key: String(decoding: keyBytes, as: UTF8.self))

@@ -39,15 +39,22 @@ public final class SnapshotHolder: Sendable {
 
     /// Runs `body` with the current snapshot, from the calling thread's copy.
     public func withSnapshot<Result: Sendable>(_ body: (EvaluationSnapshot) -> Result) -> Result {
-        withSnapshotAndAnswers { snapshot, _ in body(snapshot) }
+        withCurrentCopy { body($0.snapshot) }
     }
 
-    /// The same, with the answers this stripe encoded from that snapshot, to read and to add to.
-    package func withSnapshotAndAnswers<Result: Sendable>(_ body: (EvaluationSnapshot, inout EncodedAnswers) -> Result) -> Result {
+    /// The answer `body` makes from the current snapshot and the answers this stripe encoded from it, to read and to
+    /// add to. Not generic, unlike `withSnapshot`: OFREP calls it from another module for every evaluation, where a
+    /// generic function runs unspecialised and looks up the stripe lock's type at run time on each call.
+    package func response(_ body: (EvaluationSnapshot, inout EncodedAnswers) -> HTTPResponse?) -> HTTPResponse? {
+        withCurrentCopy { body($0.snapshot, &$0.answers) }
+    }
+
+    /// The calling thread's copy, brought up to the newest snapshot first.
+    private func withCurrentCopy<Result: Sendable>(_ body: (inout StripeCopy) -> Result) -> Result {
         let newest = generation.load(ordering: .acquiring)
         return copies.withCurrent { copy in
             if copy.generation < newest { copy.refresh(generation: newest, snapshot: snapshot) }
-            return body(copy.snapshot, &copy.answers)
+            return body(&copy)
         }
     }
 
