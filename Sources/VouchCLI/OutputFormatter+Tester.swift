@@ -21,7 +21,9 @@ extension OutputFormatter {
             "Contact: \(text(tester, "contact", "none"))",
             "Assistive technology: \(assistiveTechnologies(tester["assistive_tech"]))",
             "Targeting keys: \(list(tester["targeting_keys"]))",
-            "Consent: version \(text(consent, "version")), given on \(time(consent, "given_at")), recorded by \(text(consent, "recorded_by"))",
+            "Consent: version \(text(consent, "version")), given on \(time(consent, "given_at")), "
+                + (text(consent, "given_by") == "tester" ? "by the tester herself, reading it in \(text(consent, "language"))"
+                                                          : "recorded by \(text(consent, "recorded_by"))"),
             "Created: \(time(tester, "created_at"))",
             "Updated: \(time(tester, "updated_at"))",
         ]

@@ -12,7 +12,7 @@ extension Tester {
             "targeting_keys": .strings(targetingKeys),
             "consent": .object([
                 "version": .string(consent.version), "given_at": .string(Timestamp.string(consent.givenAt)),
-                "recorded_by": .string(consent.recordedBy),
+                "recorded_by": .string(consent.recordedBy), "given_by": .string(consent.givenBy.rawValue), "language": .optional(consent.language),
             ]),
             "status": .string(status.rawValue),
             "created_at": .string(Timestamp.string(createdAt)),
@@ -88,7 +88,7 @@ extension TesterDraft {
                 var consentReader = JSONFieldReader(object: members, prefix: "consent.")
                 draft.consentVersion = consentReader.string("version")
                 if draft.consentVersion == nil { consentReader.addError(FieldError(field: "consent.version", message: "is required")) }
-                consentReader.refuse(["given_at", "recorded_by"], because: "is set by the server when consent is recorded")
+                consentReader.refuse(["given_at", "recorded_by", "given_by", "language"], because: "is set by the server when consent is recorded")
                 do { try consentReader.finish() } catch { error.errors.forEach { reader.addError($0) } }
             default:
                 reader.addError(FieldError(field: "consent", message: "must be {\"version\": \"…\"} or the version string, got \(consent.typeName)"))

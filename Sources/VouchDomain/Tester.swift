@@ -42,13 +42,24 @@ public struct Tester: Sendable, Equatable {
 
 /// The explicit consent GDPR Art. 9(2)(a) needs before health data is kept: which text, when, recorded by whom.
 public struct Consent: Sendable, Equatable {
+    /// Whose act the consent was: hers, through an invitation's pages, or recorded by staff on her behalf.
+    public enum Giver: String, Sendable {
+        case tester, staff
+    }
+
     public var version: String
     public var givenAt: Date
+    /// Staff: who recorded it; the tester: her own pseudonym.
     public var recordedBy: String
+    public var givenBy: Giver
+    /// The language of the consent text she read, when she gave it herself (`en`, `ja`).
+    public var language: String?
 
-    public init(version: String, givenAt: Date, recordedBy: String) {
+    public init(version: String, givenAt: Date, recordedBy: String, givenBy: Giver = .staff, language: String? = nil) {
         self.version = version
         self.givenAt = givenAt
         self.recordedBy = recordedBy
+        self.givenBy = givenBy
+        self.language = language
     }
 }

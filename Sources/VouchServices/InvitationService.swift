@@ -132,6 +132,51 @@ public struct InvitationService: Sendable {
         return try store.revokeInvitation(id, by: Requester(principal), at: clock())
     }
 
+    /// What she answers on the invitation's pages after she has agreed.
+    public struct Answers: Sendable {
+        public var name: String?
+        public var email: String?
+        public var assistiveTech: [AssistiveTechProfile]?
+        /// Her tester code, asked only when the invitation bound no targeting key.
+        public var targetingKeys: [String]?
+        /// The language she read the consent text in, and prefers.
+        public var language: String
+        /// The version of the consent text she agreed to.
+        public var consentVersion: String
+
+        public init(name: String?, email: String?, assistiveTech: [AssistiveTechProfile]?, targetingKeys: [String]?, language: String,
+                    consentVersion: String) {
+            self.name = name
+            self.email = email
+            self.assistiveTech = assistiveTech
+            self.targetingKeys = targetingKeys
+            self.language = language
+            self.consentVersion = consentVersion
+        }
+    }
+
+    /// She joins: the tester is made from her answers with the consent hers (`given_by: tester`), the use is counted
+    /// and she is enrolled in the invitation's fixes, in one transaction. Nothing is stored when her answers are not
+    /// valid (every bad field is named) or the invitation no longer opens (`InvitationClosed`).
+    public func accept(secret: String, _ answers: Answers) throws -> InvitationAcceptance {
+        let now = clock()
+        var languageErrors: [FieldError] = []
+        if !InvitationService.languages.contains(answers.language) {
+            languageErrors.append(FieldError(field: "language", message: "allowed: \(InvitationService.languages.joined(separator: ", "))"))
+        }
+        return try store.acceptInvitation(secretSHA256: Digest.sha256(secret), at: now) { invitation in
+            let id = TesterService.makeID()
+            // Keys the invitation bound win: she was invited for that account, and is not asked for another.
+            let keys = invitation.targetingKeys.isEmpty ? answers.targetingKeys : invitation.targetingKeys
+            let draft = TesterDraft(name: answers.name, contact: answers.email.map { $0 }, assistiveTech: answers.assistiveTech, targetingKeys: keys,
+                                    consentVersion: answers.consentVersion)
+            var tester = try TesterValidator.makeTester(from: draft, id: id, recordedBy: id, at: now, priorErrors: languageErrors)
+            tester.consent.givenBy = .tester
+            tester.consent.language = answers.language
+            return tester
+        }
+    }
+
     /// The invitation an address's secret opens now, or nil: unknown, expired, used up or revoked all look the same
     /// to whoever holds the address.
     public func opening(secret: String) throws -> Invitation? {

@@ -1,4 +1,5 @@
 import Foundation
+import VouchDomain
 
 /// Invitations to join as a tester: created, listed, found by the SHA-256 of the secret, revoked
 /// (docs/invitations.md).
@@ -9,6 +10,10 @@ public protocol InvitationStore: Sendable {
     func invitations() throws -> [Invitation]
     func invitation(id: String) throws -> Invitation?
     func invitation(secretSHA256: [UInt8]) throws -> Invitation?
+    /// Counts a use of the invitation whose secret has this SHA-256, creates the tester `makeTester` builds from it
+    /// (her consent given herself) and enrolls her in the invitation's fixes, in one transaction. Refused with
+    /// `InvitationClosed` when the invitation no longer opens at `time`, however many accept at once.
+    func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance
     /// Revokes an invitation: its link opens nothing from then on.
     func revokeInvitation(_ id: String, by requester: Requester, at time: Date) throws -> Invitation
 }

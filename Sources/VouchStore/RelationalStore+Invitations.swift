@@ -44,6 +44,36 @@ extension RelationalStore {
         }
     }
 
+    public func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance {
+        try write(by: .daemon) { connection, changes in
+            guard var invitation = try connection.query("SELECT \(RelationalStore.invitationColumns) FROM invitations WHERE secret_sha256 = ?",
+                                                        [.blob(secretSHA256)]).first.map(RelationalStore.invitation(from:)),
+                  invitation.opens(at: time) else { throw InvitationClosed() }
+            // Under the write lock: two people accepting the last use at once are counted one after the other.
+            try connection.query("UPDATE invitations SET uses_made = uses_made + 1 WHERE id = ? AND uses_made < uses_allowed", [.text(invitation.id)])
+            guard connection.changes == 1 else { throw InvitationClosed() }
+            invitation.usesMade += 1
+            let tester = try makeTester(invitation)
+            // She acts for herself: the audit log names her pseudonym, and how she came.
+            let herself = Requester(name: tester.id, credential: nil)
+            let note = "joined through invitation \(invitation.id) made by \(invitation.createdBy)"
+            try RelationalStore.insert(tester, on: connection)
+            try audit(connection, AuditEvent(at: time, by: herself, action: .testerCreate, subject: tester.id, note: note,
+                                             after: JSONWriter.string(RelationalStore.auditDescription(of: tester))))
+            changes.record(.testerChanged(id: tester.id))
+            var enrolled: [String] = []
+            for key in invitation.fixKeys where try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(key)]) != nil {
+                try connection.query("INSERT INTO enrollments (fix_key, tester_id, enrolled_by, enrolled_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                                     [.text(key), .text(tester.id), .text(tester.id), .integer(StoreClock.milliseconds(time))])
+                try audit(connection, AuditEvent(at: time, by: herself, action: .fixEnroll, fixKey: key, note: note,
+                                                 after: JSONWriter.string(.object(["enrolled": .strings([tester.id])]))))
+                changes.flagRuleChanged(key)
+                enrolled.append(key)
+            }
+            return InvitationAcceptance(tester: tester, invitation: invitation, enrolledFixes: enrolled)
+        }
+    }
+
     public func revokeInvitation(_ id: String, by requester: Requester, at time: Date) throws -> Invitation {
         try write(by: requester) { connection, _ in
             guard let before = try connection.query("SELECT \(RelationalStore.invitationColumns) FROM invitations WHERE id = ?", [.text(id)])

@@ -5,14 +5,7 @@ import VouchJSON
 extension RelationalStore {
     public func createTester(_ tester: Tester, by principal: Requester) throws -> Tester {
         try write(by: principal) { connection, changes in
-            try connection.query(
-                """
-                INSERT INTO testers (id, status, consent_version, consent_given_at_ms, consent_recorded_by, created_at_ms, updated_at_ms)
-                VALUES (?, 'active', ?, ?, ?, ?, ?)
-                """,
-                [.text(tester.id), .text(tester.consent.version), .integer(StoreClock.milliseconds(tester.consent.givenAt)), .text(tester.consent.recordedBy),
-                 .integer(StoreClock.milliseconds(tester.createdAt)), .integer(StoreClock.milliseconds(tester.updatedAt))])
-            try RelationalStore.writePersonalData(of: tester, on: connection)
+            try RelationalStore.insert(tester, on: connection)
             try audit(connection, AuditEvent(at: tester.createdAt, by: principal, action: .testerCreate, subject: tester.id,
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: tester))))
             changes.record(.testerChanged(id: tester.id))
@@ -37,9 +30,13 @@ extension RelationalStore {
             let after = try change(before)
             if after != before {
                 try connection.query(
-                    "UPDATE testers SET consent_version = ?, consent_given_at_ms = ?, consent_recorded_by = ?, updated_at_ms = ? WHERE id = ?",
+                    """
+                    UPDATE testers SET consent_version = ?, consent_given_at_ms = ?, consent_recorded_by = ?, consent_given_by = ?, consent_language = ?,
+                                       updated_at_ms = ?
+                    WHERE id = ?
+                    """,
                     [.text(after.consent.version), .integer(StoreClock.milliseconds(after.consent.givenAt)), .text(after.consent.recordedBy),
-                     .integer(StoreClock.milliseconds(after.updatedAt)), .text(id)])
+                     .text(after.consent.givenBy.rawValue), .optional(after.consent.language), .integer(StoreClock.milliseconds(after.updatedAt)), .text(id)])
                 try RelationalStore.erasePersonalData(of: id, on: connection)
                 try RelationalStore.writePersonalData(of: after, on: connection)
                 try audit(connection, AuditEvent(at: after.updatedAt, by: principal, action: .testerUpdate, subject: id,
@@ -157,7 +154,7 @@ extension RelationalStore {
         guard let row = try connection.query(
             """
             SELECT t.id, t.status, t.consent_version, t.consent_given_at_ms, t.consent_recorded_by, t.created_at_ms, t.updated_at_ms,
-                   t.withdrawn_at_ms, i.name, i.contact
+                   t.withdrawn_at_ms, i.name, i.contact, t.consent_given_by, t.consent_language
             FROM testers t LEFT JOIN tester_identities i ON i.tester_id = t.id WHERE t.id = ?
             """, [.text(id)]).first else { return nil }
         let profiles = try connection.query(
@@ -169,9 +166,24 @@ extension RelationalStore {
         let keys = try connection.query("SELECT targeting_key FROM tester_keys WHERE tester_id = ? ORDER BY targeting_key", [.text(id)]).map { $0.string(0) }
         return Tester(
             id: row.string(0), name: row.optionalString(8), contact: row.optionalString(9), assistiveTech: profiles, targetingKeys: keys,
-            consent: Consent(version: row.string(2), givenAt: StoreClock.date(row.int64(3)), recordedBy: row.string(4)),
+            consent: Consent(version: row.string(2), givenAt: StoreClock.date(row.int64(3)), recordedBy: row.string(4),
+                             givenBy: Consent.Giver(rawValue: row.string(10)) ?? .staff, language: row.optionalString(11)),
             status: Tester.Status(rawValue: row.string(1)) ?? .withdrawn, createdAt: StoreClock.date(row.int64(5)),
             updatedAt: StoreClock.date(row.int64(6)), withdrawnAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) })
+    }
+
+    /// A new active tester with her consent record and personal data.
+    static func insert(_ tester: Tester, on connection: any SQLConnection) throws {
+        try connection.query(
+            """
+            INSERT INTO testers (id, status, consent_version, consent_given_at_ms, consent_recorded_by, consent_given_by, consent_language,
+                                 created_at_ms, updated_at_ms)
+            VALUES (?, 'active', ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(tester.id), .text(tester.consent.version), .integer(StoreClock.milliseconds(tester.consent.givenAt)), .text(tester.consent.recordedBy),
+             .text(tester.consent.givenBy.rawValue), .optional(tester.consent.language),
+             .integer(StoreClock.milliseconds(tester.createdAt)), .integer(StoreClock.milliseconds(tester.updatedAt))])
+        try writePersonalData(of: tester, on: connection)
     }
 
     static func writePersonalData(of tester: Tester, on connection: any SQLConnection) throws {
@@ -228,6 +240,7 @@ extension RelationalStore {
     static func auditDescription(of tester: Tester) -> JSONValue {
         .object([
             "id": .string(tester.id), "status": .string(tester.status.rawValue), "consent_version": .string(tester.consent.version),
+            "consent_given_by": .string(tester.consent.givenBy.rawValue),
             "assistive_tech_count": .int(tester.assistiveTech.count), "targeting_key_count": .int(tester.targetingKeys.count),
         ])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VouchCrypto
+import VouchDomain
 import VouchJSON
 @testable import VouchServer
 @testable import VouchServerKit
@@ -119,6 +120,35 @@ struct InvitationRoutesTests {
         }
         let maintainer = try server.token(role: "maintainer", name: "mona")
         #expect(try server.call("POST", "/v1/invitations", token: .some(maintainer), json: "{}").status == 201)
+    }
+
+    @Test func sheJoinsWithHerOwnConsentAndTheBoundKeysWin() throws {
+        let server = try InvitationRoutesTests.server()
+        try server.createChannelSelectorFix()
+        let created = try server.call("POST", "/v1/invitations", json: #"{"fixes":["tv-channel-selector-labels"],"targeting_keys":["user-8841"],"language":"ja"}"#)
+        let secret = String(created.json["url"]?.stringValue?.split(separator: "/").last ?? "")
+        let service = InvitationService(store: server.store, programmeOperator: ProgrammeOperator(name: "x", contact: "y"), clock: { Date() })
+        let voiceOver = [AssistiveTechProfile(technology: .voiceover, platform: .ios, version: "18.2")]
+
+        // Every bad answer named at once, and nothing stored: no tester, no use counted.
+        let bad = InvitationService.Answers(name: "", email: nil, assistiveTech: [], targetingKeys: nil, language: "fr", consentVersion: "2026-12")
+        let refusal = try #require(throws: ValidationFailure.self) { try service.accept(secret: secret, bad) }
+        #expect(Set(refusal.errors.map(\.field)).isSuperset(of: ["name", "assistive_tech", "language"]), "\(refusal.errors)")
+        #expect(try server.store.testers(after: nil, limit: 10).isEmpty)
+        #expect(try server.store.invitations().first?.usesMade == 0)
+
+        let answers = InvitationService.Answers(name: "Aiko", email: "aiko@example.jp", assistiveTech: voiceOver, targetingKeys: ["her-own-code"],
+                                                language: "ja", consentVersion: "2026-12")
+        let joined = try service.accept(secret: secret, answers)
+        #expect(joined.tester.targetingKeys == ["user-8841"], "the key the invitation bound, not another")
+        #expect(joined.tester.consent.givenBy == .tester && joined.tester.consent.language == "ja")
+        #expect(joined.enrolledFixes == ["tv-channel-selector-labels"])
+        let shown = try server.call("GET", "/v1/testers/\(joined.tester.id)")
+        #expect(shown.json["consent"]?["given_by"]?.stringValue == "tester")
+        #expect(shown.json["consent"]?["recorded_by"]?.stringValue == joined.tester.id)
+        // Used once, as allowed: the address opens nothing more.
+        #expect(throws: InvitationClosed()) { try service.accept(secret: secret, answers) }
+        #expect(try server.call("GET", "/v1/invitations").json["invitations"]?.arrayValue?.first?["status"]?.stringValue == "used")
     }
 
     @Test func statusFollowsUsesExpiryAndRevocation() {

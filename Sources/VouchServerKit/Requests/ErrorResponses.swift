@@ -39,6 +39,8 @@ package enum ErrorResponses {
         case let ended as CredentialEnded:
             // Revoked on another vouchd a moment ago: this one's copy of the tokens had not heard yet, the write did.
             return Problem(status: 401, detail: ended.description)
+        case let closed as InvitationClosed:
+            return Problem(status: 410, detail: closed.description)
         case StoreError.notFound(let kind, let id):
             return Problem(status: 404, detail: "no \(kind) '\(id)'")
         case StoreError.alreadyExists(let kind, let id):
