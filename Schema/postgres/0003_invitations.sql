@@ -5,9 +5,9 @@
 CREATE TABLE invitations (
     id TEXT COLLATE "C" PRIMARY KEY,
     secret_sha256 BYTEA NOT NULL UNIQUE,
-    name_hint TEXT,
-    targeting_keys TEXT NOT NULL,
-    fix_keys TEXT NOT NULL,
+    name_hint TEXT COLLATE "C",
+    targeting_keys TEXT COLLATE "C" NOT NULL,
+    fix_keys TEXT COLLATE "C" NOT NULL,
     language TEXT COLLATE "C" NOT NULL,
     uses_allowed BIGINT NOT NULL,
     uses_made BIGINT NOT NULL DEFAULT 0,

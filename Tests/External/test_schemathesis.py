@@ -60,7 +60,9 @@ FIX = "tv-channel-selector-labels"
 def vouchd_environment():
     # Receivers on 127.0.0.1 are allowed (the seeded ones point at a port that refuses connections), and a failed
     # delivery is retried once after 1 s, then dead: that gives POST /v1/deliveries/{id}/redeliver something to resend.
-    return {"VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "1s"}
+    # Invitations wait for the operator who runs the programme to be named.
+    return {"VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "1s",
+            "VOUCHD_OPERATOR_NAME": "Example Media Ltd", "VOUCHD_OPERATOR_CONTACT": "privacy@example.com"}
 
 
 @dataclass
@@ -77,6 +79,8 @@ class Seeded:
     revocable_tokens: list[str] = field(default_factory=list)
     link_testers: list[str] = field(default_factory=list)  # the one tester whose personal links are seeded
     links: list[str] = field(default_factory=list)  # her links, which DELETE may revoke
+    invitations: list[str] = field(default_factory=list)  # kept open, for GET
+    revocable_invitations: list[str] = field(default_factory=list)  # which DELETE may revoke
     receiver_urls: list[str] = field(default_factory=list)
 
 
@@ -138,6 +142,12 @@ def seed(vouchd, receiver_url: str) -> Seeded:
     seeded.link_testers = seeded.testers[:1]
     seeded.links = [vouchd.expect(201, "POST", f"/v1/testers/{seeded.testers[0]}/links", {"valid_for": "1d"})["id"]
                     for _ in range(3)]
+
+    def make_invitation() -> str:
+        return vouchd.expect(201, "POST", "/v1/invitations", {"fixes": [FIX], "language": "ja"})["id"]
+
+    seeded.invitations = [make_invitation(), make_invitation()]
+    seeded.revocable_invitations = [make_invitation(), make_invitation()]
     seeded.revocable_tokens = [vouchd.expect(201, "POST", "/v1/tokens", {"name": f"spare-{n}", "role": "sdk"})["id"]
                                for n in range(3)]
     return seeded
@@ -156,6 +166,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         "changeable_webhooks": seeded.changeable_webhooks, "deletable_webhooks": seeded.deletable_webhooks,
         "deliveries": seeded.deliveries, "tokens": seeded.revocable_tokens, "receiver_urls": seeded.receiver_urls,
         "link_testers": seeded.link_testers, "links": seeded.links,
+        "invitations": seeded.invitations, "revocable_invitations": seeded.revocable_invitations,
         # The actions run last (DESTRUCTIVE), so they may move the shared fixes too.
         "all_fixes": seeded.fixes + seeded.lifecycle_fixes,
     }
@@ -174,6 +185,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
               f'"query.webhook" = {binding("webhooks")}',
               f'"body.tester" = {binding("testers")}',
               f'"body.testers[*]" = {binding("testers")}',
+              f'"body.fixes[*]" = {binding("fixes")}',
               f'"body.url" = {binding("receiver_urls")}',
               ""]
     # Identifiers by operation: what one operation changes (disables, withdraws) must not starve another.
@@ -188,6 +200,8 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         (["deleteWebhook"], {"path.id": "deletable_webhooks"}),
         (["redeliver"], {"path.id": "deliveries"}),
         (["revokeToken"], {"path.id": "tokens"}),
+        (["getInvitation"], {"path.id": "invitations"}),
+        (["revokeInvitation"], {"path.id": "revocable_invitations"}),
     ]
     for operation_ids, parameters in per_operation:
         lines += ["[[operations]]",
