@@ -8,7 +8,7 @@ import VouchServerKit
 /// `/ofrep/v1/evaluate/flags/{key}` presenting a token allowed to evaluate, with a JSON body whose targeting key
 /// `TargetingKeyScanner` finds. Anything else is left to the usual handler (nil), which answers it; what this answers,
 /// it answers with the same function as that handler (`OFREPController.evaluateOne(keyBytes:…)`), and the request
-/// pipeline gives it the same CORS headers, count and log line (`RequestPipeline.directResponse`);
+/// pipeline gives it the same CORS headers, count and log line (`RequestPipeline.startDirect`, `finishDirect`);
 /// `DirectAnswerTests` compares the two answer by answer.
 ///
 /// The shortcuts of this path are here and in the HTTP server's binding (`DirectRequest`, `RequestState`), each

@@ -4,12 +4,13 @@ import VouchServerKit
 import VouchServices
 
 /// What every request goes through, whichever way it is answered: routed (`response(to:routing:)`), from the
-/// received bytes on the OFREP fast path (`directResponse(to:route:_:)`), or as an event stream
+/// received bytes on the OFREP fast path (`startDirect`, `finishDirect`), or as an event stream
 /// (`streamReply(to:route:_:)`). Each concern is here once: the request's id, CORS (preflights, and the headers of
 /// every answer), the limit on unknown tokens, and one count in the metrics and one line in the request log, under
 /// the route's pattern, never the path (paths carry fix keys and tester pseudonyms). `VouchApplication` only picks
-/// the way (docs/architecture.md, "The request path").
-struct RequestPipeline: Sendable {
+/// the way (docs/architecture.md, "The request path"). A class, not a struct: the HTTP threads reach it through the
+/// application for every request, and a struct of eight references could be copied, retaining each, on the way.
+final class RequestPipeline: Sendable {
     let cors: CORSPolicy
     let authFailures: AuthFailureLimiter
     let tokens: TokenDirectory
@@ -73,18 +74,19 @@ struct RequestPipeline: Sendable {
         return response
     }
 
-    /// The answer `evaluate` makes from the request's bytes, with the same CORS headers, count and log line as
-    /// `response(to:routing:)` would give it; nil leaves the request to that. A request from an address blocked for
-    /// guessing tokens is left to it too, for its 429.
-    func directResponse(to request: borrowing DirectRequest, route: Int, _ evaluate: (borrowing DirectRequest) -> HTTPResponse?) -> HTTPResponse? {
+    /// When a request the OFREP fast path can answer from its bytes starts, on the monotonic clock; nil leaves it to
+    /// `response(to:routing:)`, as for a request from an address blocked for guessing tokens, which that answers 429.
+    /// Two calls around the fast path's own (`finishDirect`), not one that takes it as a closure: a closure reaching
+    /// the fast path through the application copied it, retaining its objects, on every evaluation.
+    func startDirect(_ request: borrowing DirectRequest) -> UInt64? {
         if authFailures.isTracking, authFailures.retryAfter(for: request.clientAddress) != nil { return nil }
-        let started = RequestPipeline.monotonicNanoseconds()
-        let evaluated = evaluate(request)
-        // Consumed, not copied: a copy retained and released the answer's headers, body and responses.
-        guard var response = consume evaluated else { return nil }
+        return RequestPipeline.monotonicNanoseconds()
+    }
+
+    /// Gives the fast path's answer the same CORS headers, count and log line as `response(to:routing:)` would.
+    func finishDirect(_ response: inout HTTPResponse, for request: borrowing DirectRequest, route: Int, started: UInt64) {
         cors.addHeaders(to: &response, forOFREPWith: request)
         record(method: "POST", route: route, status: response.status, started: started, requestID: request.requestID)
-        return response
     }
 
     /// An event stream, or the answer refusing one, with the CORS headers of every OFREP answer (EventSource on

@@ -157,6 +157,9 @@ public final class VouchApplication: Sendable {
     /// Lets `/metrics` report the server's open connections and the ones its deadlines cut.
     public func attach(_ server: HTTPServer) { metrics.observe(server) }
 
+    /// How many routes the metrics count apart: the router's and the event stream.
+    var countedRouteCount: Int { pipeline.routePatternPaths.count }
+
     /// Every API route as `METHOD /path/{param}`, for the OpenAPI coverage test; the console's HTML pages are not API.
     public var routePatterns: [String] { router.patterns.filter { !$0.contains(" /console") } + ["GET " + EventStreamHub.path] }
 
@@ -198,12 +201,16 @@ public final class VouchApplication: Sendable {
     }
 
     /// The HTTP server's direct handler: a single OFREP evaluation in the usual shape is answered from the request's
-    /// bytes by `OFREPFastPath`, through the same pipeline as any other request; anything else is left to
+    /// bytes by `OFREPFastPath`, between the request pipeline's two steps for it; anything else is left to
     /// `respond(to:)` with an `HTTPRequest` (nil), which answers it the usual way (docs/architecture.md, "The OFREP
     /// hot path").
     public func respond(to request: borrowing DirectRequest) -> HTTPResponse? {
-        guard let keyOffset = fastPath.keyOffset(of: request) else { return nil }
-        return pipeline.directResponse(to: request, route: routeIndexes.one) { fastPath.response(to: $0, keyOffset: keyOffset) }
+        guard let keyOffset = fastPath.keyOffset(of: request), let started = pipeline.startDirect(request) else { return nil }
+        let evaluated = fastPath.response(to: request, keyOffset: keyOffset)
+        // Consumed, not copied: a copy retained and released the answer's headers, body and responses.
+        guard var response = consume evaluated else { return nil }
+        pipeline.finishDirect(&response, for: request, route: routeIndexes.one, started: started)
+        return response
     }
 
     /// The routed answer, and every error as an RFC 9457 problem (or, for the console, an error page): here and

@@ -54,6 +54,14 @@ import VouchTestSupport
         #expect(buckets == buckets.sorted())
     }
 
+    /// Every route the API and the console register is counted under its own name: one beyond the metrics' room would
+    /// be counted as unmatched.
+    @Test func everyRouteFitsInTheMetrics() throws {
+        let server = try InProcessServer()
+        #expect(server.application.countedRouteCount > 100)
+        #expect(server.application.countedRouteCount <= Metrics.routeCapacity)
+    }
+
     /// A connection cut at the header deadline shows in `/metrics`, as do the open connections.
     @Test func connectionsCutByTheDeadlinesAreCounted() throws {
         let server = try InProcessServer(http: HTTPServer.Configuration(threadCount: 2, deadlines: ConnectionDeadlines(headerMilliseconds: 300)))

@@ -15,8 +15,11 @@ public final class Metrics: Sendable {
     static let durationBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
     /// Status codes counted by themselves; anything else is counted as `other`.
     static let statusCodes = [200, 201, 202, 204, 304, 400, 401, 403, 404, 405, 406, 409, 410, 413, 415, 422, 429, 431, 500, 503, 507]
-    /// Room for every route; the last slot counts requests no route matched (404 and 405).
-    static let routeCapacity = 128
+    /// Room for every route the API and the console register, with space to grow: a route beyond it would be counted
+    /// as unmatched (`MetricsTests` holds the application's routes to it); the last slot counts requests no route
+    /// matched (404 and 405). Stripes' pages no thread touches are never resident, so the room costs address space,
+    /// not memory.
+    static let routeCapacity = 256
 
     private let routeNames = Mutex<[(method: String, pattern: String)]>([])
     private let requests = AtomicCounters(count: (routeCapacity + 1) * (statusCodes.count + 1))
