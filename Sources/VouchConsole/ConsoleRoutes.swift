@@ -42,8 +42,10 @@ struct ConsoleRoutes: Sendable {
                     }
                 }
                 let consoleRequest = ConsoleRequest(http: request, parameters: parameters, session: resolved?.session, principal: resolved?.principal,
-                                                    form: form)
-                return ConsoleHeaders.secure(try handler(consoleRequest))
+                                                    form: form, messages: Messages(sessions.language(of: request)))
+                var response = try handler(consoleRequest)
+                if let chosen = sessions.chosenLanguage(of: request) { response.headers.append(chosen) }
+                return ConsoleHeaders.secure(response)
             } catch {
                 // Expected refusals become a page with the navigation; anything else goes to the application, which
                 // logs it and answers with the generic error page.

@@ -3,19 +3,7 @@ import VouchDomain
 
 /// The console's words for stored values: what a person reads instead of `cant_tell` or `rolled_back`.
 public enum Words {
-    public static func state(_ state: FixState) -> String {
-        switch state {
-        case .draft: "Draft"
-        case .testing: "In testing"
-        case .promoting: "Being promoted"
-        case .promotionFailed: "Promotion failed"
-        case .releasing: "Releasing in steps"
-        case .released: "Released"
-        case .paused: "Paused"
-        case .rolledBack: "Rolled back"
-        case .abandoned: "Abandoned"
-        }
-    }
+    public static func state(_ state: FixState) -> String { Messages.english.state(state) }
 
     /// The state as a tag whose colour repeats what its word says.
     public static func stateTag(_ state: FixState) -> StatusTag {
@@ -76,13 +64,7 @@ public enum Words {
         }
     }
 
-    public static func verdict(_ verdict: Verdict) -> String {
-        switch verdict {
-        case .passed: "Yes, it works"
-        case .failed: "No, it does not work"
-        case .cantTell: "I can't tell"
-        }
-    }
+    public static func verdict(_ verdict: Verdict) -> String { Messages.english.verdict(verdict) }
 
     public static func taskOutcome(_ outcome: TaskOutcome) -> String {
         switch outcome {

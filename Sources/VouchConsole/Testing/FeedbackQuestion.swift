@@ -138,7 +138,7 @@ struct FeedbackQuestion {
         }
         return """
         <h1 class="heading-l">\(heading)</h1>
-        \(aimsParagraph(aims.aims))
+        \(aimsParagraph(aims.aims(.english)))
         <p class="body">Answer what you can; you may leave any of these out.</p>
         \(groups)
         """

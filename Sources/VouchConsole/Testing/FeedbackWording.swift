@@ -48,8 +48,7 @@ enum FeedbackWording {
 
     /// "VoiceOver", "Braille display": a technology's name as a label starts.
     static func technologyName(_ technology: AssistiveTechnology) -> String {
-        let name = technology.displayName
-        return name.prefix(1).uppercased() + name.dropFirst()
+        Messages.english.technology(technology)
     }
 
     /// Screen readers announce names, roles and states; with other technologies those questions may not apply.
