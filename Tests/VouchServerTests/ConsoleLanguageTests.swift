@@ -27,9 +27,43 @@ struct ConsoleLanguageTests {
         return pieces.sorted()
     }()
 
-    /// The English catalog texts a page shows, as written or escaped; none on a page in Japanese.
+    /// The English catalog texts a page says, as whole words: in its text or in the attributes a screen reader reads
+    /// (not in names such as `os_version`, nor in "TalkBack", which holds "Back"). None on a page in Japanese.
     static func english(in html: String) -> [String] {
-        englishTexts.filter { html.contains($0) || html.contains($0.replacingOccurrences(of: "'", with: "&#39;")) }
+        let said = said(in: html)
+        return englishTexts.filter { text in
+            said.ranges(of: text).contains { range in
+                let before = range.lowerBound == said.startIndex ? nil : said[said.index(before: range.lowerBound)]
+                let after = range.upperBound == said.endIndex ? nil : said[range.upperBound]
+                return !(before?.isLetter ?? false) && !(after?.isLetter ?? false)
+            }
+        }
+    }
+
+    /// The page's text without its tags, then the values of its `aria-label`, `title` and `alt` attributes.
+    static func said(in html: String) -> String {
+        var text = "", labels: [String] = []
+        var rest = Substring(html)
+        while let open = rest.firstIndex(of: "<") {
+            text += rest[..<open] + " "
+            guard let close = rest[open...].firstIndex(of: ">") else { break }
+            let tag = rest[open...close]
+            for name in ["aria-label=\"", "title=\"", "alt=\""] {
+                guard let start = tag.ranges(of: name).first?.upperBound, let end = tag[start...].firstIndex(of: "\"") else { continue }
+                labels.append(String(tag[start..<end]))
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return (text + rest + " " + labels.joined(separator: " ")).replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test func theCheckReadsWhatAPageSaysAsWholeWords() {
+        #expect(Self.english(in: "<p>Use TalkBack</p>") == [])
+        #expect(Self.english(in: "<input name=\"os_version\">") == [])
+        #expect(Self.english(in: "<p>戻る</p><a href=\"/\">Back</a>") == ["Back"])
+        #expect(Self.english(in: "<nav aria-label=\"Language\"></nav>") == ["Language"])
+        #expect(Self.english(in: "<p>I can&#39;t tell</p>") == ["I can't tell"])
     }
 
     static func expectJapanese(_ page: ConsoleBrowser.Page, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -67,6 +101,41 @@ struct ConsoleLanguageTests {
         let withdrawn = try journey.browser.post("/console/my-data/withdraw", [("csrf", try journey.csrf)], headers: Self.japanese)
         #expect(withdrawn.status == 303)
         Self.expectJapanese(try journey.browser.get("/console/withdrawn", headers: Self.japanese), "/console/withdrawn")
+    }
+
+    @Test func theWholeFeedbackJourneyIsJapaneseOnceSheChoosesIt() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        Self.expectJapanese(try journey.browser.get("/console/?lang=ja"), "/console/?lang=ja")
+        for (step, fields) in TesterConsoleJourney.iosAnswers {
+            Self.expectJapanese(try journey.browser.get(journey.path(step)), step)
+            #expect(try journey.answer(step, fields).status == 303, "\(step)")
+        }
+        let device = try journey.browser.get(journey.path("device"))
+        #expect(device.html.contains("<h1 class=\"heading-l\">どの機器で試しましたか</h1>"))
+        #expect(device.html.contains(">次へ進む</button>"))
+        let empty = try journey.answer("verdict", [])
+        Self.expectJapanese(empty, "verdict, sent empty")
+        #expect(empty.html.contains("<title>エラー: 修正はうまく動きましたか – Vouch</title>"))
+        #expect(empty.html.contains("修正がうまく動いたかどうかを選んでください"))
+        // The domain's rule for a failed verdict, said in her language rather than in the API's English.
+        #expect(try journey.answer("verdict", [("verdict", "failed")]).status == 303)
+        let severity = try journey.answer("severity", [("severity", "minor")])
+        Self.expectJapanese(severity, "severity, clashing with a failed verdict")
+        #expect(severity.html.contains("修正がうまく動かなかったので、「中くらい」「重い」「致命的」のどれかを選んでください。"))
+        #expect(try journey.answer("verdict", [("verdict", "passed")]).status == 303)
+        #expect(try journey.answer("severity", [("severity", "minor")]).status == 303)
+
+        let check = try journey.browser.get(journey.path("check"))
+        Self.expectJapanese(check, "check")
+        #expect(check.html.contains("<dt class=\"summary-list__key\">修正はうまく動いたか</dt>"))
+        #expect(check.html.contains(">変更<span class=\"visually-hidden\"> 修正はうまく動いたか</span></a>"))
+        #expect(check.html.contains("テスター番号（末尾 \(journey.testerID.suffix(7))）"))
+        #expect(try journey.send(check).status == 303)
+        let sent = try journey.browser.get(journey.path("sent"))
+        Self.expectJapanese(sent, "sent")
+        #expect(sent.html.contains("<h1 class=\"heading-l panel__title\">フィードバックを送信しました</h1>"))
+        #expect(try journey.storedFeedback().first?["channel"] == "web")
     }
 
     @Test func thePagesBeforeSigningInAreJapaneseToo() throws {
