@@ -27,7 +27,7 @@ enum ConsoleNavigation {
     }
 
     /// The navigation of a resolved session, or none for nobody signed in.
-    static func make(for resolved: (session: ConsoleSession, principal: Principal)?, path: String) -> Navigation? {
-        resolved.map { make(for: $0.principal, csrf: $0.session.csrf, path: path) }
+    static func make(for resolved: (session: ConsoleSession, principal: Principal)?, path: String, messages: Messages = .english) -> Navigation? {
+        resolved.map { make(for: $0.principal, csrf: $0.session.csrf, path: path, messages: messages) }
     }
 }

@@ -54,15 +54,7 @@ extension ConsoleRequest {
         return .html(page.render(), status: issues.isEmpty ? 200 : 422)
     }
 
-    /// This page's address in each language: its path and query, with `lang` set.
-    var languageSwitcher: LanguageSwitcher {
-        let path = ConsoleRoutes.percentEncoded(http.path)
-        let query = http.query.filter { $0.key != LanguageNegotiation.queryName }
-        return LanguageSwitcher(current: messages.language) { language in
-            let parameters = query.sorted { $0.key < $1.key }.map { ConsoleRoutes.percentEncoded($0.key) + "=" + ConsoleRoutes.percentEncoded($0.value) }
-            return path + "?" + (parameters + [LanguageNegotiation.queryName + "=" + language.rawValue]).joined(separator: "&")
-        }
-    }
+    var languageSwitcher: LanguageSwitcher { ConsoleSessions.languageSwitcher(for: http, current: messages.language) }
 
     /// A form posting to `action` with this session's CSRF token.
     func form(_ action: String, _ content: HTML) -> HTML {

@@ -50,7 +50,7 @@ struct ConsoleRoutes: Sendable {
                 // Expected refusals become a page with the navigation; anything else goes to the application, which
                 // logs it and answers with the generic error page.
                 guard let problem = ErrorResponses.problem(for: error), problem.status < 500 else { throw error }
-                return ConsoleErrorPage.response(for: problem, navigation: ConsoleNavigation.make(for: resolved, path: request.path))
+                return ConsoleErrorPage.response(for: problem, to: request, resolved: resolved, sessions: sessions)
             }
         }
     }

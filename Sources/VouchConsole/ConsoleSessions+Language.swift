@@ -16,4 +16,14 @@ extension ConsoleSessions {
               request.cookie(LanguageNegotiation.cookieName) != chosen.rawValue else { return nil }
         return ConsoleSessions.cookie(LanguageNegotiation.cookieName, chosen.rawValue, maxAge: 365 * 86_400, secure: isSecure(request))
     }
+
+    /// Links to the request's page in each language: its path and query, with `lang` set.
+    static func languageSwitcher(for request: HTTPRequest, current: Language) -> LanguageSwitcher {
+        let path = ConsoleRoutes.percentEncoded(request.path)
+        let query = request.query.filter { $0.key != LanguageNegotiation.queryName }.sorted { $0.key < $1.key }
+            .map { ConsoleRoutes.percentEncoded($0.key) + "=" + ConsoleRoutes.percentEncoded($0.value) }
+        return LanguageSwitcher(current: current) { language in
+            path + "?" + (query + [LanguageNegotiation.queryName + "=" + language.rawValue]).joined(separator: "&")
+        }
+    }
 }
