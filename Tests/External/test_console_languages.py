@@ -20,7 +20,7 @@ LANGUAGE = "language"
 # The pages whose words are all in the catalogs (docs/console.md, "Languages"), the feedback questions under
 # /console/testing/ and the error pages among them; the staff pages stay English for now.
 TRANSLATED = ("/console/", "/console/welcome", "/console/my-feedback", "/console/my-data", "/console/my-data/withdraw",
-              "/console/sign-in", "/console/signed-out", "/console/no-such-page")
+              "/console/sign-in", "/console/signed-out", "/console/no-such-page", "/console/accessibility")
 TRANSLATED_PREFIXES = ("/console/testing/",)
 
 

@@ -166,6 +166,7 @@ struct ConsoleLanguageTests {
         Self.expectJapanese(try browser.get("/console/welcome", headers: Self.japanese), "/console/welcome")
         #expect(try browser.post("/console/sign-out", [("csrf", try #require(try browser.get("/console/").csrf))]).status == 303)
         Self.expectJapanese(try browser.get("/console/signed-out", headers: Self.japanese), "/console/signed-out")
+        Self.expectJapanese(try browser.get("/console/accessibility", headers: Self.japanese), "/console/accessibility")
 
         let signIn = try browser.get("/console/sign-in", headers: Self.japanese)
         Self.expectJapanese(signIn, "/console/sign-in")
