@@ -54,6 +54,7 @@ extension ConsoleRequest {
         return .html(page.render(), status: issues.isEmpty ? 200 : 422)
     }
 
+    /// Links to this page in each language.
     var languageSwitcher: LanguageSwitcher { ConsoleSessions.languageSwitcher(for: http, current: messages.language) }
 
     /// A form posting to `action` with this session's CSRF token.

@@ -190,6 +190,9 @@ struct ConsoleLanguageTests {
         #expect(next.html.contains("hreflang=\"en\" aria-current=\"true\">English</a>"))
         #expect(!next.setCookies.contains { $0.hasPrefix("vouch_lang=") }, "a choice already kept is not set again")
         #expect(try browser.get("/console/sign-in?lang=ja").html.contains("<html lang=\"ja\">"))
+        let missing = try browser.get("/console/link/no-such-link?lang=en")
+        #expect(missing.status == 404 && missing.html.contains("<html lang=\"en\">"))
+        #expect(missing.setCookies.contains { $0.hasPrefix("vouch_lang=en;") }, "a choice made on an error page is kept too")
     }
 
     @Test func withoutAChoiceOrABrowserLanguageTheSettingDecides() throws {
