@@ -36,7 +36,7 @@ let package = Package(
         // that a service knows nothing of requests or answers.
         .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
-        .target(name: "VouchConsoleKit", dependencies: ["VouchDomain"]),
+        .target(name: "VouchConsoleKit", dependencies: ["VouchDomain"], plugins: ["EmbedMessages"]),
         // What the API, the console and the daemon share: the settings table, routing and error answers, the token
         // directory and address limits, CORS, the OFREP snapshot, metrics.
         .target(name: "VouchServerKit", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP", "VouchWebhooks",
@@ -60,11 +60,12 @@ let package = Package(
 
         .executableTarget(name: "vouchd", dependencies: ["VouchDaemon"]),
         .executableTarget(name: "vouch", dependencies: ["VouchCLI"]),
-        // Schema/*.sql and openapi/vouch.openapi.json are compiled in at build time, so the binaries need no
-        // source tree: the plugins run vouch-embed, which turns each file into a Swift string of its exact text.
+        // Schema/*.sql, openapi/vouch.openapi.json and the console's Catalogs/*.txt are compiled in at build time, so the
+        // binaries need no source tree: the plugins run vouch-embed, which turns each file into Swift source of its exact text.
         .executableTarget(name: "vouch-embed"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["vouch-embed"]),
         .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["vouch-embed"]),
+        .plugin(name: "EmbedMessages", capability: .buildTool(), dependencies: ["vouch-embed"]),
 
         .executableTarget(name: "vouch-bench", dependencies: ["CEpoll", "VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
 

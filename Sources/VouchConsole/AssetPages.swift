@@ -20,23 +20,21 @@ struct AssetPages {
     }
 
     func statement(_ request: ConsoleRequest) throws -> HTTPResponse {
-        request.page("Accessibility of this console", content: """
-        <h1 class="heading-l">Accessibility of this console</h1>
-        <p class="body">Vouch exists so that people who use assistive technology can tell teams whether a fix works for them. This console must work for them first.</p>
-        <h2 class="heading-m">What we aim for</h2>
-        <p class="body">Every page meets the Web Content Accessibility Guidelines (WCAG) 2.2 at level AA. You can:</p>
+        let messages = request.messages
+        let abilities: [MessageKey] = [.statementKeyboard, .statementScreenReader, .statementZoom, .statementNoScript, .statementOneQuestion,
+                                       .statementTimeLimit]
+        return request.translatedPage(messages[.pageAccessibilityLink], content: """
+        <h1 class="heading-l">\(messages[.pageAccessibilityLink])</h1>
+        <p class="body">\(messages[.statementIntro])</p>
+        <h2 class="heading-m">\(messages[.statementAimTitle])</h2>
+        <p class="body">\(messages[.statementAim])</p>
         <ul class="list">
-        <li>use every page with a keyboard alone, and always see where the focus is</li>
-        <li>use a screen reader: every page has one main heading, landmarks, and labels on every control</li>
-        <li>zoom to 400 %, or make the text twice as large, and read everything without scrolling sideways</li>
-        <li>use every page with JavaScript switched off: the console sends none</li>
-        <li>answer one question at a time when you give feedback, and check your answers before you send them</li>
-        <li>stay signed in for a day without activity, so no time limit hurries you</li>
+        \(abilities.map { key -> HTML in "<li>\(messages[key])</li>" })
         </ul>
-        <h2 class="heading-m">How we test it</h2>
-        <p class="body">Each release is checked in a real browser: axe-core on every page and state, the browser's accessibility tree, keyboard-only journeys, reflow at 320 CSS pixels and text at 200 %. Automated checks find only part of the problems, so the people who test fixes with us are also the people we ask about the console.</p>
-        <h2 class="heading-m">Tell us about a problem</h2>
-        <p class="body">If something in the console does not work with your assistive technology, tell the team who invited you. Say which page, what you tried and which technology you use, only if you want to.</p>
+        <h2 class="heading-m">\(messages[.statementTestTitle])</h2>
+        <p class="body">\(messages[.statementTest])</p>
+        <h2 class="heading-m">\(messages[.statementProblemTitle])</h2>
+        <p class="body">\(messages[.statementProblem])</p>
         """)
     }
 }

@@ -1,46 +1,61 @@
 import VouchConsoleKit
+import VouchDomain
 import VouchHTTP
+import VouchStore
 
 /// The page for a request the console cannot answer as asked: what happened in words, and where to go next.
 package enum ConsoleErrorPage {
-    package static func response(for problem: Problem, navigation: Navigation? = nil) -> HTTPResponse {
+    /// The problem's detail and field problems are the services' English prose: on a page in another language they
+    /// say `lang="en"`, so a screen reader reads them in an English voice.
+    package static func response(for problem: Problem, navigation: Navigation? = nil, messages: Messages = .english,
+                                 languageSwitcher: LanguageSwitcher? = nil) -> HTTPResponse {
         let (title, advice) = words(for: problem.status)
+        let prose: HTML = messages.language == .en ? .empty : " lang=\"en\""
         // The messages name their field in words already; the API's field name would be read out as code.
         let issues = problem.errors.map { issue -> HTML in "<li>\(Words.prose(issue.message))</li>" }
-        let details: HTML = issues.isEmpty ? .empty : "<ul class=\"list\">\(issues)</ul>"
+        let details: HTML = issues.isEmpty ? .empty : "<ul class=\"list\"\(prose)>\(issues)</ul>"
         let content: HTML = """
-        <h1 class="heading-l">\(title)</h1>
-        <p class="body">\(sentence(Words.prose(problem.detail)))</p>
+        <h1 class="heading-l">\(messages[title])</h1>
+        <p class="body"\(prose)>\(sentence(Words.prose(problem.detail)))</p>
         \(details)
-        <p class="body">\(advice)</p>
-        <p class="body"><a href="/console/">Go to the start of the console</a></p>
+        <p class="body">\(messages[advice])</p>
+        <p class="body"><a href="/console/">\(messages[.errorPageStart])</a></p>
         """
         var headers = problem.headers
         headers.append(contentsOf: ConsoleHeaders.security)
         headers.append(ConsoleHeaders.noStore)
-        return .html(Page(title: title, navigation: navigation, content: content).render(), status: problem.status, headers: headers)
+        let page = Page(title: messages[title], navigation: navigation, content: content, messages: messages, languageSwitcher: languageSwitcher)
+        return .html(page.render(), status: problem.status, headers: headers)
+    }
+
+    /// The page for a request answered with a problem, in the request's language, with the signed-in person's navigation.
+    static func response(for problem: Problem, to request: HTTPRequest, resolved: (session: ConsoleSession, principal: Principal)?,
+                         sessions: ConsoleSessions) -> HTTPResponse {
+        let messages = Messages(sessions.language(of: request))
+        return response(for: problem, navigation: ConsoleNavigation.make(for: resolved, path: request.path, messages: messages), messages: messages,
+                        languageSwitcher: ConsoleSessions.languageSwitcher(for: request, current: messages.language))
     }
 
     /// The page for a console address no route answered (an unknown one, or a refusal before routing): with the
     /// signed-in person's navigation, so a mistyped address never leaves them without their sections and sign-out.
     package static func response(for problem: Problem, to request: HTTPRequest, sessions: ConsoleSessions?) -> HTTPResponse {
-        let resolved = (try? sessions?.resolve(request)) ?? nil
-        return response(for: problem, navigation: ConsoleNavigation.make(for: resolved, path: request.path))
+        guard let sessions else { return response(for: problem) }
+        return response(for: problem, to: request, resolved: (try? sessions.resolve(request)) ?? nil, sessions: sessions)
     }
 
-    private static func words(for status: Int) -> (String, String) {
+    private static func words(for status: Int) -> (MessageKey, MessageKey) {
         switch status {
-        case 400: ("The form could not be read", "Go back, check what you entered and send it again.")
-        case 401: ("You need to sign in", "Sign in again, or open your personal link again.")
-        case 403: ("You cannot do this", "If you need to, ask an administrator of Vouch.")
-        case 404, 405: ("Page not found", "If you typed the address, check it is correct.")
-        case 409: ("This cannot be done now", "The page may show an older state. Go back and reload it to see the current one.")
-        case 413: ("What you sent is too long", "Go back, shorten what you typed and send it again.")
-        case 415: ("The form could not be read", "Send the form from the console's own page.")
-        case 422: ("Check what you entered", "Go back and correct the fields listed.")
-        case 429: ("Too many attempts", "Wait a minute, then try again.")
-        case 503, 507: ("The console cannot save this now", "Nothing was changed. Try again in a few seconds.")
-        default: ("Sorry, there is a problem with the service", "Nothing was changed. Try again later; the error is in the server's log.")
+        case 400: (.errorPageBadForm, .errorPageBadFormAdvice)
+        case 401: (.errorPageSignIn, .errorPageSignInAdvice)
+        case 403: (.errorPageForbidden, .errorPageForbiddenAdvice)
+        case 404, 405: (.errorPageNotFound, .errorPageNotFoundAdvice)
+        case 409: (.errorPageConflict, .errorPageConflictAdvice)
+        case 413: (.errorPageTooLong, .errorPageTooLongAdvice)
+        case 415: (.errorPageBadForm, .errorPageWrongFormAdvice)
+        case 422: (.errorPageCheck, .errorPageCheckAdvice)
+        case 429: (.errorPageTooMany, .errorPageTooManyAdvice)
+        case 503, 507: (.errorPageUnavailable, .errorPageUnavailableAdvice)
+        default: (.errorPageFailed, .errorPageFailedAdvice)
         }
     }
 

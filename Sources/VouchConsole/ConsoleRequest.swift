@@ -12,6 +12,8 @@ struct ConsoleRequest: Sendable {
     let session: ConsoleSession?
     let principal: Principal?
     let form: FormData
+    /// The words of the pages translated so far, in the language chosen for this request (`LanguageNegotiation`).
+    let messages: Messages
 
     var path: String { http.path }
     var csrf: String { session?.csrf ?? "" }
@@ -41,6 +43,19 @@ extension ConsoleRequest {
         let page = Page(title: title, issues: issues, navigation: navigation, backLink: backLink, banner: banner, content: content)
         return .html(page.render(), status: issues.isEmpty ? 200 : 422)
     }
+
+    /// A page whose words all come from the catalogs: in the request's language, with `<html lang>` and the links to
+    /// the same page in the other languages (docs/console.md, "Languages").
+    func translatedPage(_ title: String, issues: [FieldIssue] = [], backLink: BackLink? = nil, banner: NotificationBanner? = nil,
+                        content: HTML) -> HTTPResponse {
+        let navigation = principal.map { ConsoleNavigation.make(for: $0, csrf: csrf, path: path, messages: messages) }
+        let page = Page(title: title, issues: issues, navigation: navigation, backLink: backLink, banner: banner, content: content,
+                        messages: messages, languageSwitcher: languageSwitcher)
+        return .html(page.render(), status: issues.isEmpty ? 200 : 422)
+    }
+
+    /// Links to this page in each language.
+    var languageSwitcher: LanguageSwitcher { ConsoleSessions.languageSwitcher(for: http, current: messages.language) }
 
     /// A form posting to `action` with this session's CSRF token.
     func form(_ action: String, _ content: HTML) -> HTML {

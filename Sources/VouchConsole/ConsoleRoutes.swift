@@ -42,15 +42,24 @@ struct ConsoleRoutes: Sendable {
                     }
                 }
                 let consoleRequest = ConsoleRequest(http: request, parameters: parameters, session: resolved?.session, principal: resolved?.principal,
-                                                    form: form)
-                return ConsoleHeaders.secure(try handler(consoleRequest))
+                                                    form: form, messages: Messages(sessions.language(of: request)))
+                return ConsoleRoutes.keepingLanguage(ConsoleHeaders.secure(try handler(consoleRequest)), of: request, sessions)
             } catch {
                 // Expected refusals become a page with the navigation; anything else goes to the application, which
                 // logs it and answers with the generic error page.
                 guard let problem = ErrorResponses.problem(for: error), problem.status < 500 else { throw error }
-                return ConsoleErrorPage.response(for: problem, navigation: ConsoleNavigation.make(for: resolved, path: request.path))
+                return ConsoleRoutes.keepingLanguage(ConsoleErrorPage.response(for: problem, to: request, resolved: resolved, sessions: sessions),
+                                                     of: request, sessions)
             }
         }
+    }
+
+    /// The answer, with the cookie that keeps a language chosen with the switcher's link.
+    private static func keepingLanguage(_ response: HTTPResponse, of request: HTTPRequest, _ sessions: ConsoleSessions) -> HTTPResponse {
+        guard let chosen = sessions.chosenLanguage(of: request) else { return response }
+        var kept = response
+        kept.headers.append(chosen)
+        return kept
     }
 
     /// Not signed in (or no longer): to the sign-in page, which returns here afterwards.

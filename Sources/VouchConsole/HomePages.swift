@@ -22,21 +22,22 @@ struct HomePages {
 
     private func testerHome(_ request: ConsoleRequest, testerID: String) throws -> HTTPResponse {
         let fixes = TesterFixes(store: store)
+        let messages = request.messages
         let items = try fixes.fixesTakingFeedback(of: testerID).map { fix -> HTML in
             let status: StatusTag = try fixes.latestFeedback(on: fix, by: testerID) == nil
-                ? StatusTag("Waiting for your feedback", tone: .waiting) : StatusTag("Feedback sent", tone: .good)
+                ? StatusTag(messages[.homeWaiting], tone: .waiting) : StatusTag(messages[.homeSent], tone: .good)
+            let details = messages(.homeFixDetails, ["area": fix.uiArea, "platforms": messages.list(fix.platforms.map(Words.platform)),
+                                                     "revision": messages.number(fix.revision)])
             return """
             <li><h2 class="heading-m"><a href="/console/testing/\(fix.key.rawValue)">\(fix.title)</a></h2>
-            <p class="body">In the app: \(fix.uiArea). Platforms: \(fix.platforms.map(Words.platform).joined(separator: ", ")). Version \(fix.revision).</p>
-            <p class="body">Your feedback on this version: \(status.render())</p></li>
+            <p class="body">\(details)</p>
+            <p class="body">\(messages.html(.homeYourFeedback, ["status": status.render()]))</p></li>
             """
         }
-        let list: HTML = items.isEmpty
-            ? "<p class=\"body\">No fix is waiting for your feedback right now. The team will tell you when there is one.</p>"
-            : "<ul class=\"list list--plain\">\(items)</ul>"
-        return request.page("Your fixes", content: """
-        <h1 class="heading-l">Your fixes</h1>
-        <p class="body">These fixes are switched on for your account in the app. Try each one with your assistive technology, then tell the team how it worked.</p>
+        let list: HTML = items.isEmpty ? "<p class=\"body\">\(messages[.homeNone])</p>" : "<ul class=\"list list--plain\">\(items)</ul>"
+        return request.translatedPage(messages[.homeTitle], content: """
+        <h1 class="heading-l">\(messages[.homeTitle])</h1>
+        <p class="body">\(messages[.homeIntro])</p>
         \(list)
         """)
     }

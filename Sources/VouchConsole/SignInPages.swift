@@ -40,15 +40,17 @@ struct SignInPages {
     /// The form carries a token of its own, matched by a cookie: another site cannot sign a browser in with its token.
     private func renderSignIn(_ request: ConsoleRequest, next: String, issues: [FieldIssue]) -> HTTPResponse {
         let formToken = SecureRandom.alphanumeric(count: 32)
-        let tokenField = TextField(name: "token", label: "Your token", hint: "It starts with vch_. An administrator gives it to you, or runs vouch token create.",
+        let messages = request.messages
+        let tokenField = TextField(name: "token", label: messages[.signInTokenLabel], hint: messages[.signInTokenHint],
                                    issue: issues.first { $0.field == "token" }, type: "password", autocomplete: "current-password", spellcheck: false)
+        let fields = tokenField.render(messages) + Form.hidden("next", SignInPages.safeNext(next) ?? "") + Button(messages[.signInTitle]).render()
         let content: HTML = """
-        <h1 class="heading-l">Sign in to Vouch</h1>
-        <p class="body">Release managers, maintainers and administrators sign in with their token. You stay signed in on this device until you sign out or do not use the console for a day.</p>
-        <p class="body">If you test fixes, open the personal link you were sent instead: you do not need a token.</p>
-        \(Form(action: "/console/sign-in", csrf: formToken, content: tokenField.render() + Form.hidden("next", SignInPages.safeNext(next) ?? "") + Button("Sign in").render()).render())
+        <h1 class="heading-l">\(messages[.signInHeading])</h1>
+        <p class="body">\(messages[.signInIntro])</p>
+        <p class="body">\(messages[.signInTesters])</p>
+        \(Form(action: "/console/sign-in", csrf: formToken, content: fields).render())
         """
-        var response = request.page("Sign in", issues: issues, content: content)
+        var response = request.translatedPage(messages[.signInTitle], issues: issues, content: content)
         response.headers.append(ConsoleSessions.cookie(ConsoleSessions.signInCookieName, formToken, maxAge: 3_600, secure: sessions.isSecure(request.http)))
         return response
     }
@@ -64,16 +66,15 @@ struct SignInPages {
         let next = request.field("next")
         let secret = request.field("token")
         guard !secret.isEmpty else {
-            return renderSignIn(request, next: next, issues: [FieldIssue(field: "token", message: "Enter your token")])
+            return renderSignIn(request, next: next, issues: [FieldIssue(field: "token", message: request.messages[.signInEnterToken])])
         }
         guard let principal = tokens.principal(forSecret: secret) else {
             if !tokens.isRevoked(secret: secret) { countFailure(from: request.http.clientAddress, "unknown console tokens blocked") }
-            let message = tokens.isRevoked(secret: secret) ? "This token was revoked: ask an administrator for a new one"
-                : "The token is not valid: check that you copied all of it, starting with vch_"
+            let message = request.messages[tokens.isRevoked(secret: secret) ? .signInRevoked : .signInInvalid]
             return renderSignIn(request, next: next, issues: [FieldIssue(field: "token", message: message)])
         }
         guard principal.role != .sdk else {
-            return renderSignIn(request, next: next, issues: [FieldIssue(field: "token", message: "This token is an app's (role sdk): it only reads flags. Sign in with your own token")])
+            return renderSignIn(request, next: next, issues: [FieldIssue(field: "token", message: request.messages[.signInSdk])])
         }
         let secure = sessions.isSecure(request.http)
         // A new session every time: a session id planted before sign-in is never promoted to a signed-in one.
@@ -88,10 +89,11 @@ struct SignInPages {
     }
 
     func signedOut(_ request: ConsoleRequest) throws -> HTTPResponse {
-        request.page("You have signed out", content: """
-        <h1 class="heading-l">You have signed out</h1>
-        <p class="body">Nothing of your session is kept in this browser.</p>
-        <p class="body"><a href="/console/sign-in">Sign in again</a></p>
+        let messages = request.messages
+        return request.translatedPage(messages[.signedOutTitle], content: """
+        <h1 class="heading-l">\(messages[.signedOutTitle])</h1>
+        <p class="body">\(messages[.signedOutText])</p>
+        <p class="body"><a href="/console/sign-in">\(messages[.signedOutAgain])</a></p>
         """)
     }
 
@@ -105,19 +107,19 @@ struct SignInPages {
         // With a session in this browser the route checks the form against it; without one, a token of the form's own
         // matched by a cookie stops another site from signing this browser in as the tester.
         let formToken = request.session?.csrf ?? SecureRandom.alphanumeric(count: 32)
+        let messages = request.messages
         var staffWarning: HTML = ""
         if let staff = request.principal, staff.role != .tester {
-            staffWarning = WarningText("You are signed in as \(staff.name), who is not this tester. If you continue, everything you enter "
-                                       + "is recorded as entered by \(staff.name) on this tester's link, not as the tester's own report.").render()
+            staffWarning = WarningText(messages(.linkStaffWarning, ["staff": staff.name])).render(messages)
         }
         let content: HTML = """
-        <h1 class="heading-l">Your personal link</h1>
-        <p class="body">This link is for <strong>\(name)</strong>, who tests fixes and tells the team how they work with assistive technology.</p>
-        <p class="body">If you are \(name), continue to see the fixes waiting for you. If you are not, close this page: the link is personal.</p>
+        <h1 class="heading-l">\(messages[.linkTitle])</h1>
+        <p class="body">\(messages.html(.linkForName, ["name": "<strong>\(name)</strong>"]))</p>
+        <p class="body">\(messages(.linkIfYou, ["name": name]))</p>
         \(staffWarning)
-        \(Form(action: "/console/link/" + request.parameter("secret"), csrf: formToken, content: Button("Continue as \(name)").render()).render())
+        \(Form(action: "/console/link/" + request.parameter("secret"), csrf: formToken, content: Button(messages(.linkContinueAs, ["name": name])).render()).render())
         """
-        var response = request.page("Your personal link", content: content)
+        var response = request.translatedPage(messages[.linkTitle], content: content)
         if request.session == nil {
             response.headers.append(ConsoleSessions.cookie(ConsoleSessions.signInCookieName, formToken, maxAge: 3_600, secure: sessions.isSecure(request.http)))
         }
@@ -177,10 +179,11 @@ struct SignInPages {
     /// Where a personal link lands. Browsers hold back a `SameSite=Strict` cookie on the redirect that follows a link
     /// from another site (an email), so the tester continues with a link from this page, which carries it.
     func welcome(_ request: ConsoleRequest) throws -> HTTPResponse {
-        request.page("Welcome", content: """
-        <h1 class="heading-l">Welcome to Vouch</h1>
-        <p class="body">You are signed in with your personal link. You can try the fixes you test and tell the team how they work with your assistive technology.</p>
-        <p class="body"><a href="/console/" class="button">Continue to your fixes</a></p>
+        let messages = request.messages
+        return request.translatedPage(messages[.welcomeTitle], content: """
+        <h1 class="heading-l">\(messages[.welcomeHeading])</h1>
+        <p class="body">\(messages[.welcomeText])</p>
+        <p class="body"><a href="/console/" class="button">\(messages[.welcomeContinue])</a></p>
         """)
     }
 

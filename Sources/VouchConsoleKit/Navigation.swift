@@ -14,30 +14,34 @@ public struct Navigation: Sendable {
 
     /// "Signed in as rita (release manager)", or "Signed in with your personal link" for a tester.
     public var signedInAs: String
+    /// The language `signedInAs` and the items are written in, marked with `lang` where it is not the page's.
+    public var wordsLanguage: Language
     public var items: [Item]
     /// Sign-out is a form, not a link: a GET must never change anything, and it needs the session's CSRF token.
     public var csrf: String
 
-    public init(signedInAs: String, items: [Item], csrf: String) {
+    public init(signedInAs: String, wordsLanguage: Language = .en, items: [Item], csrf: String) {
         self.signedInAs = signedInAs
+        self.wordsLanguage = wordsLanguage
         self.items = items
         self.csrf = csrf
     }
 
-    func render() -> HTML {
+    func render(_ messages: Messages) -> HTML {
         let links = items.map { item -> HTML in
             item.isCurrent ? "<li><a href=\"\(item.href)\" aria-current=\"page\">\(item.label)</a></li>"
                 : "<li><a href=\"\(item.href)\">\(item.label)</a></li>"
         }
+        let lang: HTML = wordsLanguage == messages.language ? .empty : " lang=\"\(wordsLanguage.rawValue)\""
         return """
-        <nav class="navigation" aria-label="Console">
-        <ul class="navigation__list">\(links)</ul>
+        <nav class="navigation" aria-label="\(messages[.navigationLabel])">
+        <ul class="navigation__list"\(lang)>\(links)</ul>
         </nav>
         <div class="header__account">
-        <p class="header__who">\(signedInAs)</p>
+        <p class="header__who"\(lang)>\(signedInAs)</p>
         <form method="post" action="/console/sign-out" novalidate>
         \(Form.csrfField(csrf))
-        <button type="submit" class="link-button">Sign out</button>
+        <button type="submit" class="link-button">\(messages[.navigationSignOut])</button>
         </form>
         </div>
         """

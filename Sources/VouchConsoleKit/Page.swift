@@ -10,28 +10,35 @@ public struct Page: Sendable {
     public var backLink: BackLink?
     public var banner: NotificationBanner?
     public var content: HTML
+    /// The words of the page's frame (skip link, error summary, footer) and its `lang`.
+    public var messages: Messages
+    /// Links to this page in the other languages; only on pages whose own words are all in the catalogs.
+    public var languageSwitcher: LanguageSwitcher?
     /// The path of the console's stylesheet, which carries a hash of its content so browsers may cache it forever.
     public var stylesheetPath: String
 
     public init(title: String, issues: [FieldIssue] = [], navigation: Navigation? = nil, backLink: BackLink? = nil,
-                banner: NotificationBanner? = nil, content: HTML, stylesheetPath: String = Stylesheet.path) {
+                banner: NotificationBanner? = nil, content: HTML, messages: Messages = .english, languageSwitcher: LanguageSwitcher? = nil,
+                stylesheetPath: String = Stylesheet.path) {
         self.title = title
         self.issues = issues
         self.navigation = navigation
         self.backLink = backLink
         self.banner = banner
         self.content = content
+        self.messages = messages
+        self.languageSwitcher = languageSwitcher
         self.stylesheetPath = stylesheetPath
     }
 
     /// The `<title>`: "Error: " when the page shows problems, then the page's subject, then the product. The product is
     /// named here only, so a subject never names it: the page headed "Welcome to Vouch" has the subject "Welcome".
-    public var documentTitle: String { (issues.isEmpty ? "" : "Error: ") + title + " – Vouch" }
+    public var documentTitle: String { (issues.isEmpty ? "" : messages[.pageErrorPrefix] + " ") + title + " – Vouch" }
 
     public func render() -> String {
         let page: HTML = """
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang="\(messages.language.rawValue)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -40,23 +47,24 @@ public struct Page: Sendable {
         <link rel="stylesheet" href="\(stylesheetPath)">
         </head>
         <body>
-        <a href="#main-content" class="skip-link">Skip to main content</a>
+        <a href="#main-content" class="skip-link">\(messages[.pageSkipLink])</a>
         <header class="header">
         <div class="width header__inner">
-        <a href="/console/" class="header__brand">Vouch<span class="visually-hidden"> console, home</span></a>
-        \(navigation?.render())
+        \(languageSwitcher?.render(messages))
+        <a href="/console/" class="header__brand">Vouch<span class="visually-hidden"> \(messages[.pageHomeLink])</span></a>
+        \(navigation?.render(messages))
         </div>
         </header>
         <div class="width">
-        \(backLink?.render())
+        \(backLink?.render(messages))
         <main id="main-content" tabindex="-1">
-        \(issues.isEmpty ? banner?.render() : ErrorSummary(issues: issues).render())
+        \(issues.isEmpty ? banner?.render() : ErrorSummary(issues: issues).render(messages))
         \(content)
         </main>
         </div>
         <footer class="footer">
         <div class="width">
-        <p><a href="/console/accessibility">Accessibility of this console</a></p>
+        <p><a href="/console/accessibility">\(messages[.pageAccessibilityLink])</a></p>
         </div>
         </footer>
         </body>

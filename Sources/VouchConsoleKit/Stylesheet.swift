@@ -25,6 +25,10 @@ public enum Stylesheet {
     .header a,.header a:visited{color:#fff}
     .header a:focus{color:#0b0c0c}
     .header__brand{font-weight:700;font-size:1.5rem;text-decoration:none}
+    .language-switcher{flex-basis:100%}
+    .language-switcher__list{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.25rem 1rem}
+    .language-switcher a{display:inline-block;min-height:1.5rem;padding:.125rem .25rem}
+    .language-switcher a[aria-current]{font-weight:700;text-decoration-thickness:max(3px,.1875rem)}
     .navigation__list{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
     .navigation__list a[aria-current]{font-weight:700;text-decoration-thickness:max(3px,.1875rem)}
     .header__account{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;margin-left:auto}

@@ -3,19 +3,7 @@ import VouchDomain
 
 /// The console's words for stored values: what a person reads instead of `cant_tell` or `rolled_back`.
 public enum Words {
-    public static func state(_ state: FixState) -> String {
-        switch state {
-        case .draft: "Draft"
-        case .testing: "In testing"
-        case .promoting: "Being promoted"
-        case .promotionFailed: "Promotion failed"
-        case .releasing: "Releasing in steps"
-        case .released: "Released"
-        case .paused: "Paused"
-        case .rolledBack: "Rolled back"
-        case .abandoned: "Abandoned"
-        }
-    }
+    public static func state(_ state: FixState) -> String { Messages.english.state(state) }
 
     /// The state as a tag whose colour repeats what its word says.
     public static func stateTag(_ state: FixState) -> StatusTag {
@@ -76,54 +64,15 @@ public enum Words {
         }
     }
 
-    public static func verdict(_ verdict: Verdict) -> String {
-        switch verdict {
-        case .passed: "Yes, it works"
-        case .failed: "No, it does not work"
-        case .cantTell: "I can't tell"
-        }
-    }
+    public static func verdict(_ verdict: Verdict) -> String { Messages.english.verdict(verdict) }
 
-    public static func taskOutcome(_ outcome: TaskOutcome) -> String {
-        switch outcome {
-        case .completedIndependently: "Yes, on my own"
-        case .completedWithWorkaround: "Yes, with a workaround"
-        case .completedWithAssistance: "Yes, with help from someone"
-        case .notCompleted: "No, I could not finish it"
-        }
-    }
+    public static func taskOutcome(_ outcome: TaskOutcome) -> String { Messages.english.taskOutcome(outcome) }
 
-    /// How bad the worst problem left is, whether or not she found a way round it; how she got the task done is the
-    /// task outcome's to say, so no severity speaks of workarounds or help (docs/console.md, "Task outcome and severity").
-    /// Serious and Critical block promotion, so their words say what stops a person.
-    public static func severity(_ severity: Severity) -> String {
-        switch severity {
-        case .none: "No problem left"
-        case .minor: "Minor: an annoyance"
-        case .moderate: "Moderate: it slows me down"
-        case .serious: "Serious: it stops me doing part of it on my own"
-        case .critical: "Critical: it stops me doing it at all"
-        }
-    }
+    public static func severity(_ severity: Severity) -> String { Messages.english.severity(severity) }
 
-    public static func announcement(_ announcement: Announcement) -> String {
-        switch announcement {
-        case .yes: "Yes"
-        case .no: "No"
-        case .notApplicable: "Does not apply"
-        }
-    }
+    public static func announcement(_ announcement: Announcement) -> String { Messages.english.announcement(announcement) }
 
-    public static func browser(_ browser: Browser) -> String {
-        switch browser {
-        case .chrome: "Chrome"
-        case .edge: "Edge"
-        case .firefox: "Firefox"
-        case .safari: "Safari"
-        case .samsungInternet: "Samsung Internet"
-        case .other: "Another browser"
-        }
-    }
+    public static func browser(_ browser: Browser) -> String { Messages.english.browser(browser) }
 
     /// "4.1.2 Name, Role, Value", or the number alone when the catalogue does not know it.
     public static func wcag(_ number: String) -> String {

@@ -72,7 +72,9 @@ public struct HTTPRequest: Sendable {
     /// The request headers Vouch looks at; others are never copied out of libmicrohttpd.
     /// `origin` and `access-control-request-method` let a browser on another origin read OFREP (CORS); `host` and
     /// `last-event-id` serve its event streams (their address, and catching up after a reconnect). The console reads
-    /// `cookie` (its session) and `x-forwarded-proto` (whether a proxy in front serves it over TLS).
+    /// `cookie` (its session), `x-forwarded-proto` (whether a proxy in front serves it over TLS) and `accept-language`
+    /// (the language of its pages).
     public static let collectedHeaders = ["authorization", "x-api-key", "content-type", "if-none-match", "idempotency-key", "x-request-id",
-                                          "origin", "access-control-request-method", "host", "last-event-id", "cookie", "x-forwarded-proto"]
+                                          "origin", "access-control-request-method", "host", "last-event-id", "cookie", "x-forwarded-proto",
+                                          "accept-language"]
 }

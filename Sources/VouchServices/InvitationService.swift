@@ -35,7 +35,7 @@ public struct InvitationService: Sendable {
         public var url: String
     }
 
-    /// The languages an invitation's pages can open in.
+    /// The languages an invitation's pages can open in: the console's (`console.default_language` takes the same).
     public static let languages = ["en", "ja"]
     /// How long an invitation works: from an hour to 90 days; 14 days unless its maker says.
     public static let validRange = 3_600...(90 * 86_400)

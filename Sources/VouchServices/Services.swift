@@ -19,7 +19,8 @@ public struct Services: Sendable {
 
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
-                programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), clock: @escaping @Sendable () -> Date) {
+                programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
+                clock: @escaping @Sendable () -> Date) {
         fixes = FixService(store: store, promotion: promotion, clock: clock)
         targets = TargetService(store: store, clock: clock)
         testers = TesterService(store: store, clock: clock)
@@ -29,6 +30,6 @@ public struct Services: Sendable {
         webhooks = WebhookService(store: store, checkAddress: checkWebhookAddress, makeSecret: makeWebhookSecret, clock: clock)
         tokens = TokenService(store: store, clock: clock)
         links = LinkService(store: store, defaultValidSeconds: linkValidSeconds, clock: clock)
-        invitations = InvitationService(store: store, programmeOperator: programmeOperator, clock: clock)
+        invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage, clock: clock)
     }
 }

@@ -2,9 +2,11 @@
 ///
 /// `vouch-embed openapi DOCUMENT OUTPUT` writes `OpenAPIDocument.json`;
 /// `vouch-embed migrations SCHEMA_DIRECTORY OUTPUT MARKER` writes `EmbeddedMigrations.all`, then rewrites MARKER,
-/// the build's input that makes SwiftPM run it again next time (see Plugins/EmbedMigrations).
+/// the build's input that makes SwiftPM run it again next time (see Plugins/EmbedMigrations);
+/// `vouch-embed messages CATALOG_DIRECTORY OUTPUT` writes `MessageKey` and each language's texts (see `MessageCatalog`).
 enum EmbedCommand {
     static let usage = "Usage: vouch-embed openapi DOCUMENT OUTPUT | vouch-embed migrations SCHEMA_DIRECTORY OUTPUT MARKER"
+        + " | vouch-embed messages CATALOG_DIRECTORY OUTPUT"
 
     static func run(arguments: [String]) throws {
         switch (arguments.first, arguments.count) {
@@ -13,8 +15,10 @@ enum EmbedCommand {
         case ("migrations", 4):
             try TextFile.writeIfChanged(try migrationsSource(schemaDirectory: arguments[1]), to: arguments[2])
             try TextFile.write("", to: arguments[3])
+        case ("messages", 3):
+            try TextFile.writeIfChanged(try MessageCatalog.source(MessageCatalog.all(in: arguments[1])), to: arguments[2])
         default:
-            throw EmbedError("expected 'openapi' with 2 paths or 'migrations' with 3, got: \(arguments.joined(separator: " "))\n\(usage)")
+            throw EmbedError("expected 'openapi' or 'messages' with 2 paths or 'migrations' with 3, got: \(arguments.joined(separator: " "))\n\(usage)")
         }
     }
 

@@ -120,7 +120,9 @@ def console_path(url: str, origin: str) -> str | None:
 
 
 def followed(path: str) -> bool:
-    return not path.startswith(SKIPPED_PREFIXES) and path.split("?")[0] not in SKIPPED_PATHS
+    # A language link would switch the rest of the crawl to that language: each language has a crawl of its own.
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(path).query)
+    return not path.startswith(SKIPPED_PREFIXES) and path.split("?")[0] not in SKIPPED_PATHS and "lang" not in query
 
 
 class ConsoleBrowser:

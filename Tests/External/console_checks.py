@@ -15,11 +15,14 @@ passes, so a test can report every page's problems at once rather than stop at t
   back.
 - Error pages (GOV.UK's pattern): "Error: " in the title, the error summary focused on load, each of its links to a
   field that shows the same message.
+
+Pages say their language (`<html lang>`, English or Japanese); the words the checks look for are read in it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pathlib
 import subprocess
@@ -54,6 +57,9 @@ CONTROL_ROLES = {"link", "button", "textbox", "searchbox", "radio", "checkbox", 
                  "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "slider", "spinbutton", "treeitem"}
 # Roles that say nothing about what an element is: an element in the tab order must not have one of them.
 NO_ROLE = {"", "generic", "none", "presentation", "StaticText", "paragraph", "LabelText", "group", "list", "listitem"}
+# The console's languages, and the words of its frame the checks look for, in each.
+ERROR_PREFIXES = {"en": "Error: ", "ja": "エラー: "}
+SKIP_LINKS = {"en": "Skip to main content", "ja": "メインコンテンツへ移動"}
 PHONE_WIDTH = 320
 # The longest the error check waits for the browser to move the focus to an error summary with `autofocus`.
 AUTOFOCUS_WAIT = 2.0
@@ -209,12 +215,12 @@ def outline_problems(driver, tree: list[dict], *, signed_in: bool) -> list[str]:
             problems.append(f"no {landmark} landmark")
     if landmarks.count("main") > 1:
         problems.append(f"{landmarks.count('main')} main landmarks")
-    title, h1, has_summary = driver.execute_script(
+    title, h1, has_summary, language = driver.execute_script(
         "const h1 = document.querySelectorAll('h1');"
         "return [document.title, h1.length === 1 ? h1[0].textContent.replace(/\\s+/g, ' ').trim() : null,"
-        " Boolean(document.querySelector('.error-summary'))];")
+        " Boolean(document.querySelector('.error-summary')), document.documentElement.lang];")
     # The title says what the h1 says, maybe shorter ("Sign in" for "Sign in to Vouch"), then the product, once.
-    prefix = "Error: " if has_summary else ""
+    prefix = ERROR_PREFIXES.get(language, "Error: ") if has_summary else ""
     subject = title.removeprefix(prefix).removesuffix(" – Vouch")
     if not title.startswith(prefix) or not title.endswith(" – Vouch") or not subject:
         problems.append(f"the title {title!r} is not '{prefix}<what the page is> – Vouch'")
@@ -222,8 +228,8 @@ def outline_problems(driver, tree: list[dict], *, signed_in: bool) -> list[str]:
         problems.append(f"the title {title!r} says Vouch twice")
     elif h1 is not None and subject.casefold() not in h1.casefold():
         problems.append(f"the title {title!r} does not say what the h1 {h1!r} says")
-    if driver.execute_script("return document.documentElement.lang") != "en":
-        problems.append("the page does not say its language (lang=\"en\")")
+    if language not in ERROR_PREFIXES:
+        problems.append(f"the page does not say its language as one of the console's ({language!r}, not one of {sorted(ERROR_PREFIXES)})")
     return problems
 
 
@@ -342,7 +348,7 @@ if (!window.vouchLogsFocus) {
 return stops.map(element => ({description: describe(element), style: look(element), radio: element.type === "radio"}));
 """
 
-FOCUS_REPORT = """
+FOCUS_REPORT = f"const SKIP_LINKS = {json.dumps(list(SKIP_LINKS.values()))};" + """
 const element = document.activeElement || document.body;
 const rect = element.getBoundingClientRect();
 // Past the last element Tab goes to the browser's own controls, and the page's focus falls back to the body.
@@ -350,7 +356,7 @@ const rect = element.getBoundingClientRect();
 return {left: element === document.body, index: (window.vouchTabStops || []).indexOf(element),
         inView: rect.width > 0 && rect.height > 0 && rect.bottom > 0 && rect.right > 0
                 && rect.top < window.innerHeight && rect.left < window.innerWidth,
-        isSkipLink: element.matches("a.skip-link[href='#main-content']") && element.textContent.trim() === "Skip to main content",
+        isSkipLink: element.matches("a.skip-link[href='#main-content']") && SKIP_LINKS.includes(element.textContent.trim()),
         inMain: Boolean(element.closest("main")) || Boolean(document.querySelector("main")
                 && document.querySelector("main").compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING),
         isMain: element.matches("main#main-content")};
@@ -508,11 +514,11 @@ const links = summary.length ? [...summary[0].querySelectorAll("a")].map(link =>
                              + " " + (target.getAttribute("aria-describedby") || "") : "";
   return {text: text(link.textContent), href: href, target: Boolean(target),
           control: Boolean(target && target.matches("input, select, textarea")),
-          messages: messages.map(message => text(message.textContent).replace(/^Error:\\s*/, "")),
+          messages: messages.map(message => text(message.textContent).replace(/^(Error|エラー):\\s*/, "")),
           describedBy: messages.every(message => message.id && described.split(/\\s+/).includes(message.id))};
 }) : [];
-const fieldErrors = [...document.querySelectorAll(".error-message")].map(message => text(message.textContent).replace(/^Error:\\s*/, ""));
-return {title: document.title, summaries: summary.length, focused: summary.length > 0 && summary[0].contains(active),
+const fieldErrors = [...document.querySelectorAll(".error-message")].map(message => text(message.textContent).replace(/^(Error|エラー):\\s*/, ""));
+return {title: document.title, language: document.documentElement.lang, summaries: summary.length, focused: summary.length > 0 && summary[0].contains(active),
         active: active ? active.tagName.toLowerCase() + (active.className ? "." + active.className : "") : null,
         links: links, fieldErrors: fieldErrors};
 """
@@ -526,13 +532,14 @@ def error_pattern_problems(driver) -> list[str]:
     while found["summaries"] and not found["focused"] and time.monotonic() < waited_until:
         time.sleep(0.05)
         found = driver.execute_script(SUMMARY)
-    if found["summaries"] == 0 and not found["title"].startswith("Error: "):
+    prefix = ERROR_PREFIXES.get(found["language"], "Error: ")
+    if found["summaries"] == 0 and not found["title"].startswith(prefix):
         return []
     problems = []
-    if not found["title"].startswith("Error: "):
-        problems.append(f"the page shows an error summary but its title {found['title']!r} does not start with 'Error: '")
+    if not found["title"].startswith(prefix):
+        problems.append(f"the page shows an error summary but its title {found['title']!r} does not start with {prefix!r}")
     if found["summaries"] != 1:
-        problems.append(f"the title starts with 'Error: ' but the page has {found['summaries']} error summaries, not 1")
+        problems.append(f"the title starts with {prefix!r} but the page has {found['summaries']} error summaries, not 1")
         return problems
     if not found["focused"]:
         problems.append(f"the error summary does not have the focus when the page loads ({found['active']} has it)")

@@ -62,7 +62,7 @@ struct InvitationRoutesTests {
         let server = try InvitationRoutesTests.server()
         let created = try server.call("POST", "/v1/invitations", json: "{}")
         #expect(created.status == 201, "\(created.text)")
-        #expect(created.json["language"]?.stringValue == "en")
+        #expect(created.json["language"]?.stringValue == "en", "console.default_language")
         #expect(created.json["uses_allowed"]?.intValue == 1)
         let id = try #require(created.json["id"]?.stringValue)
         let secret = String(created.json["url"]?.stringValue?.split(separator: "/").last ?? "")

@@ -26,23 +26,28 @@ struct FeedbackCheckPages {
         let place = try journey.place(request)
         let fix = place.fix
         guard let answers = try journey.storedAnswers(at: place), answers.sent == nil else { return .seeOther(FeedbackJourney.path(fix)) }
-        if let incomplete = FeedbackValidation.firstIncomplete(fix: fix, answers: answers, testerID: place.testerID) {
+        let messages = request.messages
+        if let incomplete = FeedbackValidation.firstIncomplete(fix: fix, answers: answers, testerID: place.testerID, messages: messages) {
             return .seeOther(FeedbackJourney.path(fix, incomplete.step))
         }
         let sequence = FeedbackStep.sequence(for: fix, answers: answers)
         let rows = sequence.flatMap { step in
             step.fields(for: fix).map { field in
-                SummaryList.Row(FeedbackWording.subject(field), text: answers[field].map { FeedbackWording.value(field, $0, platform: answers.platform(for: fix)) } ?? "Not given",
-                                changeHref: FeedbackJourney.path(fix, step, changing: true), changeSubject: FeedbackWording.subject(field).lowercased())
+                let value = answers[field].map { FeedbackWording.value(field, $0, platform: answers.platform(for: fix), messages) }
+                return SummaryList.Row(FeedbackWording.subject(field, messages), text: value ?? messages[.checkNotGiven],
+                                       changeHref: FeedbackJourney.path(fix, step, changing: true),
+                                       changeSubject: FeedbackWording.subject(field, messages).lowercased())
             }
         }
-        let form = request.form(FeedbackJourney.path(fix, "check"), Form.hidden(FeedbackCheckPages.keyField, answers.idempotencyKey) + Button("Send feedback").render())
-        return request.page("Check your answers before sending", backLink: BackLink(href: FeedbackJourney.path(fix, sequence.last ?? .comment)), content: """
-        <h1 class="heading-l">Check your answers before sending</h1>
-        <p class="body">Your feedback on “\(fix.title)”, version \(fix.revision).</p>
-        \(SummaryList(rows).render())
-        <h2 class="heading-m">Now send your feedback</h2>
-        <p class="body">The team sees it with your tester number (\(Words.shortID(place.testerID))), not your name. If you send feedback on this version again, your latest counts.</p>
+        let form = request.form(FeedbackJourney.path(fix, "check"),
+                                Form.hidden(FeedbackCheckPages.keyField, answers.idempotencyKey) + Button(messages[.checkSend]).render())
+        let about = messages(.checkAbout, ["title": fix.title, "revision": messages.number(fix.revision)])
+        return request.translatedPage(messages[.checkTitle], backLink: BackLink(href: FeedbackJourney.path(fix, sequence.last ?? .comment)), content: """
+        <h1 class="heading-l">\(messages[.checkTitle])</h1>
+        <p class="body">\(about)</p>
+        \(SummaryList(rows).render(messages))
+        <h2 class="heading-m">\(messages[.checkSendTitle])</h2>
+        <p class="body">\(messages(.checkSendText, ["number": messages.shortID(place.testerID)]))</p>
         \(form)
         """)
     }
@@ -60,7 +65,7 @@ struct FeedbackCheckPages {
         }
         // An older check page (she changed answers in another tab since): show her what would be sent now.
         guard answers.idempotencyKey == posted else { return .seeOther(FeedbackJourney.path(fix, "check")) }
-        if let incomplete = FeedbackValidation.firstIncomplete(fix: fix, answers: answers, testerID: place.testerID) {
+        if let incomplete = FeedbackValidation.firstIncomplete(fix: fix, answers: answers, testerID: place.testerID, messages: request.messages) {
             return try journey.questionPage(request, incomplete.step, at: place, answers: answers, issues: incomplete.issues, changing: true)
         }
         // Read as the API reads its body, and claimed with the same bytes, so a resend with the same key is a replay.
@@ -82,7 +87,7 @@ struct FeedbackCheckPages {
         case .failure(let failure): refusal = failure
         }
         // The service's own checks: back to the first question in error, with its words; her answers stay as they are.
-        let issues = refusal.issues.map(FeedbackValidation.issue(from:))
+        let issues = refusal.issues.map { FeedbackValidation.issue(from: $0, answers: answers, messages: request.messages) }
         if refusal.status == 422, let step = issues.lazy.compactMap({ FeedbackStep.asking($0.field) }).first {
             return try journey.questionPage(request, step, at: place, answers: answers, issues: issues.filter { step.fields.contains($0.field) },
                                             changing: true)
@@ -97,17 +102,19 @@ struct FeedbackCheckPages {
         let reference = try journey.storedAnswers(at: place)?.sent?.feedbackID
             ?? TesterFixes(store: journey.store).latestFeedback(on: fix, by: place.testerID)?.id
         guard let reference else { return .seeOther(FeedbackJourney.path(fix)) }
-        return request.page("Feedback sent", content: """
+        let messages = request.messages
+        let again: HTML = "<a href=\"\(FeedbackJourney.path(fix))\">\(messages(.sentAgainLink, ["title": fix.title]))</a>"
+        return request.translatedPage(messages[.sentTitle], content: """
         <div class="panel">
-        <h1 class="heading-l panel__title">Feedback sent</h1>
-        <p class="body">Your reference<br><strong>\(Words.shortID(reference))</strong></p>
+        <h1 class="heading-l panel__title">\(messages[.sentTitle])</h1>
+        <p class="body">\(messages[.sentReference])<br><strong>\(messages.shortID(reference))</strong></p>
         </div>
-        <p class="body">Thank you. Your feedback on “\(fix.title)”, version \(fix.revision), is with the team.</p>
-        <h2 class="heading-m">What happens next</h2>
-        <p class="body">The team reads your feedback together with other testers'. When the fix works for enough testers and a release manager approves it, it is switched on for everyone who uses the app.</p>
-        <p class="body">If the team changes the fix, it gets a new version and you may be asked to try it again. If you try it again yourself and something is different, <a href="\(FeedbackJourney.path(fix))">give feedback on \(fix.title) again</a>: your latest feedback is the one that counts.</p>
-        <p class="body"><a href="/console/my-feedback">See all your feedback</a></p>
-        <p class="body"><a href="/console/">Go back to your fixes</a></p>
+        <p class="body">\(messages(.sentThanks, ["title": fix.title, "revision": messages.number(fix.revision)]))</p>
+        <h2 class="heading-m">\(messages[.sentNextTitle])</h2>
+        <p class="body">\(messages[.sentNext])</p>
+        <p class="body">\(messages.html(.sentAgain, ["link": again]))</p>
+        <p class="body"><a href="/console/my-feedback">\(messages[.sentAllFeedback])</a></p>
+        <p class="body"><a href="/console/">\(messages[.sentHome])</a></p>
         """)
     }
 }

@@ -55,7 +55,7 @@ struct FeedbackJourney {
                       changing: Bool) throws -> HTTPResponse {
         let fix = place.fix
         let question = FeedbackQuestion(step: step, fix: fix, answers: answers, issues: issues,
-                                        profile: try store.tester(place.testerID)?.assistiveTech ?? [])
+                                        profile: try store.tester(place.testerID)?.assistiveTech ?? [], messages: request.messages)
         let sequence = FeedbackStep.sequence(for: fix, answers: answers)
         let back: String = if changing {
             FeedbackJourney.path(fix, "check")
@@ -64,7 +64,7 @@ struct FeedbackJourney {
         } else {
             FeedbackJourney.path(fix)
         }
-        let content = request.form(FeedbackJourney.path(fix, step, changing: changing), question.controls + Button("Continue").render())
-        return request.page(question.heading, issues: issues, backLink: BackLink(href: back), content: content)
+        let content = request.form(FeedbackJourney.path(fix, step, changing: changing), question.controls + Button(request.messages[.qContinue]).render())
+        return request.translatedPage(question.heading, issues: issues, backLink: BackLink(href: back), content: content)
     }
 }

@@ -32,11 +32,12 @@ struct FeedbackPages {
         }
         try journey.save(answers, at: place)
         let changing = isChanging(request)
-        let issues = FeedbackValidation.issues(on: step, fix: place.fix, answers: answers, testerID: place.testerID)
+        let issues = FeedbackValidation.issues(on: step, fix: place.fix, answers: answers, testerID: place.testerID, messages: request.messages)
         guard issues.isEmpty else {
             return try journey.questionPage(request, step, at: place, answers: answers, issues: issues, changing: changing)
         }
-        if changing, let incomplete = FeedbackValidation.firstIncomplete(fix: place.fix, answers: answers, testerID: place.testerID) {
+        if changing, let incomplete = FeedbackValidation.firstIncomplete(fix: place.fix, answers: answers, testerID: place.testerID,
+                                                                                  messages: request.messages) {
             // A changed answer may open a question (the web needs a browser): ask it before returning to the check.
             // Or it may clash with an earlier one (a failed verdict and no problem left): show that page and why.
             let answered = incomplete.step.fields.contains { answers[$0] != nil }

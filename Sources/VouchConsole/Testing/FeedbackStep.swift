@@ -1,3 +1,4 @@
+import VouchConsoleKit
 import VouchDomain
 
 /// One page of the feedback questions: its address, the API fields it asks for, and what must be answered before
@@ -51,17 +52,16 @@ enum FeedbackStep: String, CaseIterable, Sendable {
 
     /// The fields she must answer on this page, each with what to say when she has not (GOV.UK's error messages:
     /// what to do, not what went wrong).
-    func required(for fix: Fix) -> [(field: String, message: String)] {
+    func required(for fix: Fix) -> [(field: String, message: MessageKey)] {
         switch self {
         case .device:
-            (fix.platforms.count > 1 ? [("platform", "Select the platform you tested on")] : [])
-                + [("os_version", "Enter the version of the operating system"), ("app_build", "Enter the version or build of the app")]
-        case .browser: [("browser", "Select the browser you used")]
-        case .assistiveTechnology: [("assistive_tech", "Select the assistive technology you used")]
-        case .verdict: [("verdict", "Select whether the fix worked")]
-        case .task: [("task_outcome", "Select whether you could do what you set out to do")]
-        case .severity: [("severity", "Select how bad the worst problem left is")]
-        case .regression: [("regression", "Select whether anything else stopped working")]
+            (fix.platforms.count > 1 ? [("platform", .requiredPlatform)] : []) + [("os_version", .requiredOsVersion), ("app_build", .requiredAppBuild)]
+        case .browser: [("browser", .requiredBrowser)]
+        case .assistiveTechnology: [("assistive_tech", .requiredAssistiveTechnology)]
+        case .verdict: [("verdict", .requiredVerdict)]
+        case .task: [("task_outcome", .requiredTask)]
+        case .severity: [("severity", .requiredSeverity)]
+        case .regression: [("regression", .requiredRegression)]
         case .announcements, .heard, .comment: []
         }
     }

@@ -16,50 +16,52 @@ struct FixToTryPage {
     func page(_ request: ConsoleRequest) throws -> HTTPResponse {
         let place = try journey.place(request, open: false)
         let fix = place.fix
-        let platforms = fix.platforms.map(Words.platform).joined(separator: ", ")
-        var rows = [SummaryList.Row("Where in the app", text: fix.uiArea), SummaryList.Row("Platforms", text: platforms)]
-        if let expected = fix.expectedAnnouncement { rows.append(SummaryList.Row("A screen reader should say", text: "“\(expected)”")) }
+        let messages = request.messages
+        let platforms = messages.list(fix.platforms.map(Words.platform))
+        var rows = [SummaryList.Row(messages[.fixWhereInApp], text: fix.uiArea), SummaryList.Row(messages[.fixPlatforms], text: platforms)]
+        if let expected = fix.expectedAnnouncement { rows.append(SummaryList.Row(messages[.fixScreenReaderShouldSay], text: "“\(expected)”")) }
         // What the fix should make better, in her words: WCAG numbers and the guidelines' names mean little to most testers.
-        let aims = FixAims(fix: fix).aims
+        let aims = FixAims(fix: fix).aims(messages)
         if !aims.isEmpty {
             let items = aims.map { aim -> HTML in "<li>\(aim)</li>" }
-            rows.append(SummaryList.Row("What the fix should make better", "<ul class=\"list list--plain\">\(items)</ul>"))
+            rows.append(SummaryList.Row(messages[.fixAims], "<ul class=\"list list--plain\">\(items)</ul>"))
         }
-        rows.append(SummaryList.Row("Version", text: String(fix.revision)))
-        let description: HTML = fix.description.map { "<h2 class=\"heading-m\">What the team changed</h2><p class=\"body\">\($0)</p>" } ?? .empty
-        let expected: HTML = fix.expectedAnnouncement.map { " When the fix works, a screen reader should say: “\($0)”." } ?? .empty
-        return request.page(fix.title, backLink: BackLink(href: "/console/", text: "Back to your fixes"), content: """
+        rows.append(SummaryList.Row(messages[.fixVersion], text: messages.number(fix.revision)))
+        let description: HTML = fix.description.map { "<h2 class=\"heading-m\">\(messages[.fixTeamChanged])</h2><p class=\"body\">\($0)</p>" } ?? .empty
+        let tryIt = fix.expectedAnnouncement.map { messages(.fixTryItExpected, ["area": fix.uiArea, "platforms": platforms, "expected": $0]) }
+            ?? messages(.fixTryIt, ["area": fix.uiArea, "platforms": platforms])
+        let pages = FeedbackStep.sequence(for: fix, answers: FeedbackAnswers(idempotencyKey: "")).count
+        return request.translatedPage(fix.title, backLink: BackLink(href: "/console/", text: messages[.fixBack]), content: """
         <h1 class="heading-l">\(fix.title)</h1>
-        \(SummaryList(rows).render())
+        \(SummaryList(rows).render(messages))
         \(description)
-        <h2 class="heading-m">What to try</h2>
-        <p class="body">Open the \(fix.uiArea) in the app on \(platforms), with your assistive technology on, and use it as you usually would.\(expected)</p>
-        <p class="body">Then tell the team whether it worked for you: about \(FeedbackStep.sequence(for: fix, answers: FeedbackAnswers(idempotencyKey: "")).count) short pages of questions. You can change any answer before you send.</p>
-        \(try feedbackPart(place))
+        <h2 class="heading-m">\(messages[.fixWhatToTry])</h2>
+        <p class="body">\(tryIt)</p>
+        <p class="body">\(messages(.fixThenTell, ["count": messages.number(pages)]))</p>
+        \(try feedbackPart(place, messages))
         """)
     }
 
     /// Her feedback so far on this version, and the way to give it, or why she cannot now.
-    private func feedbackPart(_ place: FeedbackJourney.Place) throws -> HTML {
+    private func feedbackPart(_ place: FeedbackJourney.Place, _ messages: Messages) throws -> HTML {
         let fix = place.fix
         guard Feedback.acceptingStates.contains(fix.state) else {
             return """
-            <h2 class="heading-m">Feedback is closed</h2>
-            <p class="body">This fix does not take feedback now: its state is “\(Words.state(fix.state))”. The team will tell you if they need you to try it again.</p>
+            <h2 class="heading-m">\(messages[.fixClosedTitle])</h2>
+            <p class="body">\(messages(.fixClosedText, ["state": messages.state(fix.state)]))</p>
             """
         }
         var parts: [HTML] = []
         if let latest = try TesterFixes(store: journey.store).latestFeedback(on: fix, by: place.testerID) {
-            parts.append("""
-            <p class="body">You sent feedback on this version on \(Words.timeElement(latest.recordedAt)): “\(Words.verdict(latest.verdict))”. You can send it again; your latest counts.</p>
-            """)
+            let sent = messages.html(.fixSentBefore, ["date": messages.timeElement(latest.recordedAt), "verdict": "\(messages.verdict(latest.verdict))"])
+            parts.append("<p class=\"body\">\(sent)</p>")
         }
         let started = try journey.storedAnswers(at: place).map { $0.sent == nil && !$0.values.isEmpty } ?? false
-        if started {
-            parts.append("<p class=\"body\">You have started answering but not sent your feedback yet. Your answers are kept.</p>")
-        }
-        let label = started ? "Continue giving feedback" : "Give feedback"
-        parts.append("<p class=\"body\"><a href=\"\(FeedbackJourney.path(fix, .device))\" class=\"button\" draggable=\"false\">\(label)<span class=\"visually-hidden\"> on \(fix.title)</span></a></p>")
+        if started { parts.append("<p class=\"body\">\(messages[.fixStarted])</p>") }
+        let label = messages[started ? .fixContinueFeedback : .fixGiveFeedback]
+        parts.append("""
+        <p class="body"><a href="\(FeedbackJourney.path(fix, .device))" class="button" draggable="false">\(label)<span class="visually-hidden"> \(messages(.fixFeedbackOn, ["title": fix.title]))</span></a></p>
+        """)
         return HTML.join(parts)
     }
 }

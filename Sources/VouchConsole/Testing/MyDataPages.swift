@@ -26,32 +26,38 @@ struct MyDataPages {
     func page(_ request: ConsoleRequest) throws -> HTTPResponse {
         let export = try store.exportTester(try request.testerID)
         let tester = export.tester
+        let messages = request.messages
         let technologies = tester.assistiveTech.map { profile -> HTML in
-            let version = profile.version.map { ", version \($0)" } ?? ""
-            return "<li>\(FeedbackWording.technologyName(profile.technology)) on \(Words.platform(profile.platform))\(version)</li>"
+            let names = ["technology": messages.technology(profile.technology), "platform": Words.platform(profile.platform)]
+            let text = profile.version.map { messages(.myDataTechnologyOnVersion, names.merging(["version": $0]) { $1 }) }
+                ?? messages(.myDataTechnologyOn, names)
+            return "<li>\(text)</li>"
         }
         let keys = tester.targetingKeys.map { key -> HTML in "<li>\(key)</li>" }
         let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey)?.title ?? enrollment.fixKey)</li>" }
+        let consent = messages(.myDataConsentText, ["version": String(tester.consent.version), "date": messages.time(tester.consent.givenAt),
+                                                    "recordedBy": tester.consent.recordedBy])
+        let reports = messages.count(export.feedback.count, one: .myDataReportsOne, other: .myDataReportsOther)
         let rows = [
-            SummaryList.Row("Your tester number", text: tester.id),
-            SummaryList.Row("Name", text: tester.name ?? "Not kept"),
-            SummaryList.Row("Contact", text: tester.contact ?? "Not given"),
-            SummaryList.Row("Assistive technology", MyDataPages.list(technologies, empty: "None noted")),
-            SummaryList.Row("Your accounts in the app", MyDataPages.list(keys, empty: "None")),
-            SummaryList.Row("Consent", text: "Version \(tester.consent.version), given on \(Words.time(tester.consent.givenAt)), noted by \(tester.consent.recordedBy)"),
-            SummaryList.Row("Fixes you test", MyDataPages.list(fixes, empty: "None at the moment")),
-            SummaryList.Row("Feedback you sent", "\(export.feedback.count) \(export.feedback.count == 1 ? "report" : "reports"). <a href=\"/console/my-feedback\">See your feedback</a>"),
+            SummaryList.Row(messages[.myDataTesterNumber], text: tester.id),
+            SummaryList.Row(messages[.myDataName], text: tester.name ?? messages[.myDataNotKept]),
+            SummaryList.Row(messages[.myDataContact], text: tester.contact ?? messages[.myDataNotGiven]),
+            SummaryList.Row(messages[.myDataTechnology], MyDataPages.list(technologies, empty: messages[.myDataNoneNoted])),
+            SummaryList.Row(messages[.myDataAccounts], MyDataPages.list(keys, empty: messages[.myDataNone])),
+            SummaryList.Row(messages[.myDataConsent], text: consent),
+            SummaryList.Row(messages[.myDataFixes], MyDataPages.list(fixes, empty: messages[.myDataNoneNow])),
+            SummaryList.Row(messages[.myDataFeedback], "\(reports)<br><a href=\"/console/my-feedback\">\(messages[.myDataSeeFeedback])</a>"),
         ]
-        return request.page("Your data", content: """
-        <h1 class="heading-l">Your data</h1>
-        <p class="body">This is what Vouch keeps about you. Which assistive technology you use is health data: only you and the team members who manage testers see it, and it never leaves Vouch with your feedback. To correct anything, ask the person who invited you.</p>
-        \(SummaryList(rows).render())
-        <h2 class="heading-m">Download your data</h2>
-        <p class="body">A copy of everything above and all your feedback, as a JSON file you can keep or give to another service.</p>
-        <p class="body"><a href="/console/my-data/export" download="vouch-my-data.json">Download your data (JSON file)</a></p>
-        <h2 class="heading-m">Stop testing</h2>
-        <p class="body">You can stop at any time, without giving a reason. Vouch then deletes your personal data.</p>
-        <p class="body"><a href="/console/my-data/withdraw" class="button button--secondary">Stop testing and delete my data</a></p>
+        return request.translatedPage(messages[.myDataTitle], content: """
+        <h1 class="heading-l">\(messages[.myDataTitle])</h1>
+        <p class="body">\(messages[.myDataIntro])</p>
+        \(SummaryList(rows).render(messages))
+        <h2 class="heading-m">\(messages[.myDataDownloadTitle])</h2>
+        <p class="body">\(messages[.myDataDownloadText])</p>
+        <p class="body"><a href="/console/my-data/export" download="vouch-my-data.json">\(messages[.myDataDownloadLink])</a></p>
+        <h2 class="heading-m">\(messages[.myDataStopTitle])</h2>
+        <p class="body">\(messages[.myDataStopText])</p>
+        <p class="body"><a href="/console/my-data/withdraw" class="button button--secondary">\(messages[.myDataStopButton])</a></p>
         """)
     }
 
@@ -66,29 +72,32 @@ struct MyDataPages {
     func confirmWithdrawal(_ request: ConsoleRequest) throws -> HTTPResponse {
         let export = try store.exportTester(try request.testerID)
         let (enrollments, feedback) = (export.enrollments.count, export.feedback.count)
+        let messages = request.messages
         // With no feedback there is nothing to choose about it.
-        let purge: HTML = feedback == 0 ? .empty : CheckboxGroup(name: "purge_feedback", legend: "Your feedback", options: [
-            RadioGroup.Option("true", "Also delete whether each fix worked for me",
-                              hint: "Then nothing of your \(feedback) \(feedback == 1 ? "report" : "reports") stays. The team can no longer explain past decisions with your answers."),
-        ]).render()
+        let purge: HTML = feedback == 0 ? .empty : CheckboxGroup(name: "purge_feedback", legend: messages[.withdrawFeedbackLegend], options: [
+            RadioGroup.Option("true", messages[.withdrawPurge],
+                              hint: messages.count(feedback, one: .withdrawPurgeHintOne, other: .withdrawPurgeHintOther)),
+        ]).render(messages)
         let form = request.form("/console/my-data/withdraw", purge + """
-        \(WarningText("You cannot undo this. To test again, you would need to be invited again.").render())
+        \(WarningText(messages[.withdrawCannotUndo]).render(messages))
         <div class="button-group">
-        \(Button("Stop testing and delete my data", kind: .warning).render())
-        <a href="/console/my-data">Cancel</a>
+        \(Button(messages[.myDataStopButton], kind: .warning).render())
+        <a href="/console/my-data">\(messages[.withdrawCancel])</a>
         </div>
         """)
-        return request.page("Are you sure you want to stop testing?", backLink: BackLink(href: "/console/my-data"), content: """
-        <h1 class="heading-l">Are you sure you want to stop testing?</h1>
-        <p class="body">If you stop, Vouch at once:</p>
+        let endsFixes: HTML = enrollments == 0 ? .empty
+            : "<li>\(messages.count(enrollments, one: .withdrawEndsFixesOne, other: .withdrawEndsFixesOther))</li>"
+        return request.translatedPage(messages[.withdrawTitle], backLink: BackLink(href: "/console/my-data"), content: """
+        <h1 class="heading-l">\(messages[.withdrawTitle])</h1>
+        <p class="body">\(messages[.withdrawAtOnce])</p>
         <ul class="list">
-        <li>deletes your name, your contact and the assistive technology you use</li>
-        <li>removes your accounts in the app, so fixes are no longer switched on for you</li>
-        \(enrollments == 0 ? HTML.empty : "<li>ends your part in the \(enrollments) \(enrollments == 1 ? "fix" : "fixes") you test</li>")
-        <li>stops your personal links and signs you out</li>
-        <li>deletes your comments, what you heard, and your device and version details from your feedback</li>
+        <li>\(messages[.withdrawDeletesPersonal])</li>
+        <li>\(messages[.withdrawRemovesAccounts])</li>
+        \(endsFixes)
+        <li>\(messages[.withdrawStopsLinks])</li>
+        <li>\(messages[.withdrawDeletesDetails])</li>
         </ul>
-        <p class="body">What stays, with no link to you: whether each fix worked, whether you could do the task, and how bad the problems were. The team sees it as from a “withdrawn” tester, so decisions already made can still be explained.</p>
+        <p class="body">\(messages[.withdrawWhatStays])</p>
         \(form)
         """)
     }
@@ -102,10 +111,11 @@ struct MyDataPages {
     }
 
     func withdrawn(_ request: ConsoleRequest) throws -> HTTPResponse {
-        request.page("You have stopped testing", content: """
-        <h1 class="heading-l">You have stopped testing</h1>
-        <p class="body">Your personal data was deleted and you are signed out. Your personal links no longer work, and no fix is switched on for you any more.</p>
-        <p class="body">Thank you for the time you gave to make apps work better with assistive technology.</p>
+        let messages = request.messages
+        return request.translatedPage(messages[.withdrawnTitle], content: """
+        <h1 class="heading-l">\(messages[.withdrawnTitle])</h1>
+        <p class="body">\(messages[.withdrawnText])</p>
+        <p class="body">\(messages[.withdrawnThanks])</p>
         """)
     }
 

@@ -19,16 +19,18 @@ struct MyFeedbackPage {
         let enrolled = Set(try store.enrolledFixes(of: testerID))
         var titles: [String: String] = [:]
         for key in enrolled { titles[key] = try store.fix(key)?.title }
+        let messages = request.messages
         let rows = feedback.map { record -> [HTML] in
             // A fix she no longer tests is named by its key alone: its page is not hers to open any more.
             let fix: HTML = titles[record.fixKey].map { "<a href=\"/console/testing/\(record.fixKey)\">\($0)</a>" } ?? "\(record.fixKey)"
-            return [fix, "\(record.revision)", "\(Words.verdict(record.verdict))", Words.timeElement(record.recordedAt)]
+            return [fix, "\(messages.number(record.revision))", "\(messages.verdict(record.verdict))", messages.timeElement(record.recordedAt)]
         }
-        let table = DataTable(caption: "Feedback you sent, newest first", columns: ["Fix", "Version", "Did it work?", "Sent"], rows: rows,
-                              emptyText: "You have not sent any feedback yet. Your fixes are on the start page.")
-        return request.page("Your feedback", content: """
-        <h1 class="heading-l">Your feedback</h1>
-        <p class="body">Everything you told the team about the fixes you test. For each version of a fix, your latest feedback is the one that counts.</p>
+        let table = DataTable(caption: messages[.myFeedbackCaption],
+                              columns: [messages[.myFeedbackFix], messages[.fixVersion], messages[.myFeedbackDidItWork], messages[.myFeedbackSent]],
+                              rows: rows, emptyText: messages[.myFeedbackEmpty])
+        return request.translatedPage(messages[.myFeedbackTitle], content: """
+        <h1 class="heading-l">\(messages[.myFeedbackTitle])</h1>
+        <p class="body">\(messages[.myFeedbackIntro])</p>
         \(table.render())
         """)
     }

@@ -19,9 +19,9 @@ public struct CheckboxGroup: Sendable {
         self.issue = issue
     }
 
-    public func render() -> HTML {
-        let items = RadioGroup.choices(options, name: name, type: "checkbox") { selected.contains($0.value) }
-        return FieldGroup(field: name, hint: hint, issue: issue).fieldset(legend: legend, heading: heading,
+    public func render(_ messages: Messages = .english) -> HTML {
+        let items = RadioGroup.choices(options, name: name, type: "checkbox", messages: messages) { selected.contains($0.value) }
+        return FieldGroup(field: name, hint: hint, issue: issue, messages: messages).fieldset(legend: legend, heading: heading,
                                                                            controls: "<div class=\"choices choices--checkboxes\">\(items)</div>")
     }
 }

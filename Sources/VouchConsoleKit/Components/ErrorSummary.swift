@@ -8,12 +8,12 @@ public struct ErrorSummary: Sendable {
 
     public init(issues: [FieldIssue]) { self.issues = issues }
 
-    func render() -> HTML {
+    func render(_ messages: Messages = .english) -> HTML {
         let items = issues.map { issue -> HTML in "<li><a href=\"#\(FieldID.control(issue.field))\">\(issue.message)</a></li>" }
         return """
         <div class="error-summary" tabindex="-1" autofocus>
         <div role="alert">
-        <h2 class="error-summary__title">There is a problem</h2>
+        <h2 class="error-summary__title">\(messages[.errorSummaryTitle])</h2>
         <ul class="error-summary__list">\(items)</ul>
         </div>
         </div>

@@ -4,6 +4,7 @@ struct FieldGroup {
     var field: String
     var hint: String?
     var issue: FieldIssue?
+    var messages: Messages = .english
 
     var describedBy: String? {
         let ids = [hint.map { _ in FieldID.hint(field) }, issue.map { _ in FieldID.error(field) }].compactMap { $0 }
@@ -15,7 +16,7 @@ struct FieldGroup {
     var hintAndError: HTML {
         let hintMarkup: HTML = hint.map { "<div id=\"\(FieldID.hint(field))\" class=\"hint\">\($0)</div>" } ?? .empty
         let errorMarkup: HTML = issue.map {
-            "<p id=\"\(FieldID.error(field))\" class=\"error-message\"><span class=\"visually-hidden\">Error:</span> \($0.message)</p>"
+            "<p id=\"\(FieldID.error(field))\" class=\"error-message\"><span class=\"visually-hidden\">\(messages[.errorMessagePrefix])</span> \($0.message)</p>"
         } ?? .empty
         return hintMarkup + errorMarkup
     }

@@ -38,22 +38,22 @@ public struct RadioGroup: Sendable {
         self.inline = inline
     }
 
-    public func render() -> HTML {
-        let items = RadioGroup.choices(options, name: name, type: "radio") { $0.value == selected }
-        return FieldGroup(field: name, hint: hint, issue: issue).fieldset(legend: legend, heading: heading,
+    public func render(_ messages: Messages = .english) -> HTML {
+        let items = RadioGroup.choices(options, name: name, type: "radio", messages: messages) { $0.value == selected }
+        return FieldGroup(field: name, hint: hint, issue: issue, messages: messages).fieldset(legend: legend, heading: heading,
                                                                            controls: "<div class=\"choices\(inline ? " choices--inline" : "")\">\(items)</div>")
     }
 
     /// Each option as an input with its label and hint, for radios and checkboxes alike. An option's hint id has
     /// its own suffix, so the first option's never equals the group's hint id.
-    static func choices(_ options: [Option], name: String, type: String, isChosen: (Option) -> Bool) -> [HTML] {
+    static func choices(_ options: [Option], name: String, type: String, messages: Messages, isChosen: (Option) -> Bool) -> [HTML] {
         options.enumerated().map { index, option -> HTML in
             let id = FieldID.option(name, index)
             let checked: HTML = isChosen(option) ? " checked" : .empty
             let hintID = id + "-item-hint"
             let described: HTML = option.hint == nil ? .empty : " aria-describedby=\"\(hintID)\""
             let optionHint: HTML = option.hint.map { "<div id=\"\(hintID)\" class=\"hint choice__hint\">\($0)</div>" } ?? .empty
-            let divider: HTML = option.dividerBefore ? "<div class=\"choices__divider\">or</div>" : .empty
+            let divider: HTML = option.dividerBefore ? "<div class=\"choices__divider\">\(messages[.choicesDivider])</div>" : .empty
             return """
             \(divider)<div class="choice">
             <input class="choice__input" id="\(id)" name="\(name)" type="\(type)" value="\(option.value)"\(checked)\(described)>

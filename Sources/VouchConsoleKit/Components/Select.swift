@@ -23,8 +23,8 @@ public struct Select: Sendable {
         self.issue = issue
     }
 
-    public func render() -> HTML {
-        let group = FieldGroup(field: name, hint: hint, issue: issue)
+    public func render(_ messages: Messages = .english) -> HTML {
+        let group = FieldGroup(field: name, hint: hint, issue: issue, messages: messages)
         let choices = options.map { option -> HTML in
             "<option value=\"\(option.value)\"\(option.value == selected ? HTML(trusted: " selected") : .empty)>\(option.label)</option>"
         }

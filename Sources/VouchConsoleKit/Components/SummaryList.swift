@@ -24,10 +24,10 @@ public struct SummaryList: Sendable {
 
     public init(_ rows: [Row]) { self.rows = rows }
 
-    public func render() -> HTML {
+    public func render(_ messages: Messages = .english) -> HTML {
         let items = rows.map { row -> HTML in
             let action: HTML = row.changeHref.map { href in
-                "<dd class=\"summary-list__actions\"><a href=\"\(href)\">Change<span class=\"visually-hidden\"> \(row.changeSubject ?? row.key.lowercased())</span></a></dd>"
+                "<dd class=\"summary-list__actions\"><a href=\"\(href)\">\(messages[.summaryListChange])<span class=\"visually-hidden\"> \(row.changeSubject ?? row.key.lowercased())</span></a></dd>"
             } ?? .empty
             return """
             <div class="summary-list__row">

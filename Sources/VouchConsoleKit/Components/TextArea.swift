@@ -19,8 +19,8 @@ public struct TextArea: Sendable {
         self.rows = rows
     }
 
-    public func render() -> HTML {
-        let group = FieldGroup(field: name, hint: hint, issue: issue)
+    public func render(_ messages: Messages = .english) -> HTML {
+        let group = FieldGroup(field: name, hint: hint, issue: issue, messages: messages)
         let classes = issue == nil ? "textarea" : "textarea textarea--error"
         let control: HTML = """
         <textarea class="\(classes)" id="\(FieldID.control(name))" name="\(name)" rows="\(rows)"\(group.describedByAttribute)>\(value)</textarea>

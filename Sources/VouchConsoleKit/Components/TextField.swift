@@ -29,8 +29,8 @@ public struct TextField: Sendable {
         self.spellcheck = spellcheck
     }
 
-    public func render() -> HTML {
-        let group = FieldGroup(field: name, hint: hint, issue: issue)
+    public func render(_ messages: Messages = .english) -> HTML {
+        let group = FieldGroup(field: name, hint: hint, issue: issue, messages: messages)
         let classes = ["input", width, issue == nil ? nil : "input--error"].compactMap { $0 }.joined(separator: " ")
         let autocompleteAttribute: HTML = autocomplete.map { " autocomplete=\"\($0)\"" } ?? .empty
         let spellcheckAttribute: HTML = spellcheck ? .empty : " spellcheck=\"false\""

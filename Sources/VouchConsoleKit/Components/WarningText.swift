@@ -4,11 +4,11 @@ public struct WarningText: Sendable {
 
     public init(_ text: String) { self.text = text }
 
-    public func render() -> HTML {
+    public func render(_ messages: Messages = .english) -> HTML {
         """
         <div class="warning-text">
         <span class="warning-text__icon" aria-hidden="true">!</span>
-        <strong class="warning-text__text"><span class="visually-hidden">Warning: </span>\(text)</strong>
+        <strong class="warning-text__text"><span class="visually-hidden">\(messages[.warningPrefix]) </span>\(text)</strong>
         </div>
         """
     }

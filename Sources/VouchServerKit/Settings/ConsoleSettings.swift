@@ -14,6 +14,11 @@ public struct ConsoleSettings: Sendable {
     public var sessionLifetimeSeconds: Int
     /// How long a new personal link works, unless its creator says otherwise.
     public var linkValidSeconds: Int
+    /// The language tag (`en`, `ja`) of pages for someone who chose none and whose browser names none of the console's.
+    public var defaultLanguage: String
+
+    /// The console's languages, as `console.default_language` accepts them; the console's `Language` has the same.
+    public static let languages = InvitationService.languages
 
     /// What a personal link's validity may be: from an hour to 90 days.
     public static let linkValidRange = LinkService.validRange
@@ -23,12 +28,14 @@ public struct ConsoleSettings: Sendable {
                 publicURL: String = DaemonConfiguration.defaults["console.public_url"],
                 sessionIdleSeconds: Int = DaemonConfiguration.defaults.seconds("console.session_idle_timeout"),
                 sessionLifetimeSeconds: Int = DaemonConfiguration.defaults.seconds("console.session_lifetime"),
-                linkValidSeconds: Int = DaemonConfiguration.defaults.seconds("console.link_valid_for")) {
+                linkValidSeconds: Int = DaemonConfiguration.defaults.seconds("console.link_valid_for"),
+                defaultLanguage: String = DaemonConfiguration.defaults["console.default_language"]) {
         self.enabled = enabled
         self.publicURL = publicURL
         self.sessionIdleSeconds = sessionIdleSeconds
         self.sessionLifetimeSeconds = sessionLifetimeSeconds
         self.linkValidSeconds = linkValidSeconds
+        self.defaultLanguage = defaultLanguage
     }
 
     /// Whether the console is reached over TLS as configured; a proxy may also say so per request (`X-Forwarded-Proto`).

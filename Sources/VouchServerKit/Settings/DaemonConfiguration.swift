@@ -173,7 +173,7 @@ public struct DaemonConfiguration: Sendable {
     public var consoleSettings: ConsoleSettings {
         ConsoleSettings(enabled: boolean("console.enabled"), publicURL: self["console.public_url"],
                         sessionIdleSeconds: seconds("console.session_idle_timeout"), sessionLifetimeSeconds: seconds("console.session_lifetime"),
-                        linkValidSeconds: seconds("console.link_valid_for"))
+                        linkValidSeconds: seconds("console.link_valid_for"), defaultLanguage: self["console.default_language"])
     }
 
     /// The limit on unknown tokens per address (`auth.*`).

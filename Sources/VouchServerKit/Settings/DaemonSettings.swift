@@ -239,6 +239,10 @@ package enum DaemonSettings {
                 How long a new personal link works (a duration from 1h to 90d), unless vouch tester link --valid-for \
                 says.
                 """),
+            DaemonSetting("console.default_language", default: "en", .oneOf(ConsoleSettings.languages), """
+                The language of the console's pages, en or ja, for a person who has not chosen one with the \
+                language links and whose browser asks for neither (Accept-Language).
+                """),
         ]),
         DaemonSettingSection("The testing programme (docs/invitations.md)", settings: [
             DaemonSetting("operator.name", default: "", .text(maxCharacters: 200), """

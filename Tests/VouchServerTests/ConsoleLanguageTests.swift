@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+@testable import VouchServer
+
+/// The tester's pages in Japanese and English: how a request's language is chosen, `<html lang>` and the switcher on
+/// every translated page, and no English of the catalog left on a page in Japanese (docs/console.md, "Languages").
+struct ConsoleLanguageTests {
+    static let japanese = [("Accept-Language", "ja-JP,ja;q=0.9,en;q=0.5")]
+
+    /// Names that are the same in every language, and so may appear on a Japanese page.
+    static let names: Set<String> = ["Vouch", "VoiceOver", "TalkBack"]
+
+    /// The pieces of each English catalog text between its placeholders, four characters or longer.
+    static let englishTexts: [String] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Catalogs/en.txt")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        var pieces: Set<String> = []
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let equals = line.range(of: " = ") else { continue }
+            // Text between placeholders: the part of each piece after a "}", if it has one.
+            for piece in line[equals.upperBound...].split(separator: "{", omittingEmptySubsequences: false).map({ $0.split(separator: "}", maxSplits: 1, omittingEmptySubsequences: false).last ?? "" }) {
+                let trimmed = piece.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
+                if trimmed.count >= 4, !names.contains(trimmed) { pieces.insert(trimmed) }
+            }
+        }
+        return pieces.sorted()
+    }()
+
+    /// The English catalog texts a page says, as whole words: in its text or in the attributes a screen reader reads
+    /// (not in names such as `os_version`, nor in "TalkBack", which holds "Back"). None on a page in Japanese.
+    static func english(in html: String) -> [String] {
+        let said = said(in: html)
+        return englishTexts.filter { text in
+            said.ranges(of: text).contains { range in
+                let before = range.lowerBound == said.startIndex ? nil : said[said.index(before: range.lowerBound)]
+                let after = range.upperBound == said.endIndex ? nil : said[range.upperBound]
+                return !(before?.isLetter ?? false) && !(after?.isLetter ?? false)
+            }
+        }
+    }
+
+    /// The page's text without its tags, then the values of its `aria-label`, `title` and `alt` attributes. An element
+    /// marked `lang="en"` is left out: a screen reader reads it in an English voice, as it should.
+    static func said(in html: String) -> String {
+        var text = "", labels: [String] = []
+        var rest = Substring(html)
+        while let open = rest.firstIndex(of: "<") {
+            text += rest[..<open] + " "
+            guard let close = rest[open...].firstIndex(of: ">") else { break }
+            let tag = rest[open...close]
+            if tag.contains(" lang=\"en\""), let name = tag.dropFirst().split(whereSeparator: { $0 == " " || $0 == ">" }).first,
+               let end = rest[close...].ranges(of: "</\(name)>").first {
+                rest = rest[end.upperBound...]
+                continue
+            }
+            for name in ["aria-label=\"", "title=\"", "alt=\""] {
+                guard let start = tag.ranges(of: name).first?.upperBound, let end = tag[start...].firstIndex(of: "\"") else { continue }
+                labels.append(String(tag[start..<end]))
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return (text + rest + " " + labels.joined(separator: " ")).replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test func theCheckReadsWhatAPageSaysAsWholeWords() {
+        #expect(Self.english(in: "<p>Use TalkBack</p>") == [])
+        #expect(Self.english(in: "<input name=\"os_version\">") == [])
+        #expect(Self.english(in: "<p>戻る</p><a href=\"/\">Back</a>") == ["Back"])
+        #expect(Self.english(in: "<nav aria-label=\"Language\"></nav>") == ["Language"])
+        #expect(Self.english(in: "<p>I can&#39;t tell</p>") == ["I can't tell"])
+        #expect(Self.english(in: "<p lang=\"en\">Your fixes</p><p>試す修正</p>") == [], "marked as English")
+    }
+
+    static func expectJapanese(_ page: ConsoleBrowser.Page, _ path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect([200, 404, 422].contains(page.status), "\(path): \(page.status)", sourceLocation: sourceLocation)
+        #expect(page.html.contains("<html lang=\"ja\">"), "\(path)", sourceLocation: sourceLocation)
+        #expect(page.html.contains("lang=\"ja\" hreflang=\"ja\" aria-current=\"true\">日本語</a>"), "\(path)", sourceLocation: sourceLocation)
+        #expect(page.html.contains("lang=\"en\" hreflang=\"en\">English</a>"), "\(path)", sourceLocation: sourceLocation)
+        #expect(english(in: page.html).isEmpty, "\(path) shows English: \(english(in: page.html))", sourceLocation: sourceLocation)
+    }
+
+    @Test func theCatalogIsReadForTheCheck() {
+        #expect(Self.englishTexts.contains("Your fixes"))
+        #expect(Self.englishTexts.contains("Continue as"))
+        #expect(!Self.englishTexts.contains("Vouch"))
+    }
+
+    @Test func everyTranslatedTesterPageIsWhollyJapaneseForABrowserThatAsksForIt() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        _ = try journey.send(try journey.answerEverything())
+        for path in ["/console/", journey.path(), "/console/my-feedback", "/console/my-data", "/console/my-data/withdraw"] {
+            Self.expectJapanese(try journey.browser.get(path, headers: Self.japanese), path)
+        }
+        let fix = try journey.browser.get(journey.path(), headers: Self.japanese)
+        #expect(fix.html.contains("<title>Label channel logos – Vouch</title>"))
+        #expect(fix.html.contains("答えは「はい、うまく動きます」でした。"))
+        #expect(fix.html.contains("画像、ロゴ、アイコンが、何を表すかを言葉で読み上げます"))
+        #expect(fix.html.contains("<a href=\"/console/\" class=\"back-link\">試す修正の一覧に戻る</a>"))
+        let data = try journey.browser.get("/console/my-data", headers: Self.japanese)
+        #expect(data.html.contains("<dt class=\"summary-list__key\">支援技術</dt>"))
+        #expect(data.html.contains("iOS の VoiceOver、バージョン 18.2"))
+        #expect(data.html.contains("1 件"))
+        #expect(data.html.contains("<a href=\"/console/my-feedback\">送ったフィードバック</a>"), "her navigation is in her language")
+
+        let missing = try journey.browser.get("/console/testing/no-such-fix", headers: Self.japanese)
+        #expect(missing.status == 404)
+        Self.expectJapanese(missing, "an unknown fix")
+        #expect(missing.html.contains("<h1 class=\"heading-l\">ページが見つかりません</h1>"))
+        #expect(missing.html.contains("<p class=\"body\" lang=\"en\">There is no fix &#39;no-such-fix&#39; among the fixes you test.</p>"),
+                "the services' English prose says it is English")
+
+        let withdrawn = try journey.browser.post("/console/my-data/withdraw", [("csrf", try journey.csrf)], headers: Self.japanese)
+        #expect(withdrawn.status == 303)
+        Self.expectJapanese(try journey.browser.get("/console/withdrawn", headers: Self.japanese), "/console/withdrawn")
+    }
+
+    @Test func theWholeFeedbackJourneyIsJapaneseOnceSheChoosesIt() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        Self.expectJapanese(try journey.browser.get("/console/?lang=ja"), "/console/?lang=ja")
+        for (step, fields) in TesterConsoleJourney.iosAnswers {
+            Self.expectJapanese(try journey.browser.get(journey.path(step)), step)
+            #expect(try journey.answer(step, fields).status == 303, "\(step)")
+        }
+        let device = try journey.browser.get(journey.path("device"))
+        #expect(device.html.contains("<h1 class=\"heading-l\">どの機器で試しましたか</h1>"))
+        #expect(device.html.contains(">次へ進む</button>"))
+        let empty = try journey.answer("verdict", [])
+        Self.expectJapanese(empty, "verdict, sent empty")
+        #expect(empty.html.contains("<title>エラー: 修正はうまく動きましたか – Vouch</title>"))
+        #expect(empty.html.contains("修正がうまく動いたかどうかを選んでください"))
+        // The domain's rule for a failed verdict, said in her language rather than in the API's English.
+        #expect(try journey.answer("verdict", [("verdict", "failed")]).status == 303)
+        let severity = try journey.answer("severity", [("severity", "minor")])
+        Self.expectJapanese(severity, "severity, clashing with a failed verdict")
+        #expect(severity.html.contains("修正がうまく動かなかったので、「中くらい」「重い」「致命的」のどれかを選んでください。"))
+        #expect(try journey.answer("verdict", [("verdict", "passed")]).status == 303)
+        #expect(try journey.answer("severity", [("severity", "minor")]).status == 303)
+
+        let check = try journey.browser.get(journey.path("check"))
+        Self.expectJapanese(check, "check")
+        #expect(check.html.contains("<dt class=\"summary-list__key\">修正はうまく動いたか</dt>"))
+        #expect(check.html.contains(">変更<span class=\"visually-hidden\"> 修正はうまく動いたか</span></a>"))
+        #expect(check.html.contains("テスター番号（末尾 \(journey.testerID.suffix(7))）"))
+        #expect(try journey.send(check).status == 303)
+        let sent = try journey.browser.get(journey.path("sent"))
+        Self.expectJapanese(sent, "sent")
+        #expect(sent.html.contains("<h1 class=\"heading-l panel__title\">フィードバックを送信しました</h1>"))
+        #expect(try journey.storedFeedback().first?["channel"] == "web")
+    }
+
+    @Test func thePagesBeforeSigningInAreJapaneseToo() throws {
+        let server = try InProcessServer()
+        try server.createChannelSelectorFix()
+        let testerID = try server.createTester()
+        let link = try server.personalLink(for: testerID).path
+        let browser = ConsoleBrowser(port: server.port)
+        let page = try browser.get(link, headers: Self.japanese)
+        Self.expectJapanese(page, "the personal link")
+        #expect(page.html.contains("Aiko Tanaka さんとして進む"))
+        let opened = try browser.post(link, [("csrf", try #require(page.csrf))], headers: Self.japanese)
+        #expect(opened.location == "/console/welcome")
+        Self.expectJapanese(try browser.get("/console/welcome", headers: Self.japanese), "/console/welcome")
+        #expect(try browser.post("/console/sign-out", [("csrf", try #require(try browser.get("/console/").csrf))]).status == 303)
+        Self.expectJapanese(try browser.get("/console/signed-out", headers: Self.japanese), "/console/signed-out")
+        Self.expectJapanese(try browser.get("/console/accessibility", headers: Self.japanese), "/console/accessibility")
+
+        let signIn = try browser.get("/console/sign-in", headers: Self.japanese)
+        Self.expectJapanese(signIn, "/console/sign-in")
+        let refused = try browser.post("/console/sign-in", [("csrf", try #require(signIn.csrf)), ("token", "vch_wrong"), ("next", "")], headers: Self.japanese)
+        Self.expectJapanese(refused, "/console/sign-in, refused")
+        #expect(refused.html.contains("<title>エラー: サインイン – Vouch</title>"))
+        #expect(refused.html.contains("<h2 class=\"error-summary__title\">入力内容に問題があります</h2>"))
+        #expect(refused.html.contains("<span class=\"visually-hidden\">エラー:</span> トークンが正しくありません。"))
+    }
+
+    @Test func herChoiceOnTheSwitcherIsKeptOverHerBrowsersLanguage() throws {
+        let server = try InProcessServer()
+        let browser = ConsoleBrowser(port: server.port)
+        let japanese = try browser.get("/console/sign-in?next=%2Fconsole%2Fmy-data", headers: Self.japanese)
+        #expect(japanese.html.contains("<a href=\"/console/sign-in?next=/console/my-data&amp;lang=en\" lang=\"en\" hreflang=\"en\">English</a>"))
+        let chosen = try browser.get("/console/sign-in?next=%2Fconsole%2Fmy-data&lang=en", headers: Self.japanese)
+        #expect(chosen.html.contains("<html lang=\"en\">"))
+        #expect(chosen.setCookies.contains { $0.hasPrefix("vouch_lang=en; Path=/console/; Max-Age=31536000; HttpOnly; SameSite=Strict") })
+        let next = try browser.get("/console/sign-in", headers: Self.japanese)
+        #expect(next.html.contains("<html lang=\"en\">"), "the cookie keeps her choice")
+        #expect(next.html.contains("hreflang=\"en\" aria-current=\"true\">English</a>"))
+        #expect(!next.setCookies.contains { $0.hasPrefix("vouch_lang=") }, "a choice already kept is not set again")
+        #expect(try browser.get("/console/sign-in?lang=ja").html.contains("<html lang=\"ja\">"))
+        let missing = try browser.get("/console/link/no-such-link?lang=en")
+        #expect(missing.status == 404 && missing.html.contains("<html lang=\"en\">"))
+        #expect(missing.setCookies.contains { $0.hasPrefix("vouch_lang=en;") }, "a choice made on an error page is kept too")
+    }
+
+    @Test func withoutAChoiceOrABrowserLanguageTheSettingDecides() throws {
+        var settings = InProcessServer.testSettings()
+        settings.console.defaultLanguage = "ja"
+        let server = try InProcessServer(settings: settings)
+        let browser = ConsoleBrowser(port: server.port)
+        #expect(try browser.get("/console/sign-in").html.contains("<html lang=\"ja\">"))
+        #expect(try browser.get("/console/sign-in", headers: [("Accept-Language", "en-GB")]).html.contains("<html lang=\"en\">"))
+        let plain = try InProcessServer()
+        #expect(try ConsoleBrowser(port: plain.port).get("/console/sign-in").html.contains("<html lang=\"en\">"), "English by default")
+    }
+
+    @Test func staffPagesStayEnglishWithoutASwitcher() throws {
+        let server = try InProcessServer()
+        let browser = try server.signedInBrowser()
+        let fixes = try browser.get("/console/fixes", headers: Self.japanese)
+        #expect(fixes.html.contains("<html lang=\"en\">"))
+        #expect(!fixes.html.contains("language-switcher"))
+    }
+}
