@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
         // The rules each write and read follows, once for the API and the console: no HTTP here, so the compiler holds
         // that a service knows nothing of requests or answers.
-        .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity"]),
+        .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity"],
+                plugins: ["EmbedConsentTexts"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
         .target(name: "VouchConsoleKit", dependencies: ["VouchDomain"], plugins: ["EmbedMessages"]),
         // What the API, the console and the daemon share: the settings table, routing and error answers, the token
@@ -60,12 +61,13 @@ let package = Package(
 
         .executableTarget(name: "vouchd", dependencies: ["VouchDaemon"]),
         .executableTarget(name: "vouch", dependencies: ["VouchCLI"]),
-        // Schema/*.sql, openapi/vouch.openapi.json and the console's Catalogs/*.txt are compiled in at build time, so the
+        // Schema/*.sql, openapi/vouch.openapi.json, the console's Catalogs/*.txt and the consent texts are compiled in at build time, so the
         // binaries need no source tree: the plugins run vouch-embed, which turns each file into Swift source of its exact text.
         .executableTarget(name: "vouch-embed"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["vouch-embed"]),
         .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["vouch-embed"]),
         .plugin(name: "EmbedMessages", capability: .buildTool(), dependencies: ["vouch-embed"]),
+        .plugin(name: "EmbedConsentTexts", capability: .buildTool(), dependencies: ["vouch-embed"]),
 
         .executableTarget(name: "vouch-bench", dependencies: ["CEpoll", "VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
 

@@ -36,7 +36,9 @@ extension OutputFormatter {
         let profiles = (value?.arrayValue ?? []).map { profile in
             var words = technologyName(profile["name"]?.stringValue)
             if let version = profile["version"]?.stringValue { words += " " + version }
-            return words + " on " + spoken(profile, "platform", .platform)
+            words += " on " + spoken(profile, "platform", .platform)
+            if let browser = profile["browser"]?.stringValue { words += " with " + SpokenWords.say(browser, .browser) }
+            return words
         }
         return profiles.isEmpty ? "none" : profiles.joined(separator: "; ")
     }

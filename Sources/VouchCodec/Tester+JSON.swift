@@ -24,10 +24,11 @@ extension Tester {
 
 extension AssistiveTechProfile {
     public var jsonValue: JSONValue {
-        .object(["name": .string(technology.rawValue), "platform": .string(platform.rawValue), "version": .optional(version)])
+        .object(["name": .string(technology.rawValue), "platform": .string(platform.rawValue), "version": .optional(version),
+                 "browser": .optional(browser?.rawValue)])
     }
 
-    /// Reads `{"name","platform","version"}` or the CLI's `"voiceover:ios:18.2"`.
+    /// Reads `{"name","platform","version","browser"}` or the CLI's `"voiceover:ios:18.2"`.
     static func read(_ value: JSONValue, field: String) -> Result<AssistiveTechProfile, FieldError> {
         switch value {
         case .string(let text):
@@ -37,6 +38,7 @@ extension AssistiveTechProfile {
             let name = reader.string("name")
             let platform = reader.string("platform")
             let version = reader.nullableString("version") ?? nil
+            let browser = reader.nullableString("browser") ?? nil
             do { try reader.finish() } catch { return .failure(error.errors[0]) }
             guard let name, let technology = AssistiveTechnology(rawValue: name) else {
                 return .failure(FieldError(field: field + ".name", message: "must be one of \(AssistiveTechnology.allowedList)"))
@@ -44,12 +46,21 @@ extension AssistiveTechProfile {
             guard let platform, let parsedPlatform = Platform(rawValue: platform) else {
                 return .failure(FieldError(field: field + ".platform", message: "must be one of \(Platform.allowedList)"))
             }
-            if let version, version.isEmpty || version.count > 32 {
-                return .failure(FieldError(field: field + ".version", message: "must be 1 to 32 characters"))
+            if let version, version.isEmpty || version.count > AssistiveTechProfile.maxVersionLength {
+                return .failure(FieldError(field: field + ".version", message: "must be 1 to \(AssistiveTechProfile.maxVersionLength) characters"))
             }
-            return .success(AssistiveTechProfile(technology: technology, platform: parsedPlatform, version: version))
+            var parsedBrowser: Browser?
+            if let browser {
+                guard let named = Browser(rawValue: browser) else {
+                    return .failure(FieldError(field: field + ".browser", message: "must be one of \(Browser.allowedList)"))
+                }
+                parsedBrowser = named
+            }
+            let profile = AssistiveTechProfile(technology: technology, platform: parsedPlatform, version: version, browser: parsedBrowser)
+            if let problem = profile.browserProblem { return .failure(FieldError(field: field + ".browser", message: problem)) }
+            return .success(profile)
         default:
-            return .failure(FieldError(field: field, message: "must be an object {\"name\", \"platform\", \"version\"} or a string \(AssistiveTechProfile.format)"))
+            return .failure(FieldError(field: field, message: "must be an object {\"name\", \"platform\", \"version\", \"browser\"} or a string \(AssistiveTechProfile.format)"))
         }
     }
 }

@@ -62,3 +62,10 @@ extension ConsoleRequest {
         Form(action: action, csrf: csrf, content: content).render()
     }
 }
+
+extension ConsoleRequest {
+    /// The same request answered in another language.
+    func speaking(_ language: Language) -> ConsoleRequest {
+        ConsoleRequest(http: http, parameters: parameters, session: session, principal: principal, form: form, messages: Messages(language))
+    }
+}

@@ -42,7 +42,7 @@ struct ConsoleRoutes: Sendable {
                     }
                 }
                 let consoleRequest = ConsoleRequest(http: request, parameters: parameters, session: resolved?.session, principal: resolved?.principal,
-                                                    form: form, messages: Messages(sessions.language(of: request)))
+                                                    form: form, messages: Messages(sessions.language(of: request, for: resolved?.principal)))
                 return ConsoleRoutes.keepingLanguage(ConsoleHeaders.secure(try handler(consoleRequest)), of: request, sessions)
             } catch {
                 // Expected refusals become a page with the navigation; anything else goes to the application, which

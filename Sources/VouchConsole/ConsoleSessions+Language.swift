@@ -1,4 +1,5 @@
 import VouchConsoleKit
+import VouchDomain
 import VouchHTTP
 
 extension ConsoleSessions {
@@ -25,5 +26,26 @@ extension ConsoleSessions {
         return LanguageSwitcher(current: current) { language in
             path + "?" + (query + [LanguageNegotiation.queryName + "=" + language.rawValue]).joined(separator: "&")
         }
+    }
+}
+
+extension ConsoleSessions {
+    /// The language of a page for someone whose preference is known (hers, or her invitation's): her choice on this
+    /// browser first, then that preference, then her browser's, then the setting's.
+    func language(of request: HTTPRequest, preferring preferred: Language?) -> Language {
+        LanguageNegotiation.language(query: request.query[LanguageNegotiation.queryName], cookie: request.cookie(LanguageNegotiation.cookieName),
+                                     acceptLanguage: preferred.map(\.rawValue) ?? request.header("accept-language"),
+                                     default: Language(rawValue: settings.defaultLanguage) ?? .en)
+    }
+}
+
+extension ConsoleSessions {
+    /// The language of a signed-in person's pages: a tester's own preference (the language she joined in) comes before
+    /// her browser's; her choice on this browser comes first.
+    func language(of request: HTTPRequest, for principal: Principal?) -> Language {
+        guard let testerID = principal?.testerID, request.query[LanguageNegotiation.queryName] == nil,
+              request.cookie(LanguageNegotiation.cookieName) == nil,
+              let preferred = (try? store.tester(testerID))??.consent.language.flatMap(Language.init(rawValue:)) else { return language(of: request) }
+        return preferred
     }
 }

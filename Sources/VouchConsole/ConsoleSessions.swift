@@ -133,7 +133,9 @@ package final class ConsoleSessions: Sendable {
     @discardableResult
     func sweep() throws -> Int {
         let now = clock()
+        // Answers on the way to joining go too, so nothing of someone who left half-way stays an hour (JoinService).
         return try store.deleteStaleConsoleSessions(at: now, idleBefore: now.addingTimeInterval(-Double(settings.sessionIdleSeconds)))
+            + store.deleteExpiredJoinDrafts(at: now)
     }
 
     /// Compares a form's CSRF token with the session's, in constant time.

@@ -44,6 +44,7 @@ public enum Stylesheet {
     p,.body{margin:0 0 1.25rem}
     .lead{font-size:1.5rem}
     .hint{color:#484949;margin-bottom:.75rem}
+    .caption{color:#484949;margin:0 0 .5rem}
     .back-link{display:inline-block;margin-top:1rem;padding-left:.9rem;position:relative}
     .back-link::before{content:"";position:absolute;left:.15rem;top:50%;width:.4rem;height:.4rem;border:solid currentColor;border-width:2px 0 0 2px;transform:translateY(-50%) rotate(-45deg)}
     .form-group{margin-bottom:1.75rem}

@@ -159,12 +159,19 @@ public struct InvitationService: Sendable {
     /// and she is enrolled in the invitation's fixes, in one transaction. Nothing is stored when her answers are not
     /// valid (every bad field is named) or the invitation no longer opens (`InvitationClosed`).
     public func accept(secret: String, _ answers: Answers) throws -> InvitationAcceptance {
+        try accept(secretSHA256: Digest.sha256(secret), answers, consentText: nil, makeLink: nil)
+    }
+
+    /// Accepts the invitation whose secret has this SHA-256, keeping the consent text she read and giving her the
+    /// link `makeLink` makes, in the same transaction (the join pages, `JoinService`).
+    public func accept(secretSHA256: [UInt8], _ answers: Answers, consentText: AgreedConsentText?,
+                       makeLink: ((Tester) -> TesterLink)?) throws -> InvitationAcceptance {
         let now = clock()
         var languageErrors: [FieldError] = []
         if !InvitationService.languages.contains(answers.language) {
             languageErrors.append(FieldError(field: "language", message: "allowed: \(InvitationService.languages.joined(separator: ", "))"))
         }
-        return try store.acceptInvitation(secretSHA256: Digest.sha256(secret), at: now) { invitation in
+        return try store.acceptInvitation(secretSHA256: secretSHA256, at: now, consentText: consentText, makeTester: { invitation in
             let id = TesterService.makeID()
             // Keys the invitation bound win: she was invited for that account, and is not asked for another.
             let keys = invitation.targetingKeys.isEmpty ? answers.targetingKeys : invitation.targetingKeys
@@ -174,7 +181,7 @@ public struct InvitationService: Sendable {
             tester.consent.givenBy = .tester
             tester.consent.language = answers.language
             return tester
-        }
+        }, makeLink: makeLink)
     }
 
     /// The invitation an address's secret opens now, or nil: unknown, expired, used up or revoked all look the same

@@ -16,11 +16,12 @@ public struct Services: Sendable {
     public let tokens: TokenService
     public let links: LinkService
     public let invitations: InvitationService
+    public let joining: JoinService
 
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
                 programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
-                clock: @escaping @Sendable () -> Date) {
+                consentTexts: ConsentTextLibrary = .standard, clock: @escaping @Sendable () -> Date) {
         fixes = FixService(store: store, promotion: promotion, clock: clock)
         targets = TargetService(store: store, clock: clock)
         testers = TesterService(store: store, clock: clock)
@@ -31,5 +32,7 @@ public struct Services: Sendable {
         tokens = TokenService(store: store, clock: clock)
         links = LinkService(store: store, defaultValidSeconds: linkValidSeconds, clock: clock)
         invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage, clock: clock)
+        joining = JoinService(store: store, invitations: invitations, consentTexts: consentTexts, programmeOperator: programmeOperator,
+                              linkValidSeconds: linkValidSeconds, clock: clock)
     }
 }

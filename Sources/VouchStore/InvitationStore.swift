@@ -11,9 +11,18 @@ public protocol InvitationStore: Sendable {
     func invitation(id: String) throws -> Invitation?
     func invitation(secretSHA256: [UInt8]) throws -> Invitation?
     /// Counts a use of the invitation whose secret has this SHA-256, creates the tester `makeTester` builds from it
-    /// (her consent given herself) and enrolls her in the invitation's fixes, in one transaction. Refused with
-    /// `InvitationClosed` when the invitation no longer opens at `time`, however many accept at once.
-    func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance
+    /// (her consent given herself), enrolls her in the invitation's fixes, keeps the consent text she agreed to and
+    /// gives her the personal link `makeLink` makes, in one transaction. Refused with `InvitationClosed` when the
+    /// invitation no longer opens at `time`, however many accept at once.
+    func acceptInvitation(secretSHA256: [UInt8], at time: Date, consentText: AgreedConsentText?, makeTester: (Invitation) throws -> Tester,
+                          makeLink: ((Tester) -> TesterLink)?) throws -> InvitationAcceptance
     /// Revokes an invitation: its link opens nothing from then on.
     func revokeInvitation(_ id: String, by requester: Requester, at time: Date) throws -> Invitation
+}
+
+extension InvitationStore {
+    /// Accepts without keeping a consent text or making a link.
+    public func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance {
+        try acceptInvitation(secretSHA256: secretSHA256, at: time, consentText: nil, makeTester: makeTester, makeLink: nil)
+    }
 }

@@ -15,13 +15,18 @@ extension RelationalStore {
             guard status == "active" else {
                 throw StoreConflict("tester \(link.testerID) has withdrawn; a withdrawn tester gets no link")
             }
-            try connection.query("INSERT INTO tester_links (\(RelationalStore.linkColumns)) VALUES (?, ?, ?, ?, ?, ?, NULL)",
-                                 [.text(link.id), .text(link.testerID), .blob(link.secretSHA256), .text(link.createdBy),
-                                  .integer(StoreClock.milliseconds(link.createdAt)), .integer(StoreClock.milliseconds(link.expiresAt))])
-            try audit(connection, AuditEvent(at: link.createdAt, principal: link.createdBy, action: .testerLinkCreate, subject: link.testerID,
-                                             after: JSONWriter.string(RelationalStore.auditDescription(of: link))))
+            try insert(link, on: connection)
             changes.record(.testerChanged(id: link.testerID))
         }
+    }
+
+    /// Stores a link with its audit event.
+    func insert(_ link: TesterLink, on connection: any SQLConnection) throws {
+        try connection.query("INSERT INTO tester_links (\(RelationalStore.linkColumns)) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                             [.text(link.id), .text(link.testerID), .blob(link.secretSHA256), .text(link.createdBy),
+                              .integer(StoreClock.milliseconds(link.createdAt)), .integer(StoreClock.milliseconds(link.expiresAt))])
+        try audit(connection, AuditEvent(at: link.createdAt, principal: link.createdBy, action: .testerLinkCreate, subject: link.testerID,
+                                         after: JSONWriter.string(RelationalStore.auditDescription(of: link))))
     }
 
     public func testerLinks(of testerID: String) throws -> [TesterLink] {

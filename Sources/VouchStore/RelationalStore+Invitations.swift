@@ -44,7 +44,8 @@ extension RelationalStore {
         }
     }
 
-    public func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance {
+    public func acceptInvitation(secretSHA256: [UInt8], at time: Date, consentText: AgreedConsentText?, makeTester: (Invitation) throws -> Tester,
+                                 makeLink: ((Tester) -> TesterLink)?) throws -> InvitationAcceptance {
         try write(by: .daemon) { connection, changes in
             guard var invitation = try connection.query("SELECT \(RelationalStore.invitationColumns) FROM invitations WHERE secret_sha256 = ?",
                                                         [.blob(secretSHA256)]).first.map(RelationalStore.invitation(from:)),
@@ -61,6 +62,7 @@ extension RelationalStore {
             try audit(connection, AuditEvent(at: time, by: herself, action: .testerCreate, subject: tester.id, note: note,
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: tester))))
             changes.record(.testerChanged(id: tester.id))
+            if let consentText { try RelationalStore.record(consentText, on: connection) }
             var enrolled: [String] = []
             for key in invitation.fixKeys where try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(key)]) != nil {
                 try connection.query("INSERT INTO enrollments (fix_key, tester_id, enrolled_by, enrolled_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -70,7 +72,9 @@ extension RelationalStore {
                 changes.flagRuleChanged(key)
                 enrolled.append(key)
             }
-            return InvitationAcceptance(tester: tester, invitation: invitation, enrolledFixes: enrolled)
+            let link = makeLink?(tester)
+            if let link { try insert(link, on: connection) }
+            return InvitationAcceptance(tester: tester, invitation: invitation, enrolledFixes: enrolled, link: link)
         }
     }
 

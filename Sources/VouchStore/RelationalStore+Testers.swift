@@ -158,10 +158,11 @@ extension RelationalStore {
             FROM testers t LEFT JOIN tester_identities i ON i.tester_id = t.id WHERE t.id = ?
             """, [.text(id)]).first else { return nil }
         let profiles = try connection.query(
-            "SELECT technology, platform, version FROM tester_assistive_tech WHERE tester_id = ? ORDER BY position", [.text(id)]
+            "SELECT technology, platform, version, browser FROM tester_assistive_tech WHERE tester_id = ? ORDER BY position", [.text(id)]
         ).compactMap { row -> AssistiveTechProfile? in
             guard let technology = AssistiveTechnology(rawValue: row.string(0)), let platform = Platform(rawValue: row.string(1)) else { return nil }
-            return AssistiveTechProfile(technology: technology, platform: platform, version: row.optionalString(2))
+            return AssistiveTechProfile(technology: technology, platform: platform, version: row.optionalString(2),
+                                        browser: row.optionalString(3).flatMap(Browser.init(rawValue:)))
         }
         let keys = try connection.query("SELECT targeting_key FROM tester_keys WHERE tester_id = ? ORDER BY targeting_key", [.text(id)]).map { $0.string(0) }
         return Tester(
@@ -192,8 +193,9 @@ extension RelationalStore {
                                  [.text(tester.id), .text(name), .optional(tester.contact)])
         }
         for (position, profile) in tester.assistiveTech.enumerated() {
-            try connection.query("INSERT INTO tester_assistive_tech (tester_id, position, technology, platform, version) VALUES (?, ?, ?, ?, ?)",
-                                 [.text(tester.id), .int(position), .text(profile.technology.rawValue), .text(profile.platform.rawValue), .optional(profile.version)])
+            try connection.query("INSERT INTO tester_assistive_tech (tester_id, position, technology, platform, version, browser) VALUES (?, ?, ?, ?, ?, ?)",
+                                 [.text(tester.id), .int(position), .text(profile.technology.rawValue), .text(profile.platform.rawValue), .optional(profile.version),
+                                  .optional(profile.browser?.rawValue)])
         }
         for key in tester.targetingKeys {
             try connection.query("INSERT INTO tester_keys (tester_id, targeting_key) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(tester.id), .text(key)])

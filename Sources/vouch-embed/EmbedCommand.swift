@@ -1,12 +1,19 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Turns repository text files into Swift source, so the binaries carry them and need no source tree.
 ///
 /// `vouch-embed openapi DOCUMENT OUTPUT` writes `OpenAPIDocument.json`;
 /// `vouch-embed migrations SCHEMA_DIRECTORY OUTPUT MARKER` writes `EmbeddedMigrations.all`, then rewrites MARKER,
 /// the build's input that makes SwiftPM run it again next time (see Plugins/EmbedMigrations);
-/// `vouch-embed messages CATALOG_DIRECTORY OUTPUT` writes `MessageKey` and each language's texts (see `MessageCatalog`).
+/// `vouch-embed messages CATALOG_DIRECTORY OUTPUT` writes `MessageKey` and each language's texts (see `MessageCatalog`);
+/// `vouch-embed consent DIRECTORY OUTPUT` writes `EmbeddedConsentTexts.files`, each consent text's file name and text.
 enum EmbedCommand {
     static let usage = "Usage: vouch-embed openapi DOCUMENT OUTPUT | vouch-embed migrations SCHEMA_DIRECTORY OUTPUT MARKER"
-        + " | vouch-embed messages CATALOG_DIRECTORY OUTPUT"
+        + " | vouch-embed messages CATALOG_DIRECTORY OUTPUT | vouch-embed consent DIRECTORY OUTPUT"
 
     static func run(arguments: [String]) throws {
         switch (arguments.first, arguments.count) {
@@ -17,8 +24,10 @@ enum EmbedCommand {
             try TextFile.write("", to: arguments[3])
         case ("messages", 3):
             try TextFile.writeIfChanged(try MessageCatalog.source(MessageCatalog.all(in: arguments[1])), to: arguments[2])
+        case ("consent", 3):
+            try TextFile.writeIfChanged(try consentTextsSource(directory: arguments[1]), to: arguments[2])
         default:
-            throw EmbedError("expected 'openapi' or 'messages' with 2 paths or 'migrations' with 3, got: \(arguments.joined(separator: " "))\n\(usage)")
+            throw EmbedError("expected 'openapi', 'messages' or 'consent' with 2 paths or 'migrations' with 3, got: \(arguments.joined(separator: " "))\n\(usage)")
         }
     }
 
@@ -30,6 +39,23 @@ enum EmbedCommand {
             /// The OpenAPI 3.1 description of every route, served at `/v1/openapi.json`: the file's exact text.
             public enum OpenAPIDocument {
                 public static let json = \(RawStringLiteral(json).source)
+            }
+
+            """
+    }
+
+    static func consentTextsSource(directory: String) throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".txt") }.sorted()
+        let entries = try names.map { name in
+            "        (name: \"\(name)\", text: \(RawStringLiteral(try TextFile.read(directory + "/" + name)).source)),\n"
+        }
+        return """
+            // Generated at build time by the EmbedConsentTexts plugin from Catalogs/consent/*.txt; do not edit.
+
+            /// The consent texts built in, each file's name (`2026-12.en.txt`) and exact text (docs/invitations.md).
+            package enum EmbeddedConsentTexts {
+                package static let files: [(name: String, text: String)] = [
+            \(entries.joined())    ]
             }
 
             """

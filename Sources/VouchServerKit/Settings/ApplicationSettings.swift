@@ -28,6 +28,8 @@ public struct ApplicationSettings: Sendable {
     public var leaseMilliseconds: Int
     /// Who runs the testing programme, named on the invitation's consent page (`operator.*`).
     public var programmeOperator: ProgrammeOperator
+    /// The consent texts a tester reads before she joins (`consent.texts_directory`).
+    public var consentTexts: ConsentTextLibrary
 
     /// Every default that is a setting is the configuration's (`DaemonSettings`), so tests that set a few run on the
     /// rest as vouchd ships them.
@@ -42,8 +44,10 @@ public struct ApplicationSettings: Sendable {
                 workerThreads: Int = DaemonConfiguration.defaults.integer("http.worker_threads"),
                 console: ConsoleSettings = ConsoleSettings(),
                 leaseMilliseconds: Int = DaemonConfiguration.defaults.seconds("database.lease") * 1_000,
-                programmeOperator: ProgrammeOperator = DaemonConfiguration.defaults.programmeOperator) {
+                programmeOperator: ProgrammeOperator = DaemonConfiguration.defaults.programmeOperator,
+                consentTexts: ConsentTextLibrary = .standard) {
         self.programmeOperator = programmeOperator
+        self.consentTexts = consentTexts
         self.console = console
         self.leaseMilliseconds = leaseMilliseconds
         self.eventStreams = eventStreams

@@ -61,6 +61,7 @@ public struct DaemonConfiguration: Sendable {
 
     /// Rules between keys, checked once every source is applied.
     public func checkCombinations() throws {
+        _ = try consentTextLibrary()
         let attempt = seconds("webhooks.timeout") + seconds("webhooks.dns_timeout")
         if seconds("database.lease") <= attempt {
             throw ConfigurationError("database.lease = '\(self["database.lease"])' (\(sources["database.lease"] ?? "default")) is not valid: it must be "
@@ -170,6 +171,17 @@ public struct DaemonConfiguration: Sendable {
         ProgrammeOperator(name: self["operator.name"].trimmingCharacters(in: .whitespaces), contact: self["operator.contact"].trimmingCharacters(in: .whitespaces))
     }
 
+    /// The consent texts testers are shown: the operator's (`consent.texts_directory`) or those built in.
+    public func consentTextLibrary() throws -> ConsentTextLibrary {
+        let directory = self["consent.texts_directory"].trimmingCharacters(in: .whitespaces)
+        do {
+            if directory.isEmpty { return try ConsentTextLibrary.builtIn(languages: ConsoleSettings.languages) }
+            return try ConsentTextLibrary.load(directory: directory, languages: ConsoleSettings.languages)
+        } catch {
+            throw ConfigurationError("consent.texts_directory = '\(directory)' (\(sources["consent.texts_directory"] ?? "default")) is not valid: \(error)")
+        }
+    }
+
     public var consoleSettings: ConsoleSettings {
         ConsoleSettings(enabled: boolean("console.enabled"), publicURL: self["console.public_url"],
                         sessionIdleSeconds: seconds("console.session_idle_timeout"), sessionLifetimeSeconds: seconds("console.session_lifetime"),
@@ -187,7 +199,14 @@ public struct DaemonConfiguration: Sendable {
                             logRequests: boolean("log.requests"), cors: CORSPolicy(origins: corsOrigins),
                             dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000, eventStreams: eventStreamSettings,
                             workerThreads: integer("http.worker_threads"), console: consoleSettings,
-                            leaseMilliseconds: seconds("database.lease") * 1_000, programmeOperator: programmeOperator)
+                            leaseMilliseconds: seconds("database.lease") * 1_000, programmeOperator: programmeOperator,
+                            consentTexts: checkedConsentTexts)
+    }
+
+    /// The consent texts once `checkCombinations` has read them; a directory that broke since is a stop, not a
+    /// quiet fallback to other texts.
+    var checkedConsentTexts: ConsentTextLibrary {
+        do { return try consentTextLibrary() } catch { fatalError("\(error)") }
     }
 
     /// The listen address split into host and port (`[::1]:8750` keeps its brackets off); its check made sure there is

@@ -254,6 +254,12 @@ package enum DaemonSettings {
                 Where testers reach the operator about their data, such as privacy@example.com or a web address; \
                 shown with operator.name on the consent page.
                 """),
+            DaemonSetting("consent.texts_directory", default: "", .text(maxCharacters: 4_096), """
+                A directory of the operator's own consent texts, one file per version and language named \
+                VERSION.LANGUAGE.txt (such as 2026-12.ja.txt), which then replace the ones built into vouchd; testers \
+                are shown the newest version, which must exist in en and ja. Empty: the texts built in. A text \
+                testers agreed to stays readable by its version however the files change (docs/invitations.md).
+                """),
         ]),
     ]
 
