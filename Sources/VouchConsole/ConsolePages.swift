@@ -19,5 +19,6 @@ package enum ConsolePages {
         TesterPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
         MaintainerPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
         JoinPages(routes: routes, joining: services.joining, logger: logger).register(in: &router)
+        InvitationPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
     }
 }

@@ -122,7 +122,7 @@ struct JoinPagesTests {
         _ = try JoinPagesTests.answer(browser, page, "name", [("name", "Hanako Yamada")])
         let stopped = try browser.post("/console/joining/stop", [("csrf", try #require(page.csrf)),
                                                                ("join_token", try #require(ConsoleBrowser.hiddenValue("join_token", in: page.html)))])
-        #expect(stopped.location == "/console/joining/declined")
+        #expect(stopped.location == "/console/joining/declined?lang=ja")
         #expect(try server.store.deleteExpiredJoinDrafts(at: Date().addingTimeInterval(86_400)) == 0, "her draft was still there")
         #expect(try server.store.testers(after: nil, limit: 10).isEmpty)
         #expect(try server.store.invitations().first?.usesMade == 0)

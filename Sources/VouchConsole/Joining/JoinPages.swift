@@ -46,7 +46,7 @@ struct JoinPages {
             Form.hidden("language", messages.language.rawValue),
             "<div class=\"button-group\">",
             Button(messages[.joinAgree]).render(),
-            "<a class=\"link\" href=\"/console/joining/declined\">\(messages[.joinDecline])</a>",
+            "<a class=\"link\" href=\"\(JoinPages.declinedPath(messages.language))\">\(messages[.joinDecline])</a>",
             "</div>",
         ])).render()
         var response = request.translatedPage(messages[.joinTitle], content: """
@@ -98,9 +98,14 @@ struct JoinPages {
     /// She stops half-way: her answers are deleted now, not when the hour runs out.
     func stop(_ request: ConsoleRequest) throws -> HTTPResponse {
         let cookie = request.http.cookie(JoinPages.draftCookieName) ?? ""
-        if let visit = try joining.visit(cookie: cookie) { try checkToken(request, visit) }
+        var language = request.messages.language
+        if let visit = try joining.visit(cookie: cookie) {
+            try checkToken(request, visit)
+            language = speaking(request, preferring: visit.answers.language ?? visit.draft.consentLanguage).messages.language
+        }
         try joining.cancel(cookie: cookie)
-        return .seeOther("/console/joining/declined", headers: [ConsoleSessions.cookie(JoinPages.draftCookieName, "", maxAge: 0, secure: sessions.isSecure(request.http))])
+        return .seeOther(JoinPages.declinedPath(language),
+                         headers: [ConsoleSessions.cookie(JoinPages.draftCookieName, "", maxAge: 0, secure: sessions.isSecure(request.http))])
     }
 
     // MARK: The questions
@@ -247,6 +252,11 @@ struct JoinPages {
     }
 
     private func path(of step: JoinStep) -> String { "/console/joining/" + step.rawValue }
+
+    /// The page that says nothing was kept, in the language she was reading: it has no draft to tell it.
+    static func declinedPath(_ language: Language) -> String {
+        "/console/joining/declined?" + LanguageNegotiation.queryName + "=" + language.rawValue
+    }
 
     /// The request in the language she chose (the switcher), else `preferred` (hers, or the invitation's), else her
     /// browser's, else the console's default.
