@@ -4,14 +4,14 @@ import VouchDomain
 /// Invitations to join as a tester: created, listed, found by the SHA-256 of the secret, revoked
 /// (docs/invitations.md).
 public protocol InvitationStore: Sendable {
-    /// Stores a new invitation; every fix it names must exist.
+    /// Stores a new invitation; every fix and panel it names must exist.
     func createInvitation(_ invitation: Invitation, by requester: Requester) throws
     /// Every invitation, oldest first.
     func invitations() throws -> [Invitation]
     func invitation(id: String) throws -> Invitation?
     func invitation(secretSHA256: [UInt8]) throws -> Invitation?
     /// Counts a use of the invitation whose secret has this SHA-256, creates the tester `makeTester` builds from it
-    /// (her consent given herself) and enrolls her in the invitation's fixes, in one transaction. Refused with
+    /// (her consent given herself), enrolls her in the invitation's fixes and adds her to its panels, in one transaction. Refused with
     /// `InvitationClosed` when the invitation no longer opens at `time`, however many accept at once.
     func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance
     /// Revokes an invitation: its link opens nothing from then on.
