@@ -21,5 +21,6 @@ package enum APIRoutes {
         WebhookController(webhooks: services.webhooks).register(in: &router)
         TesterLinkController(links: services.links, settings: settings.console, clock: clock).register(in: &router)
         InvitationController(invitations: services.invitations, settings: settings.console, clock: clock).register(in: &router)
+        PanelController(panels: services.panels).register(in: &router)
     }
 }

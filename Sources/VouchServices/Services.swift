@@ -16,6 +16,7 @@ public struct Services: Sendable {
     public let tokens: TokenService
     public let links: LinkService
     public let invitations: InvitationService
+    public let panels: PanelService
 
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
@@ -31,5 +32,6 @@ public struct Services: Sendable {
         tokens = TokenService(store: store, clock: clock)
         links = LinkService(store: store, defaultValidSeconds: linkValidSeconds, clock: clock)
         invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage, clock: clock)
+        panels = PanelService(store: store, clock: clock)
     }
 }
