@@ -40,6 +40,9 @@ struct PanelRoutesTests {
         #expect(added.status == 200, "\(added.text)")
         #expect(added.json["added"] == .strings([aiko, ben]))
         #expect(added.json["members"]?.arrayValue?.count == 2)
+        // Her export says which panels she is in.
+        let export = try server.call("GET", "/v1/testers/\(ben)/export")
+        #expect(export.json["panels"]?.arrayValue?.map { $0["name"]?.stringValue } == ["VoiceOver on iOS"], "\(export.text)")
         let listed = try server.call("GET", "/v1/panels")
         #expect(listed.json["panels"]?.arrayValue?.map { $0["id"]?.stringValue } == [id])
         #expect(listed.json["next_cursor"] == .null)
