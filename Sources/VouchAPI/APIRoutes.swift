@@ -22,5 +22,6 @@ package enum APIRoutes {
         TesterLinkController(links: services.links, settings: settings.console, clock: clock).register(in: &router)
         InvitationController(invitations: services.invitations, settings: settings.console, clock: clock).register(in: &router)
         ConsentTextController(joining: services.joining).register(in: &router)
+        PanelController(panels: services.panels).register(in: &router)
     }
 }

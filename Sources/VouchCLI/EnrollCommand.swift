@@ -1,15 +1,19 @@
 import VouchJSON
 
-/// `vouch enroll FIX TESTER…`, `--remove TESTER…` and `--list`: while a fix is in testing, its flag is on for its testers' keys.
+/// `vouch enroll FIX TESTER…` or `--panel PANEL`, `--remove TESTER…` and `--list`: while a fix is in testing, its flag is on for
+/// its testers' keys.
 enum EnrollCommand {
     static func command() -> Command {
         Command(
             name: "enroll", abstract: "Enroll testers in a fix, remove them, or list who is enrolled.",
             discussion: """
                 While the fix is in testing, its flag is on for the targeting keys of every enrolled tester. \
+                --panel enrolls the testers in a panel who have not withdrawn, as the panel is now ('vouch panel'). \
                 'vouch enroll list <fix>' lists who is enrolled, as --list does.
 
                 Example: vouch enroll tv-channel-selector-labels t_4w9tedpdf8fc
+
+                Example: vouch enroll tv-channel-selector-labels --panel p_4w9tedpdf8fc
 
                 Example: vouch enroll list tv-channel-selector-labels
                 """,
@@ -19,6 +23,7 @@ enum EnrollCommand {
                                 problem: TesterCommands.idProblem),
             ],
             options: [
+                .list("panel", "panel", help: "A panel whose testers to enroll, such as p_4w9tedpdf8fc; at most 50."),
                 .flag("remove", help: "Remove the testers given from the fix instead of enrolling them."),
                 .flag("list", help: "List the testers enrolled in the fix; 'vouch enroll list <fix>' does the same."),
             ],
@@ -27,7 +32,11 @@ enum EnrollCommand {
             let invocation = context.invocation
             let fix = invocation.argument("fix")
             let testers = invocation.argumentList("tester")
+            let panels = invocation.list("panel") ?? []
             let path = APIClient.path("/v1/fixes", fix, "/enrollments")
+            if !panels.isEmpty, invocation.flag("list") || invocation.flag("remove") {
+                throw UsageError("--panel enrolls; it goes with neither --list nor --remove.", commandPath: invocation.path)
+            }
             if invocation.flag("list") {
                 guard !invocation.flag("remove") else { throw UsageError("Give either --list or --remove, not both.", commandPath: invocation.path) }
                 guard testers.isEmpty else { throw UsageError("--list takes no tester ids; remove '\(testers[0])'.", commandPath: invocation.path) }
@@ -38,7 +47,7 @@ enum EnrollCommand {
                 }
                 return
             }
-            guard !testers.isEmpty else {
+            guard !testers.isEmpty || !panels.isEmpty else {
                 let listing = fix == "list" ? "'vouch enroll list <fix>'" : "'vouch enroll list \(fix)'"
                 throw UsageError("Missing expected argument '<tester>'. To list the testers enrolled, run \(listing).", commandPath: invocation.path)
             }
@@ -46,7 +55,10 @@ enum EnrollCommand {
                 try remove(testers, from: fix, path: path, context)
                 return
             }
-            let answer = try context.api.post(path, body: ["testers": .strings(testers)])
+            var body: JSONObject = [:]
+            if !testers.isEmpty { body["testers"] = .strings(testers) }
+            if !panels.isEmpty { body["panels"] = .strings(panels) }
+            let answer = try context.api.post(path, body: body)
             context.output.emit(answer) { answer in
                 ["Enrolled: \(spokenTesters(answer["added"], empty: "none; every tester given was already enrolled"))",
                  summary(fix: fix, count: answer["enrollments"]?.arrayValue?.count ?? 0, now: true)]

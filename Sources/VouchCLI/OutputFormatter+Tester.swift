@@ -77,7 +77,36 @@ extension OutputFormatter {
         case "used": "used \(number(invitation, "uses_made")) of \(number(invitation, "uses_allowed")) times"
         default: "active, used \(number(invitation, "uses_made")) of \(number(invitation, "uses_allowed")) times, expires on \(time(invitation, "expires_at"))"
         }
-        return "\(text(invitation, "id")): \(standing). Fixes: \(list(invitation["fixes"])). Language: \(text(invitation, "language")). "
+        return "\(text(invitation, "id")): \(standing). Fixes: \(list(invitation["fixes"])). Panels: \(list(invitation["panels"])). Language: \(text(invitation, "language")). "
             + "Created on \(time(invitation, "created_at")) by \(text(invitation, "created_by"))."
+    }
+}
+
+extension OutputFormatter {
+    /// "p_4w9tedpdf8fc: VoiceOver on iOS, 3 testers."
+    static func panelLine(_ panel: JSONValue) -> String {
+        "\(text(panel, "id")): \(text(panel, "name")), \(testerCount(panel))."
+    }
+
+    /// "Panel p_4w9tedpdf8fc now has 3 testers."
+    static func panelSize(_ panel: JSONValue) -> String {
+        "Panel \(text(panel, "id")) now has \(testerCount(panel))."
+    }
+
+    /// Every field of a panel, then one line per tester in it.
+    static func panelDetails(_ panel: JSONValue) -> [String] {
+        let members = panel["members"]?.arrayValue ?? []
+        return [
+            "Id: \(text(panel, "id"))",
+            "Name: \(text(panel, "name"))",
+            "Description: \(text(panel, "description", "none"))",
+            "Created: \(time(panel, "created_at")) by \(text(panel, "created_by"))",
+            "Testers: \(members.count)",
+        ] + members.map { "\(text($0, "tester")): added on \(time($0, "added_at")) by \(text($0, "added_by"))." }
+    }
+
+    private static func testerCount(_ panel: JSONValue) -> String {
+        let count = panel["members"]?.arrayValue?.count ?? 0
+        return count == 1 ? "1 tester" : "\(count) testers"
     }
 }

@@ -150,7 +150,8 @@ enum SpokenWords {
             "approval.reject": "recorded the rejection", "tester.create": "added tester", "tester.update": "changed tester",
             "tester.withdraw": "withdrew tester", "token.create": "created token", "token.revoke": "revoked token", "webhook.create": "added webhook",
             "webhook.update": "changed webhook", "webhook.delete": "deleted webhook", "webhook.disable": "disabled webhook",
-            "webhook.redeliver": "requeued delivery",
+            "webhook.redeliver": "requeued delivery", "panel.create": "created panel", "panel.delete": "deleted panel",
+            "panel.member_add": "changed the testers of panel", "panel.member_remove": "changed the testers of panel",
         ],
         .evaluationReason: [
             "DISABLED": "disabled", "TARGETING_MATCH": "targeting match", "DEFAULT": "default", "SPLIT": "split", "STATIC": "static",

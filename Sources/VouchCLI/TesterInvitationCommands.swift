@@ -25,6 +25,7 @@ enum TesterInvitationCommands {
                 .list("key", "key", help: "A targeting key to bind in advance, such as the account of the person who reported the defect; "
                       + "she is then not asked for one. Repeat for several, at most 20."),
                 .list("fix", "fix", help: "A fix she is enrolled in when she joins; repeat for several, at most 50."),
+                .list("panel", "panel", help: "A panel she is added to when she joins, such as p_4w9tedpdf8fc; at most 50."),
                 .single("language", "language", help: "The language the pages open in: en or ja. She can switch. Default: en.", allowed: ["en", "ja"]),
                 .single("expires", "duration", help: "How long the invitation works, from 1h to 90d, such as 14d. Default: 14 days."),
                 .single("uses", "count", help: "How many people may join through it, from 1 to 1000. Default: 1.", range: 1...1_000),
@@ -35,6 +36,7 @@ enum TesterInvitationCommands {
             var body: JSONObject = [:]
             if let keys = invocation.list("key") { body["targeting_keys"] = .strings(keys) }
             if let fixes = invocation.list("fix") { body["fixes"] = .strings(fixes) }
+            if let panels = invocation.list("panel") { body["panels"] = .strings(panels) }
             if let language = invocation.value("language") { body["language"] = .string(language) }
             if let expires = invocation.value("expires") { body["expires_in"] = .string(expires) }
             if let uses = invocation.integer("uses") { body["uses"] = .int(uses) }
@@ -45,6 +47,7 @@ enum TesterInvitationCommands {
                     "Invitation \(OutputFormatter.text(invitation, "id")) is created.",
                     "Address: \(OutputFormatter.text(invitation, "url"))",
                     "Fixes she joins: \(OutputFormatter.list(invitation["fixes"]))",
+                    "Panels she joins: \(OutputFormatter.list(invitation["panels"]))",
                     "Language: \(OutputFormatter.text(invitation, "language"))",
                     "Uses allowed: \(OutputFormatter.number(invitation, "uses_allowed"))",
                     "Expires: \(OutputFormatter.time(invitation, "expires_at"))",

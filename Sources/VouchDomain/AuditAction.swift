@@ -36,6 +36,11 @@ public enum AuditAction: String, Sendable, CaseIterable {
     /// An invitation to join as a tester was made, or revoked.
     case invitationCreate = "invitation.create"
     case invitationRevoke = "invitation.revoke"
+    /// A panel of testers was made or deleted, or testers were added to it or taken out.
+    case panelCreate = "panel.create"
+    case panelDelete = "panel.delete"
+    case panelMemberAdd = "panel.member_add"
+    case panelMemberRemove = "panel.member_remove"
     case webhookCreate = "webhook.create"
     case webhookUpdate = "webhook.update"
     case webhookDelete = "webhook.delete"

@@ -8,7 +8,9 @@ public struct EnrollmentService: Sendable {
     let clock: @Sendable () -> Date
 
     /// The most testers one change may enroll.
-    public static let maxTestersPerChange = 500
+    public static let maxTestersPerChange = TesterList.maxCount
+    /// The most panels one change may enroll.
+    public static let maxPanelsPerChange = 50
 
     public init(store: any EnrollmentStore, clock: @escaping @Sendable () -> Date) {
         self.store = store
@@ -20,18 +22,21 @@ public struct EnrollmentService: Sendable {
         return try store.enrollments(of: key)
     }
 
-    /// Enrolls the testers not enrolled yet; those already enrolled stay as they are.
-    /// - Parameter testers: nil when the input named none.
-    public func enroll(_ testers: [String]?, in key: String, readErrors: [FieldError] = [], by principal: Principal) throws -> EnrollmentChange {
+    /// Enrolls the testers, and the members of the panels who have not withdrawn, those not enrolled yet; those already
+    /// enrolled stay as they are.
+    /// - Parameters:
+    ///   - testers: nil when the input named none.
+    ///   - panels: nil when the input named none; then `testers` are required.
+    public func enroll(_ testers: [String]?, panels: [String]? = nil, in key: String, readErrors: [FieldError] = [],
+                       by principal: Principal) throws -> EnrollmentChange {
         try AccessDenied.unless(principal, may: .manageTesters)
-        var errors = readErrors
-        if let testers, testers.isEmpty || testers.count > EnrollmentService.maxTestersPerChange {
-            errors.append(FieldError(field: "testers", message: "must list 1 to \(EnrollmentService.maxTestersPerChange) tester ids (t_…)"))
-        } else if testers == nil, !errors.contains(where: { $0.field.hasPrefix("testers") }) {
-            errors.append(FieldError(field: "testers", message: "is required: the tester ids (t_…) to enroll"))
+        var errors = readErrors + TesterList.errors(testers, purpose: "enroll (or panels: the panel ids, p_…)", optional: panels != nil || readErrors.contains { $0.field.hasPrefix("panels") },
+                                                          readErrors: readErrors)
+        if let panels, panels.isEmpty || panels.count > EnrollmentService.maxPanelsPerChange {
+            errors.append(FieldError(field: "panels", message: "must list 1 to \(EnrollmentService.maxPanelsPerChange) panel ids (p_…)"))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
-        return try store.enroll(testers ?? [], in: key, by: Requester(principal), at: clock())
+        return try store.enroll(testers ?? [], panels: panels ?? [], in: key, by: Requester(principal), at: clock())
     }
 
     /// Ends one tester's part in the fix; her feedback stays.

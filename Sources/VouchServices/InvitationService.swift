@@ -14,15 +14,17 @@ public struct InvitationService: Sendable {
         public var nameHint: String?
         public var targetingKeys: [String]
         public var fixKeys: [String]
+        public var panelIDs: [String]
         public var language: String?
         public var expiresIn: String?
         public var uses: Int?
 
-        public init(nameHint: String? = nil, targetingKeys: [String] = [], fixKeys: [String] = [], language: String? = nil,
+        public init(nameHint: String? = nil, targetingKeys: [String] = [], fixKeys: [String] = [], panelIDs: [String] = [], language: String? = nil,
                     expiresIn: String? = nil, uses: Int? = nil) {
             self.nameHint = nameHint
             self.targetingKeys = targetingKeys
             self.fixKeys = fixKeys
+            self.panelIDs = panelIDs
             self.language = language
             self.expiresIn = expiresIn
             self.uses = uses
@@ -43,8 +45,9 @@ public struct InvitationService: Sendable {
     /// How many people may join through one invitation: one unless its maker says (a link for a whole user group).
     public static let usesRange = 1...1_000
     public static let maxNameHintLength = 200
-    /// The fixes one invitation can enroll her in.
+    /// The fixes one invitation can enroll her in, and the panels it can add her to.
     public static let maxFixes = 50
+    public static let maxPanels = 50
 
     let store: any InvitationStore
     let programmeOperator: ProgrammeOperator
@@ -80,6 +83,9 @@ public struct InvitationService: Sendable {
         for (index, key) in draft.fixKeys.enumerated() where !FixKey.isValid(key) {
             errors.append(FieldError(field: "fixes[\(index)]", message: "must be a fix key: \(FixKey.rule)"))
         }
+        if draft.panelIDs.count > InvitationService.maxPanels {
+            errors.append(FieldError(field: "panels", message: "at most \(InvitationService.maxPanels) panels, got \(draft.panelIDs.count)"))
+        }
         let language = draft.language ?? defaultLanguage
         if !InvitationService.languages.contains(language) {
             errors.append(FieldError(field: "language", message: "allowed: \(InvitationService.languages.joined(separator: ", "))"))
@@ -103,8 +109,8 @@ public struct InvitationService: Sendable {
         let now = clock()
         let invitation = Invitation(id: "i_" + SecureRandom.alphanumeric(count: 16), secretSHA256: Digest.sha256(secret), nameHint: nameHint,
                                     targetingKeys: InvitationService.unique(draft.targetingKeys), fixKeys: InvitationService.unique(draft.fixKeys),
-                                    language: language, usesAllowed: uses, createdBy: principal.name, createdAt: now,
-                                    expiresAt: now.addingTimeInterval(Double(seconds)))
+                                    panelIDs: InvitationService.unique(draft.panelIDs), language: language, usesAllowed: uses,
+                                    createdBy: principal.name, createdAt: now, expiresAt: now.addingTimeInterval(Double(seconds)))
         try store.createInvitation(invitation, by: Requester(principal))
         return Created(invitation: invitation, url: base + "/console/join/" + secret)
     }
@@ -156,8 +162,8 @@ public struct InvitationService: Sendable {
     }
 
     /// She joins: the tester is made from her answers with the consent hers (`given_by: tester`), the use is counted
-    /// and she is enrolled in the invitation's fixes, in one transaction. Nothing is stored when her answers are not
-    /// valid (every bad field is named) or the invitation no longer opens (`InvitationClosed`).
+    /// and she is enrolled in the invitation's fixes and added to its panels, in one transaction. Nothing is stored when
+    /// her answers are not valid (every bad field is named) or the invitation no longer opens (`InvitationClosed`).
     public func accept(secret: String, _ answers: Answers) throws -> InvitationAcceptance {
         try accept(secretSHA256: Digest.sha256(secret), answers, consentText: nil, makeLink: nil)
     }

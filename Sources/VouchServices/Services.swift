@@ -17,6 +17,7 @@ public struct Services: Sendable {
     public let links: LinkService
     public let invitations: InvitationService
     public let joining: JoinService
+    public let panels: PanelService
 
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
@@ -34,5 +35,6 @@ public struct Services: Sendable {
         invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage, clock: clock)
         joining = JoinService(store: store, invitations: invitations, consentTexts: consentTexts, programmeOperator: programmeOperator,
                               linkValidSeconds: linkValidSeconds, clock: clock)
+        panels = PanelService(store: store, clock: clock)
     }
 }

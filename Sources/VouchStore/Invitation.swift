@@ -15,6 +15,8 @@ public struct Invitation: Sendable, Equatable {
     public var targetingKeys: [String]
     /// The fixes she is enrolled in when she accepts.
     public var fixKeys: [String]
+    /// The panels she joins when she accepts.
+    public var panelIDs: [String]
     /// The language the invitation's pages open in: `en` or `ja`.
     public var language: String
     public var usesAllowed: Int
@@ -25,13 +27,14 @@ public struct Invitation: Sendable, Equatable {
     public var revokedAt: Date?
     public var revokedBy: String?
 
-    public init(id: String, secretSHA256: [UInt8], nameHint: String?, targetingKeys: [String], fixKeys: [String], language: String,
-                usesAllowed: Int, usesMade: Int = 0, createdBy: String, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, revokedBy: String? = nil) {
+    public init(id: String, secretSHA256: [UInt8], nameHint: String?, targetingKeys: [String], fixKeys: [String], panelIDs: [String] = [],
+                language: String, usesAllowed: Int, usesMade: Int = 0, createdBy: String, createdAt: Date, expiresAt: Date, revokedAt: Date? = nil, revokedBy: String? = nil) {
         self.id = id
         self.secretSHA256 = secretSHA256
         self.nameHint = nameHint
         self.targetingKeys = targetingKeys
         self.fixKeys = fixKeys
+        self.panelIDs = panelIDs
         self.language = language
         self.usesAllowed = usesAllowed
         self.usesMade = usesMade

@@ -4,14 +4,14 @@ import VouchDomain
 /// Invitations to join as a tester: created, listed, found by the SHA-256 of the secret, revoked
 /// (docs/invitations.md).
 public protocol InvitationStore: Sendable {
-    /// Stores a new invitation; every fix it names must exist.
+    /// Stores a new invitation; every fix and panel it names must exist.
     func createInvitation(_ invitation: Invitation, by requester: Requester) throws
     /// Every invitation, oldest first.
     func invitations() throws -> [Invitation]
     func invitation(id: String) throws -> Invitation?
     func invitation(secretSHA256: [UInt8]) throws -> Invitation?
     /// Counts a use of the invitation whose secret has this SHA-256, creates the tester `makeTester` builds from it
-    /// (her consent given herself), enrolls her in the invitation's fixes, keeps the consent text she agreed to and
+    /// (her consent given herself), enrolls her in the invitation's fixes, adds her to its panels, keeps the consent text she agreed to and
     /// gives her the personal link `makeLink` makes, in one transaction. Refused with `InvitationClosed` when the
     /// invitation no longer opens at `time`, however many accept at once.
     func acceptInvitation(secretSHA256: [UInt8], at time: Date, consentText: AgreedConsentText?, makeTester: (Invitation) throws -> Tester,

@@ -10,27 +10,30 @@ extension RelationalStore {
         }
     }
 
-    public func enroll(_ testerIDs: [String], in key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange {
+    public func enroll(_ testerIDs: [String], panels: [String], in key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange {
         try write(by: principal) { connection, changes in
             guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
-            var errors: [FieldError] = []
-            for (index, id) in testerIDs.enumerated() {
-                guard let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(id)]).first?.string(0) else {
-                    errors.append(FieldError(field: "testers[\(index)]", message: "no tester '\(id)'"))
+            var errors = try RelationalStore.testerErrors(testerIDs, withdrawn: "cannot be enrolled", on: connection)
+            // A panel brings its members as they are now, under the write lock: whoever withdrew is never enrolled.
+            var members: [String] = []
+            for (index, panel) in panels.enumerated() {
+                guard try connection.scalar("SELECT 1 FROM panels WHERE id = ?", [.text(panel)]) != nil else {
+                    errors.append(FieldError(field: "panels[\(index)]", message: "no panel '\(panel)'"))
                     continue
                 }
-                if status != "active" { errors.append(FieldError(field: "testers[\(index)]", message: "tester '\(id)' has withdrawn and cannot be enrolled")) }
+                members += try RelationalStore.activeMembers(of: panel, on: connection)
             }
             if !errors.isEmpty { throw ValidationFailure(errors) }
             var added: [String] = []
-            for id in testerIDs {
+            for id in testerIDs + members {
                 try connection.query("INSERT INTO enrollments (fix_key, tester_id, enrolled_by, enrolled_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                                      [.text(key), .text(id), .text(principal.name), .integer(StoreClock.milliseconds(time))])
                 if connection.changes > 0 { added.append(id) }
             }
             if !added.isEmpty {
-                try audit(connection, AuditEvent(at: time, by: principal, action: .fixEnroll, fixKey: key,
-                                                 after: JSONWriter.string(.object(["enrolled": .strings(added)]))))
+                var details: JSONObject = ["enrolled": .strings(added)]
+                if !panels.isEmpty { details["panels"] = .strings(panels) }
+                try audit(connection, AuditEvent(at: time, by: principal, action: .fixEnroll, fixKey: key, after: JSONWriter.string(.object(details))))
                 changes.flagRuleChanged(key)
             }
             return EnrollmentChange(enrollments: try RelationalStore.enrollments(of: key, on: connection), added: added, removed: [])
@@ -52,6 +55,20 @@ extension RelationalStore {
             }
             return EnrollmentChange(enrollments: try RelationalStore.enrollments(of: key, on: connection), added: [], removed: removed)
         }
+    }
+
+    /// A `testers[i]` error for each tester who does not exist or has withdrawn; `withdrawn` ends the words of the
+    /// latter ("cannot be enrolled").
+    static func testerErrors(_ testerIDs: [String], withdrawn: String, on connection: any SQLConnection) throws -> [FieldError] {
+        var errors: [FieldError] = []
+        for (index, id) in testerIDs.enumerated() {
+            guard let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(id)]).first?.string(0) else {
+                errors.append(FieldError(field: "testers[\(index)]", message: "no tester '\(id)'"))
+                continue
+            }
+            if status != "active" { errors.append(FieldError(field: "testers[\(index)]", message: "tester '\(id)' has withdrawn and \(withdrawn)")) }
+        }
+        return errors
     }
 
     static func enrollments(of key: String, on connection: any SQLConnection) throws -> [Enrollment] {

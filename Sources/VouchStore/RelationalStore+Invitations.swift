@@ -7,7 +7,7 @@ import VouchJSON
 extension RelationalStore {
     static let invitationColumns = """
         id, secret_sha256, name_hint, targeting_keys, fix_keys, language, uses_allowed, uses_made, created_by, created_at_ms, \
-        expires_at_ms, revoked_at_ms, revoked_by
+        expires_at_ms, revoked_at_ms, revoked_by, panel_ids
         """
 
     public func createInvitation(_ invitation: Invitation, by requester: Requester) throws {
@@ -15,11 +15,15 @@ extension RelationalStore {
             for key in invitation.fixKeys {
                 guard try connection.scalar("SELECT 1 FROM fixes WHERE key = ?", [.text(key)]) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             }
-            try connection.query("INSERT INTO invitations (\(RelationalStore.invitationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, NULL, NULL)",
+            for id in invitation.panelIDs {
+                guard try connection.scalar("SELECT 1 FROM panels WHERE id = ?", [.text(id)]) != nil else { throw StoreError.notFound(kind: "panel", id: id) }
+            }
+            try connection.query("INSERT INTO invitations (\(RelationalStore.invitationColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, NULL, NULL, ?)",
                                  [.text(invitation.id), .blob(invitation.secretSHA256), .optional(invitation.nameHint),
                                   .text(JSONWriter.string(.strings(invitation.targetingKeys))), .text(JSONWriter.string(.strings(invitation.fixKeys))),
                                   .text(invitation.language), .int(invitation.usesAllowed), .text(invitation.createdBy),
-                                  .integer(StoreClock.milliseconds(invitation.createdAt)), .integer(StoreClock.milliseconds(invitation.expiresAt))])
+                                  .integer(StoreClock.milliseconds(invitation.createdAt)), .integer(StoreClock.milliseconds(invitation.expiresAt)),
+                                  .text(JSONWriter.string(.strings(invitation.panelIDs)))])
             try audit(connection, AuditEvent(at: invitation.createdAt, by: requester, action: .invitationCreate, subject: invitation.id,
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: invitation))))
         }
@@ -72,9 +76,16 @@ extension RelationalStore {
                 changes.flagRuleChanged(key)
                 enrolled.append(key)
             }
+            var joined: [String] = []
+            for id in invitation.panelIDs where try connection.scalar("SELECT 1 FROM panels WHERE id = ?", [.text(id)]) != nil {
+                _ = try RelationalStore.addPanelMembers([tester.id], to: id, addedBy: tester.id, at: time, on: connection)
+                try audit(connection, AuditEvent(at: time, by: herself, action: .panelMemberAdd, subject: id, note: note,
+                                                 after: JSONWriter.string(.object(["added": .strings([tester.id])]))))
+                joined.append(id)
+            }
             let link = makeLink?(tester)
             if let link { try insert(link, on: connection) }
-            return InvitationAcceptance(tester: tester, invitation: invitation, enrolledFixes: enrolled, link: link)
+            return InvitationAcceptance(tester: tester, invitation: invitation, enrolledFixes: enrolled, joinedPanels: joined, link: link)
         }
     }
 
@@ -101,7 +112,7 @@ extension RelationalStore {
 
     /// What the audit log keeps of an invitation: never the name hint or the bound keys, which may point at a person.
     static func auditDescription(of invitation: Invitation) -> JSONValue {
-        .object(["id": .string(invitation.id), "fixes": .strings(invitation.fixKeys), "language": .string(invitation.language),
+        .object(["id": .string(invitation.id), "fixes": .strings(invitation.fixKeys), "panels": .strings(invitation.panelIDs), "language": .string(invitation.language),
                  "uses_allowed": .int(invitation.usesAllowed), "bound_keys": .int(invitation.targetingKeys.count),
                  "expires_at": .string(Timestamp.string(invitation.expiresAt)), "revoked": .bool(invitation.revokedAt != nil)])
     }
@@ -111,7 +122,7 @@ extension RelationalStore {
             ((try? JSONParser.parse(row.string(column)))?.arrayValue ?? []).compactMap(\.stringValue)
         }
         return Invitation(id: row.string(0), secretSHA256: row.blob(1), nameHint: row.optionalString(2), targetingKeys: strings(3), fixKeys: strings(4),
-                          language: row.string(5), usesAllowed: row.int(6), usesMade: row.int(7), createdBy: row.string(8),
+                          panelIDs: strings(13), language: row.string(5), usesAllowed: row.int(6), usesMade: row.int(7), createdBy: row.string(8),
                           createdAt: StoreClock.date(row.int64(9)), expiresAt: StoreClock.date(row.int64(10)),
                           revokedAt: row.optionalInt(11).map { StoreClock.date(Int64($0)) }, revokedBy: row.optionalString(12))
     }

@@ -70,6 +70,9 @@ extension RelationalStore {
             }
             try RelationalStore.erasePersonalData(of: id, on: connection)
             try connection.query("DELETE FROM enrollments WHERE tester_id = ?", [.text(id)])
+            // Her panels say which assistive technology she uses ("VoiceOver on iOS"): she leaves every one.
+            try connection.query("DELETE FROM panel_members WHERE tester_id = ?", [.text(id)])
+            let panelsLeft = connection.changes
             var deleted = 0
             var unlinked = 0
             if purgeFeedback {
@@ -112,6 +115,7 @@ extension RelationalStore {
             let details: JSONValue = .object([
                 "purge_feedback": .bool(purgeFeedback), "feedback_unlinked": .int(unlinked), "feedback_deleted": .int(deleted),
                 "tokens_revoked": .int(tokens.count), "enrollments_removed": .int(enrolled.count), "direct_targets_removed": .int(targeted.count),
+                "panels_left": .int(panelsLeft),
             ])
             try audit(connection, AuditEvent(at: time, by: principal, action: .testerWithdraw, subject: id,
                                              before: JSONWriter.string(RelationalStore.auditDescription(of: before)), after: JSONWriter.string(details)))
@@ -138,7 +142,13 @@ extension RelationalStore {
             let tokens = try connection.query(
                 "SELECT \(RelationalStore.tokenColumns) FROM tokens WHERE tester_id = ? ORDER BY id",
                 [.text(id)]).map(RelationalStore.token(from:))
-            return TesterExport(tester: tester, enrollments: enrollments, feedback: try feedback(ofTester: id, on: connection), tokens: tokens)
+            let panels = try connection.query(
+                """
+                SELECT p.id, p.name, m.added_by, m.added_at_ms FROM panel_members m JOIN panels p ON p.id = m.panel_id
+                WHERE m.tester_id = ? ORDER BY p.name_folded, p.id
+                """, [.text(id)]
+            ).map { (panelID: $0.string(0), name: $0.string(1), addedBy: $0.string(2), addedAt: StoreClock.date($0.int64(3))) }
+            return TesterExport(tester: tester, enrollments: enrollments, panels: panels, feedback: try feedback(ofTester: id, on: connection), tokens: tokens)
         }
     }
 

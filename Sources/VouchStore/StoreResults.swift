@@ -68,6 +68,8 @@ public struct FeedbackEvidence: Sendable {
 public struct TesterExport: Sendable {
     public var tester: Tester
     public var enrollments: [(fixKey: String, enrolledBy: String, enrolledAt: Date)]
+    /// The panels she is in: their names may say which assistive technology she uses.
+    public var panels: [(panelID: String, name: String, addedBy: String, addedAt: Date)]
     public var feedback: [Feedback]
     public var tokens: [TokenRecord]
 }

@@ -8,7 +8,8 @@ public protocol TesterStore: Sendable {
     func testers(after id: String?, limit: Int) throws -> [Tester]
     /// Applies `change` inside the write transaction.
     func updateTester(_ id: String, by principal: Requester, _ change: (Tester) throws -> Tester) throws -> TesterChange
-    /// Erases the tester's personal data, keys, enrollments and comments in one transaction, and revokes their tokens.
+    /// Erases the tester's personal data, keys, enrollments, panel memberships and comments in one transaction, and revokes
+    /// their tokens.
     func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: Requester, at time: Date) throws -> Withdrawal
     /// Everything stored about one tester (GDPR Art. 15).
     func exportTester(_ id: String) throws -> TesterExport

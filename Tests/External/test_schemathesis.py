@@ -6,7 +6,7 @@ required headers are there (response_headers_conformance) and the body matches t
 (response_schema_conformance). Everything goes with the admin token.
 
 Before the run the daemon gets real data (fixes in several states, testers, enrollments, webhook receivers, dead
-deliveries, a tester's personal links, spare tokens), and schemathesis draws path parameters and a few body fields
+deliveries, a tester's personal links, panels, spare tokens), and schemathesis draws path parameters and a few body fields
 from dictionaries of those identifiers part of the time (the rest stays random), so every operation is exercised
 past its 404 and reaches a success answer, not only its error paths. The test asserts both: the set of operations
 tested equals the documented set, and each operation got at least one 2xx answer. It prints, per operation, how many
@@ -50,7 +50,8 @@ DESTRUCTIVE = ["actOnFix", "withdrawTester", "unenrollTester", "deleteWebhook", 
 KNOWN = 0.7
 
 # Operations whose success needs a seeded identifier and a matching state at once get this many examples instead.
-MORE_EXAMPLES = {"actOnFix", "redeliver"}
+# A feedback record needs a seeded tester and fields that agree with each other (no browser but on the web).
+MORE_EXAMPLES = {"actOnFix", "redeliver", "submitFeedback"}
 MORE_EXAMPLES_COUNT = 40
 
 FIX = "tv-channel-selector-labels"
@@ -81,6 +82,9 @@ class Seeded:
     links: list[str] = field(default_factory=list)  # her links, which DELETE may revoke
     invitations: list[str] = field(default_factory=list)  # kept open, for GET
     revocable_invitations: list[str] = field(default_factory=list)  # which DELETE may revoke
+    panels: list[str] = field(default_factory=list)  # panels of the active testers, kept
+    removable_panels: list[str] = field(default_factory=list)  # every tester in them, for DELETE of a member
+    deletable_panels: list[str] = field(default_factory=list)
     receiver_urls: list[str] = field(default_factory=list)
 
 
@@ -143,8 +147,17 @@ def seed(vouchd, receiver_url: str) -> Seeded:
     seeded.links = [vouchd.expect(201, "POST", f"/v1/testers/{seeded.testers[0]}/links", {"valid_for": "1d"})["id"]
                     for _ in range(3)]
 
+    def make_panel(name: str, testers: list[str]) -> str:
+        panel = vouchd.expect(201, "POST", "/v1/panels", {"name": name, "description": "Seeded"})["id"]
+        vouchd.expect(200, "POST", f"/v1/panels/{panel}/members", {"testers": testers})
+        return panel
+
+    seeded.panels = [make_panel("VoiceOver on iOS", seeded.testers), make_panel("TalkBack on Android", seeded.testers[:1])]
+    seeded.removable_panels = [make_panel("Switch Control", seeded.testers + seeded.withdrawable_testers)]
+    seeded.deletable_panels = [make_panel(f"Spare panel {n}", seeded.testers) for n in range(3)]
+
     def make_invitation() -> str:
-        return vouchd.expect(201, "POST", "/v1/invitations", {"fixes": [FIX], "language": "ja"})["id"]
+        return vouchd.expect(201, "POST", "/v1/invitations", {"fixes": [FIX], "panels": seeded.panels[:1], "language": "ja"})["id"]
 
     seeded.invitations = [make_invitation(), make_invitation()]
     seeded.revocable_invitations = [make_invitation(), make_invitation()]
@@ -167,6 +180,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         "deliveries": seeded.deliveries, "tokens": seeded.revocable_tokens, "receiver_urls": seeded.receiver_urls,
         "link_testers": seeded.link_testers, "links": seeded.links,
         "invitations": seeded.invitations, "revocable_invitations": seeded.revocable_invitations,
+        "panels": seeded.panels, "removable_panels": seeded.removable_panels, "deletable_panels": seeded.deletable_panels,
         # The actions run last (DESTRUCTIVE), so they may move the shared fixes too.
         "all_fixes": seeded.fixes + seeded.lifecycle_fixes,
     }
@@ -186,6 +200,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
               f'"body.tester" = {binding("testers")}',
               f'"body.testers[*]" = {binding("testers")}',
               f'"body.fixes[*]" = {binding("fixes")}',
+              f'"body.panels[*]" = {binding("panels")}',
               f'"body.url" = {binding("receiver_urls")}',
               ""]
     # Identifiers by operation: what one operation changes (disables, withdraws) must not starve another.
@@ -193,6 +208,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         (["actOnFix"], {"path.key": "all_fixes"}),
         (["getTester", "updateTester", "exportTester", "createTesterLink", "listTesterLinks"], {"path.id": "testers"}),
         (["revokeTesterLink"], {"path.id": "link_testers", "path.link": "links"}),
+        (["submitFeedback"], {"body.tester": "testers"}),
         (["withdrawTester"], {"path.id": "withdrawable_testers"}),
         (["unenrollTester"], {"path.tester": "withdrawable_testers"}),
         (["getWebhook", "testWebhook", "listWebhookDeliveries"], {"path.id": "webhooks"}),
@@ -202,6 +218,9 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         (["revokeToken"], {"path.id": "tokens"}),
         (["getInvitation"], {"path.id": "invitations"}),
         (["revokeInvitation"], {"path.id": "revocable_invitations"}),
+        (["getPanel", "addPanelMembers"], {"path.id": "panels"}),
+        (["removePanelMember"], {"path.id": "removable_panels", "path.tester": "testers"}),
+        (["deletePanel"], {"path.id": "deletable_panels"}),
     ]
     for operation_ids, parameters in per_operation:
         lines += ["[[operations]]",

@@ -13,6 +13,8 @@ import Testing
           fix: Create, list, show and change accessibility fixes.
           tester: Add, list, show and change testers; withdraw them, export their data,
             and give them console links.
+          panel: Make named groups of testers, such as 'VoiceOver on iOS', and change
+            who is in them.
           enroll: Enroll testers in a fix, remove them, or list who is enrolled.
           feedback: Submit testers' feedback on a fix, list it, and sum it up.
           status: Explain every promotion criterion of a fix, met or not, what is still
@@ -123,14 +125,18 @@ import Testing
         Enroll testers in a fix, remove them, or list who is enrolled.
 
         While the fix is in testing, its flag is on for the targeting keys of every
-        enrolled tester. 'vouch enroll list <fix>' lists who is enrolled, as --list
-        does.
+        enrolled tester. --panel enrolls the testers in a panel who have not withdrawn,
+        as the panel is now ('vouch panel'). 'vouch enroll list <fix>' lists who is
+        enrolled, as --list does.
 
         Example: vouch enroll tv-channel-selector-labels t_4w9tedpdf8fc
 
+        Example: vouch enroll tv-channel-selector-labels --panel p_4w9tedpdf8fc
+
         Example: vouch enroll list tv-channel-selector-labels
 
-        Usage: vouch enroll <fix> [<tester> ...] [--remove] [--list]
+        Usage: vouch enroll <fix> [<tester> ...] [--panel <panel> ...] [--remove]
+               [--list]
 
         Arguments:
           <fix>: The fix's flag key, such as tv-channel-selector-labels.
@@ -138,6 +144,8 @@ import Testing
             remove them all.
 
         Options:
+          --panel <panel>: A panel whose testers to enroll, such as p_4w9tedpdf8fc; at
+            most 50. Repeat it, or separate values with commas.
           --remove: Remove the testers given from the fix instead of enrolling them.
           --list: List the testers enrolled in the fix; 'vouch enroll list <fix>' does
             the same.

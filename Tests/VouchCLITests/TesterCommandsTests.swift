@@ -144,12 +144,13 @@ import VouchTestSupport
         (["enroll", "tv", "t_a", "--list"], "Error: --list takes no tester ids; remove 't_a'."),
         (["enroll", "tv", "--list", "--remove"], "Error: Give either --list or --remove, not both."),
         (["enroll", "tv", "t_a/b"], "Error: Invalid value 't_a/b' for '<tester>': a tester id is letters, digits and '_', such as t_4w9tedpdf8fc."),
+        (["enroll", "tv", "--panel", "p_a", "--list"], "Error: --panel enrolls; it goes with neither --list nor --remove."),
     ])
     func enrollUsageErrors(_ arguments: [String], _ error: String) throws {
         #expect(try VouchRun.run(arguments, environment: ["VOUCH_URL": ConnectionGoldenTests.deadServer, "VOUCH_TOKEN": "vch_unused"])
                 == VouchRun(status: 64, stdout: "", stderr: """
                     \(error)
-                    Usage: vouch enroll <fix> [<tester> ...] [--remove] [--list]
+                    Usage: vouch enroll <fix> [<tester> ...] [--panel <panel> ...] [--remove] [--list]
                     See 'vouch enroll --help'.
 
                     """))

@@ -269,9 +269,12 @@ struct ConsoleTesterTests {
     @Test func sheCanSeeAndDownloadHerData() throws {
         let server = try InProcessServer()
         let journey = try TesterConsoleJourney(server)
+        let panel = try #require(try server.call("POST", "/v1/panels", json: #"{"name":"Screen readers <on TV>"}"#).json["id"]?.stringValue)
+        try server.call("POST", "/v1/panels/\(panel)/members", json: #"{"testers":["\#(journey.testerID)"]}"#)
         let page = try journey.browser.get("/console/my-data")
         #expect(page.status == 200)
-        for words in ["Aiko Tanaka", "VoiceOver on iOS, version 18.2", "user-7", journey.testerID, "Label channel logos", "href=\"/console/my-data/export\""] {
+        for words in ["Aiko Tanaka", "VoiceOver on iOS, version 18.2", "user-7", journey.testerID, "Label channel logos", "href=\"/console/my-data/export\"",
+                      "Groups of testers you are in", "<li>Screen readers &lt;on TV&gt;</li>"] {
             #expect(page.html.contains(words), "\(words)")
         }
         let download = try journey.browser.get("/console/my-data/export")

@@ -94,7 +94,8 @@ struct InvitationRoutesTests {
         (#"{"fixes":["Not A Key"]}"#, "fixes[0]"),
         (#"{"targeting_keys":[""]}"#, "targeting_keys[0]"),
         (#"{"name_hint":"line\nbreak"}"#, "name_hint"),
-        (#"{"panels":["x"]}"#, "panels"),
+        (#"{"panels":"p_x"}"#, "panels"),
+        (#"{"groups":["x"]}"#, "groups"),
     ])
     func badFieldsAreNamed(body: String, field: String) throws {
         let server = try InvitationRoutesTests.server()

@@ -49,6 +49,7 @@ import VouchTestSupport
             Base(operation: "POST /v1/invitations", path: "/v1/invitations", body: object(#"""
                 {"fixes":["\#(key)"],"targeting_keys":["user-9"],"language":"ja","expires_in":"14d","uses":1,"name_hint":"Aiko"}
                 """#)),
+            Base(operation: "POST /v1/panels", path: "/v1/panels", body: object(#"{"name":"VoiceOver on iOS","description":"iPhone users\nevery day"}"#)),
             Base(operation: "POST /v1/fixes/{key}/feedback", path: "/v1/fixes/\(key)/feedback",
                  body: object(FeedbackRoutesTests.passing(tester)).merging(["device": "iPhone 15", "channel": "http"])),
             Base(operation: "POST /v1/fixes/{key}/feedback", path: "/v1/fixes/\(key)/feedback",

@@ -20,7 +20,7 @@ import VouchStore
         let maria = try world.staff("maria", .maintainer)
         try world.fixInTesting(by: maria, enrolling: [])
         let failure = #expect(throws: ValidationFailure.self) { try world.services.enrollments.enroll(nil, in: ServiceWorld.fixKey, by: maria) }
-        #expect(failure?.errors == [FieldError(field: "testers", message: "is required: the tester ids (t_…) to enroll")])
+        #expect(failure?.errors == [FieldError(field: "testers", message: "is required: the tester ids (t_…) to enroll (or panels: the panel ids, p_…)")])
         #expect(throws: AccessDenied.self) {
             try world.services.enrollments.enroll(["t_x"], in: ServiceWorld.fixKey, by: try world.staff("rita", .releaseManager))
         }

@@ -25,8 +25,9 @@ struct EnrollmentController {
     func enroll(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         var reader = JSONFieldReader(object: try RequestBody.object(request))
         let testers = reader.stringList("testers")
+        let panels = reader.stringList("panels")
         let key = context.parameters["key"]
-        let change = try enrollments.enroll(testers, in: key, readErrors: reader.problems, by: context.principal)
+        let change = try enrollments.enroll(testers, panels: panels, in: key, readErrors: reader.problems, by: context.principal)
         var body = EnrollmentController.json(key, change.enrollments)
         if case .object(var object) = body {
             object["added"] = .strings(change.added)

@@ -24,7 +24,8 @@ struct InvitationController {
     func create(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         var reader = JSONFieldReader(object: try RequestBody.object(request, emptyAllowed: true))
         let draft = InvitationService.Draft(nameHint: reader.string("name_hint"), targetingKeys: reader.stringList("targeting_keys") ?? [],
-                                            fixKeys: reader.stringList("fixes") ?? [], language: reader.string("language"),
+                                            fixKeys: reader.stringList("fixes") ?? [], panelIDs: reader.stringList("panels") ?? [],
+                                            language: reader.string("language"),
                                             expiresIn: reader.string("expires_in"), uses: reader.integer("uses", in: InvitationService.usesRange))
         let created = try invitations.create(draft, base: PublicAddress.base(configured: settings.publicURL, host: request.header("host")),
                                              readErrors: reader.problems, by: context.principal)
@@ -51,7 +52,8 @@ struct InvitationController {
     /// An invitation as the API shows it: never its secret or address after the creation answer.
     static func json(_ invitation: Invitation, at now: Date) -> JSONObject {
         ["id": .string(invitation.id), "status": .string(invitation.status(at: now).rawValue), "name_hint": .optional(invitation.nameHint),
-         "targeting_keys": .strings(invitation.targetingKeys), "fixes": .strings(invitation.fixKeys), "language": .string(invitation.language),
+         "targeting_keys": .strings(invitation.targetingKeys), "fixes": .strings(invitation.fixKeys),
+         "panels": .strings(invitation.panelIDs), "language": .string(invitation.language),
          "uses_allowed": .int(invitation.usesAllowed), "uses_made": .int(invitation.usesMade),
          "created_by": .string(invitation.createdBy), "created_at": .string(Timestamp.string(invitation.createdAt)),
          "expires_at": .string(Timestamp.string(invitation.expiresAt)),

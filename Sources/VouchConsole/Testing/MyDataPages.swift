@@ -35,6 +35,7 @@ struct MyDataPages {
         }
         let keys = tester.targetingKeys.map { key -> HTML in "<li>\(key)</li>" }
         let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey)?.title ?? enrollment.fixKey)</li>" }
+        let panels = export.panels.map { panel -> HTML in "<li>\(panel.name)</li>" }
         let consent = messages(.myDataConsentText, ["version": String(tester.consent.version), "date": messages.time(tester.consent.givenAt),
                                                     "recordedBy": tester.consent.recordedBy])
         let reports = messages.count(export.feedback.count, one: .myDataReportsOne, other: .myDataReportsOther)
@@ -46,6 +47,7 @@ struct MyDataPages {
             SummaryList.Row(messages[.myDataAccounts], MyDataPages.list(keys, empty: messages[.myDataNone])),
             SummaryList.Row(messages[.myDataConsent], text: consent),
             SummaryList.Row(messages[.myDataFixes], MyDataPages.list(fixes, empty: messages[.myDataNoneNow])),
+            SummaryList.Row(messages[.myDataPanels], MyDataPages.list(panels, empty: messages[.myDataNone])),
             SummaryList.Row(messages[.myDataFeedback], "\(reports)<br><a href=\"/console/my-feedback\">\(messages[.myDataSeeFeedback])</a>"),
         ]
         return request.translatedPage(messages[.myDataTitle], content: """

@@ -12,6 +12,9 @@ extension TesterExport {
             "enrollments": .array(enrollments.map {
                 .object(["fix": .string($0.fixKey), "enrolled_by": .string($0.enrolledBy), "enrolled_at": .string(Timestamp.string($0.enrolledAt))])
             }),
+            "panels": .array(panels.map {
+                .object(["id": .string($0.panelID), "name": .string($0.name), "added_by": .string($0.addedBy), "added_at": .string(Timestamp.string($0.addedAt))])
+            }),
             "feedback": .array(feedback.map(\.jsonValue)),
             "tokens": .array(tokens.map { .object($0.jsonObject) }),
             "exported_at": .string(Timestamp.string(time)),
