@@ -52,12 +52,13 @@ struct InvitationPages {
     func newPage(_ request: ConsoleRequest, form: InvitationForm, issues: [FieldIssue]) throws -> HTTPResponse {
         let messages = request.messages
         let fixes = try store.fixes(in: [.draft, .testing])
+        let panels = try services.panels.panels(for: try request.signedIn)
         let warning: HTML = services.joining.programmeOperator.isConfigured ? .empty : WarningText(messages[.invitationsOperatorMissing]).render(messages)
         return request.translatedPage(messages[.invitationsNewTitle], issues: issues,
                                       backLink: BackLink(href: "/console/invitations", text: messages[.invitationsBack]), content: """
         <h1 class="heading-l">\(messages[.invitationsNewTitle])</h1>
         \(warning)
-        \(request.form("/console/invitations/new", form.render(fixes: fixes, issues: issues, messages) + Button(messages[.invitationsCreate]).render()))
+        \(request.form("/console/invitations/new", form.render(fixes: fixes, panels: panels, issues: issues, messages) + Button(messages[.invitationsCreate]).render()))
         """)
     }
 
@@ -71,6 +72,7 @@ struct InvitationPages {
         }
         let base = PublicAddress.base(configured: routes.sessions.settings.publicURL, host: request.http.header("host"))
         let draft = InvitationService.Draft(nameHint: form.note.isEmpty ? nil : form.note, targetingKeys: FormFields.list(form.keys), fixKeys: form.fixes,
+                                            panelIDs: form.panels,
                                             language: form.language.isEmpty ? nil : form.language, expiresIn: form.expires, uses: uses)
         let created: InvitationService.Created
         switch try ServiceRefusal.attempt({ try services.invitations.create(draft, base: base, by: try request.signedIn) }) {
