@@ -8,7 +8,9 @@ import VouchJSON
 ///
 /// Two loads: every session at a person's pace taken to the extreme (`ratePerSession` pages a second each, so 50
 /// sessions make 1,000 pages a second), and every session asking again the moment it has its answer (the most the
-/// server answers on this machine, clients included). Every answer must be 200 and the expected page.
+/// server answers on this machine, clients included). Every answer must be 200 and the expected page. Every other
+/// session reads the page in Japanese (`vouch_lang=ja`), the rest in English, so both languages' figures come from
+/// the same run under the same load.
 enum ConsoleBench {
     struct Settings {
         var baseURL: String
@@ -63,19 +65,31 @@ enum ConsoleBench {
         Report.line("Console heaviest page KB", Report.fixed(Double(heaviest) / 1024, 1))
 
         let url = settings.baseURL + questionPath
+        let languages = cookies.indices.map { $0 % 2 == 0 ? "en" : "ja" }
+        let speaking = zip(cookies, languages).map { cookie, language in cookie + "; vouch_lang=" + language }
         for (label, rate) in [("paced", settings.ratePerSession), ("back to back", 0.0)] {
-            let times = try load(url: url, cookies: cookies, seconds: settings.seconds, ratePerSession: rate)
+            let perSession = try load(url: url, cookies: speaking, languages: languages, seconds: settings.seconds, ratePerSession: rate)
+            let times = perSession.flatMap { $0 }.sorted()
             Report.line("Console feedback page, \(label), sessions", String(settings.sessions))
             Report.line("Console feedback page, \(label), pages per second", Report.fixed(Double(times.count) / settings.seconds, 0))
             Report.line("Console feedback page, \(label), ms p50", Report.fixed(Report.percentile(times, 0.50), 2))
             Report.line("Console feedback page, \(label), ms p99", Report.fixed(Report.percentile(times, 0.99), 2))
             Report.line("Console feedback page, \(label), ms max", Report.fixed(times.last ?? .nan, 2))
+            var p99: [String: Double] = [:]
+            for (language, name) in [("en", "English"), ("ja", "Japanese")] {
+                let chosen = zip(perSession, languages).filter { $0.1 == language }.flatMap(\.0).sorted()
+                p99[language] = Report.percentile(chosen, 0.99)
+                Report.line("Console feedback page, \(label), \(name), ms p50", Report.fixed(Report.percentile(chosen, 0.50), 2))
+                Report.line("Console feedback page, \(label), \(name), ms p99", Report.fixed(p99[language] ?? .nan, 2))
+            }
+            Report.line("Console feedback page, \(label), Japanese p99 over English p99", Report.fixed((p99["ja"] ?? .nan) / (p99["en"] ?? .nan), 2))
         }
     }
 
-    /// Each session on its own thread and connection; returns every answer's time, sorted.
-    private static func load(url: String, cookies: [String], seconds: Double, ratePerSession: Double) throws -> [Double] {
-        let results = Mutex<[Double]>([])
+    /// Each session on its own thread and connection; returns each session's answer times. Each answer must be the
+    /// page in its session's language.
+    private static func load(url: String, cookies: [String], languages: [String], seconds: Double, ratePerSession: Double) throws -> [[Double]] {
+        let results = Mutex<[[Double]]>(Array(repeating: [], count: cookies.count))
         let failure = Mutex<String?>(nil)
         let group = DispatchGroup()
         let end = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
@@ -93,7 +107,7 @@ enum ConsoleBench {
                     let started = DispatchTime.now().uptimeNanoseconds
                     do {
                         let answer = try client.send(method: "GET", url: url, headers: [("Cookie", cookie)])
-                        guard answer.status == 200, answer.text.contains("<h1") else {
+                        guard answer.status == 200, answer.text.contains("<html lang=\"\(languages[index])\""), answer.text.contains("<h1") else {
                             failure.withLock { $0 = "the feedback page answered \(answer.status)" }
                             return
                         }
@@ -108,12 +122,12 @@ enum ConsoleBench {
                         if next > now { Thread.sleep(forTimeInterval: Double(next - now) / 1e9) }
                     }
                 }
-                results.withLock { $0 += times }
+                results.withLock { $0[index] = times }
             }
         }
         group.wait()
         if let message = failure.withLock({ $0 }) { throw BenchError(message) }
-        return results.withLock { $0 }.sorted()
+        return results.withLock { $0 }
     }
 
     /// Opens a personal link as her browser does: the page, then its "Continue as" button. Returns the session

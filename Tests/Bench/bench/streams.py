@@ -97,4 +97,7 @@ def console(context: Context) -> dict[str, str]:
         "busy_p99": figure(text, "Console feedback page, back to back, ms p99"),
         "busy_rate": figure(text, "Console feedback page, back to back, pages per second"),
         "heaviest_kb": figure(text, "Console heaviest page KB"),
+        "english_p99": figure(text, "Console feedback page, paced, English, ms p99"),
+        "japanese_p99": figure(text, "Console feedback page, paced, Japanese, ms p99"),
+        "language_ratio": figure(text, "Console feedback page, paced, Japanese p99 over English p99"),
     }
