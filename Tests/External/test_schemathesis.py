@@ -181,6 +181,8 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         "link_testers": seeded.link_testers, "links": seeded.links,
         "invitations": seeded.invitations, "revocable_invitations": seeded.revocable_invitations,
         "panels": seeded.panels, "removable_panels": seeded.removable_panels, "deletable_panels": seeded.deletable_panels,
+        # The consent text built in; any other version is a 404.
+        "consent_versions": ["2026-12"],
         # The actions run last (DESTRUCTIVE), so they may move the shared fixes too.
         "all_fixes": seeded.fixes + seeded.lifecycle_fixes,
     }
@@ -221,6 +223,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         (["getPanel", "addPanelMembers"], {"path.id": "panels"}),
         (["removePanelMember"], {"path.id": "removable_panels", "path.tester": "testers"}),
         (["deletePanel"], {"path.id": "deletable_panels"}),
+        (["getConsentText"], {"path.version": "consent_versions"}),
     ]
     for operation_ids, parameters in per_operation:
         lines += ["[[operations]]",
