@@ -1,6 +1,6 @@
 """Joining through an invitation in a real Chromium with the keyboard alone (docs/invitations.md, "Joining"), in
 Japanese and in English, with JavaScript on and off: the consent text, each question and its error state, the check
-page, joining, and her home page with the fix the invitation enrolled her in. With JavaScript on every page gets every
+page, joining, her home page with the fix the invitation enrolled her in, and her first feedback on it. With JavaScript on every page gets every
 check of console_checks.py (axe-core's html-has-lang and valid-lang among its rules, reflow at 320 CSS pixels, the
 keyboard's lap). Declining, or stopping half-way, keeps nothing: no tester, no use of the invitation.
 """
@@ -23,12 +23,12 @@ WORDS = {
            "home": "修正の一覧へ進む", "stop": "やめて回答を削除する", "name": "どのようにお呼びすればよいですか",
            "email": "メールアドレスを教えてください", "technology": "支援技術", "platform": "プラットフォーム", "browser": "ブラウザー",
            "code": "テスターコードを入力してください", "web": "ウェブ", "joined": "参加しました", "declined": "参加しませんでした",
-           "error": "エラー: ", "person": "山田花子"},
+           "error": "エラー: ", "person": "山田花子", "give": "フィードバックを送る", "next": "次へ進む", "send": "フィードバックを送信する"},
     "en": {"title": "Join the testing programme", "agree": "I agree, continue", "decline": "No, thank you", "continue": "Continue",
            "join": "Join", "home": "Continue to your fixes", "stop": "Stop and delete my answers", "name": "What name should we use for you",
            "email": "What is your email address", "technology": "Technology", "platform": "Platform", "browser": "Browser",
            "code": "What is your tester code", "web": "Web", "joined": "You have joined", "declined": "You did not join",
-           "error": "Error: ", "person": "Hana Yamada"},
+           "error": "Error: ", "person": "Hana Yamada", "give": "Give feedback", "next": "Continue", "send": "Send feedback"},
 }
 
 
@@ -79,6 +79,26 @@ def choose_from_list(browser: ConsoleBrowser, label: str, option: str) -> None:
             return
         browser.keys.press("ArrowDown")
     raise AssertionError(f"the down arrow never chose {option!r} in {label!r}")
+
+
+GROUP_ANSWERED = "return Boolean(document.querySelector(`input[type=radio][name='${arguments[0]}']:checked`))"
+
+
+def answer_with_keyboard(browser: ConsoleBrowser, continue_words: str):
+    """Answers a question page as a keyboard user in a hurry does: Tab through the form, Space on the first option of
+    each radio group not answered yet, "1" in each empty text field, Enter on the Continue button."""
+    keys = browser.keys
+    for _ in range(80):
+        focus = keys.tab().focused()
+        if not focus.in_main:
+            continue
+        if focus.type == "radio" and not browser.driver.execute_script(GROUP_ANSWERED, focus.name):
+            keys.space()
+        elif focus.tag == "input" and focus.type == "text" and not browser.driver.execute_script("return document.activeElement.value"):
+            keys.type("1")
+        elif focus.tag == "button" and focus.matches(continue_words):
+            return browser.after(keys.enter, f"Continue on {browser.here()}")
+    raise AssertionError(f"80 Tabs never reached {continue_words!r} on {browser.here()}")
 
 
 def type_into(browser: ConsoleBrowser, label: str, text: str) -> None:
@@ -137,6 +157,18 @@ def test_a_person_joins_with_the_keyboard_only(joining_daemon, axe, javascript, 
         assert home.path == "/console/", home
         checked(browser, axe, javascript, signed_in=True, language=language)
         assert FIX_TITLE in browser.driver.page_source, "the invitation's fix is not on her home page"
+        fix = browser.after(lambda: keys.follow(FIX_TITLE), "the fix")
+        assert fix.path == f"/console/testing/{FIX}", fix
+        browser.after(lambda: keys.follow(words["give"]), "giving feedback")
+        for _ in range(20):
+            if browser.here().endswith("/feedback/check"):
+                break
+            answer_with_keyboard(browser, words["next"])
+            checked(browser, axe, javascript, signed_in=True, language=language)
+        assert browser.here().endswith("/feedback/check"), browser.here()
+        sent = browser.after(lambda: keys.follow(words["send"]), "sending the feedback")
+        assert sent.path.endswith("/feedback/sent"), sent
+        checked(browser, axe, javascript, signed_in=True, language=language)
         browser.sign_out()
     finally:
         browser.close()
@@ -146,6 +178,8 @@ def test_a_person_joins_with_the_keyboard_only(joining_daemon, axe, javascript, 
     assert tester["consent"]["given_by"] == "tester" and tester["consent"]["language"] == language, tester
     assert tester["assistive_tech"][1] == {"name": "nvda", "platform": "web", "version": None, "browser": "firefox"}, tester
     assert tester["id"] in [enrolled["tester"] for enrolled in daemon.expect(200, "GET", f"/v1/fixes/{FIX}/enrollments")["enrollments"]]
+    feedback = daemon.expect(200, "GET", f"/v1/fixes/{FIX}/feedback?limit=500")["feedback"]
+    assert [record["channel"] for record in feedback if record["tester"] == tester["id"]] == ["web"], feedback
     text = daemon.expect(200, "GET", f"/v1/consent-texts/{tester['consent']['version']}/{language}")
     assert text["first_agreed_at"] is not None and "Example Media Ltd" in text["text"]
 
