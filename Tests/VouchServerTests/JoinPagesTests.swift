@@ -113,6 +113,13 @@ struct JoinPagesTests {
             String(joined.html[start.lowerBound...].prefix { $0 != "<" && $0 != "\"" })
         })
         #expect(try ConsoleBrowser(port: server.port).openLink(linkPath).status == 303)
+        // Her data page says the consent is hers and shows the text she read, word for word.
+        let data = try browser.get("/console/my-data")
+        #expect(data.html.contains("日本語で読んでご自身で同意しました"))
+        #expect(data.html.contains("ウェブ の NVDA（Firefox）") || data.html.contains("の NVDA（Firefox）"))
+        let agreedText = try browser.get("/console/my-data/consent")
+        #expect(agreedText.status == 200)
+        #expect(agreedText.html.contains("Example Media Ltdが運営し"))
     }
 
     @Test func stoppingHalfWayDeletesHerAnswersAndKeepsNothingThatNamesHer() throws {

@@ -18,6 +18,7 @@ struct MyDataPages {
     func register(in router: inout APIRouter) {
         routes.get(&router, "/console/my-data", .tester, page)
         routes.get(&router, "/console/my-data/export", .tester, download)
+        routes.get(&router, "/console/my-data/consent", .tester, consentText)
         routes.get(&router, "/console/my-data/withdraw", .tester, confirmWithdrawal)
         routes.post(&router, "/console/my-data/withdraw", .tester, withdraw)
         routes.get(&router, "/console/withdrawn", .anyone, withdrawn)
@@ -28,16 +29,29 @@ struct MyDataPages {
         let tester = export.tester
         let messages = request.messages
         let technologies = tester.assistiveTech.map { profile -> HTML in
-            let names = ["technology": messages.technology(profile.technology), "platform": Words.platform(profile.platform)]
-            let text = profile.version.map { messages(.myDataTechnologyOnVersion, names.merging(["version": $0]) { $1 }) }
-                ?? messages(.myDataTechnologyOn, names)
+            var names = ["technology": messages.technology(profile.technology), "platform": Words.platform(profile.platform)]
+            if let version = profile.version { names["version"] = version }
+            if let browser = profile.browser { names["browser"] = messages.browser(browser) }
+            let key: MessageKey = switch (profile.version, profile.browser) {
+            case (nil, nil): .myDataTechnologyOn
+            case (_?, nil): .myDataTechnologyOnVersion
+            case (nil, _?): .myDataTechnologyOnBrowser
+            case (_?, _?): .myDataTechnologyOnVersionBrowser
+            }
+            let text = messages(key, names)
             return "<li>\(text)</li>"
         }
         let keys = tester.targetingKeys.map { key -> HTML in "<li>\(key)</li>" }
         let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey)?.title ?? enrollment.fixKey)</li>" }
         let panels = export.panels.map { panel -> HTML in "<li>\(panel.name)</li>" }
-        let consent = messages(.myDataConsentText, ["version": String(tester.consent.version), "date": messages.time(tester.consent.givenAt),
-                                                    "recordedBy": tester.consent.recordedBy])
+        let consent: HTML
+        if tester.consent.givenBy == .tester, let language = tester.consent.language {
+            let hers = messages(.myDataConsentHers, ["version": tester.consent.version, "date": messages.time(tester.consent.givenAt),
+                                                     "language": Language(rawValue: language)?.nativeName ?? language])
+            consent = "\(hers)<br><a href=\"/console/my-data/consent\">\(messages[.myDataConsentRead])</a>"
+        } else {
+            consent = "\(messages(.myDataConsentText, ["version": tester.consent.version, "date": messages.time(tester.consent.givenAt), "recordedBy": tester.consent.recordedBy]))"
+        }
         let reports = messages.count(export.feedback.count, one: .myDataReportsOne, other: .myDataReportsOther)
         let rows = [
             SummaryList.Row(messages[.myDataTesterNumber], text: tester.id),
@@ -45,7 +59,7 @@ struct MyDataPages {
             SummaryList.Row(messages[.myDataContact], text: tester.contact ?? messages[.myDataNotGiven]),
             SummaryList.Row(messages[.myDataTechnology], MyDataPages.list(technologies, empty: messages[.myDataNoneNoted])),
             SummaryList.Row(messages[.myDataAccounts], MyDataPages.list(keys, empty: messages[.myDataNone])),
-            SummaryList.Row(messages[.myDataConsent], text: consent),
+            SummaryList.Row(messages[.myDataConsent], consent),
             SummaryList.Row(messages[.myDataFixes], MyDataPages.list(fixes, empty: messages[.myDataNoneNow])),
             SummaryList.Row(messages[.myDataPanels], MyDataPages.list(panels, empty: messages[.myDataNone])),
             SummaryList.Row(messages[.myDataFeedback], "\(reports)<br><a href=\"/console/my-feedback\">\(messages[.myDataSeeFeedback])</a>"),
@@ -60,6 +74,21 @@ struct MyDataPages {
         <h2 class="heading-m">\(messages[.myDataStopTitle])</h2>
         <p class="body">\(messages[.myDataStopText])</p>
         <p class="body"><a href="/console/my-data/withdraw" class="button button--secondary">\(messages[.myDataStopButton])</a></p>
+        """)
+    }
+
+    /// The consent text she agreed to, word for word as she read it, in the language she read it in.
+    func consentText(_ request: ConsoleRequest) throws -> HTTPResponse {
+        guard let tester = try store.tester(try request.testerID), tester.consent.givenBy == .tester, let language = tester.consent.language,
+              let agreed = try store.agreedConsentText(version: tester.consent.version, language: language) else {
+            throw Problem(status: 404, detail: "your consent was noted by the team, so there is no text of it here; ask the person who invited you")
+        }
+        let messages = request.messages
+        return request.translatedPage(messages[.myDataConsentTitle], backLink: BackLink(href: "/console/my-data", text: messages[.backLinkText]),
+                                      content: """
+        <h1 class="heading-l">\(messages[.myDataConsentTitle])</h1>
+        <p class="caption">\(messages(.joinTextVersion, ["version": agreed.text.version]))</p>
+        \(ConsentTextView(text: agreed.text).render())
         """)
     }
 
