@@ -18,7 +18,7 @@ package enum ConsolePages {
         AdminPages(routes: routes, store: store, services: services).register(in: &router)
         TesterPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
         MaintainerPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
-        JoinPages(routes: routes, joining: services.joining, logger: logger).register(in: &router)
+        JoinPages(routes: routes, joining: services.joining, authFailures: authFailures, logger: logger).register(in: &router)
         InvitationPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
     }
 }

@@ -51,6 +51,11 @@ public struct JoinService: Sendable {
         return try invitations.opening(secret: secret)
     }
 
+    /// Whether the secret names an invitation at all, open or not.
+    public func isKnown(secret: String) throws -> Bool {
+        secret.utf8.count <= 128 ? try store.invitation(secretSHA256: Digest.sha256(secret)) != nil : false
+    }
+
     /// The consent text she is shown now, in a language.
     public func consentText(language: String) -> ConsentText {
         consentTexts.current(language: language, for: programmeOperator)

@@ -175,6 +175,15 @@ struct JoinPagesTests {
         #expect(try server.store.agreedConsentTexts().isEmpty)
     }
 
+    @Test func guessedInvitationAddressesAreBlockedLikeGuessedLinks() throws {
+        let (server, _) = try JoinPagesTests.invitation()
+        let browser = ConsoleBrowser(port: server.port)
+        var statuses: [Int] = []
+        for index in 0..<25 { statuses.append(try browser.get("/console/join/guess\(index)").status) }
+        #expect(statuses.contains(429), "\(statuses)")
+        #expect(statuses.prefix(3).allSatisfy { $0 == 410 })
+    }
+
     @Test func aPageOfAnotherDraftIsRefused() throws {
         let (server, path) = try JoinPagesTests.invitation(#"{"language":"en","uses":2}"#)
         let hers = ConsoleBrowser(port: server.port)

@@ -13,6 +13,7 @@ import VouchStore
 struct JoinPages {
     let routes: ConsoleRoutes
     let joining: JoinService
+    let authFailures: AuthFailureLimiter
     let logger: Logger
     /// Drafts made per address: each is a row, so a script cannot fill the table however many invitations it holds.
     let agreementsPerAddress = WindowLimiter<ClientAddress>(limit: 30, windowSeconds: 600)
@@ -37,7 +38,7 @@ struct JoinPages {
     /// The consent text in the invitation's language unless she chose another; one button agrees (a POST), a link
     /// declines. Nothing is stored, and no session starts.
     func consentPage(_ request: ConsoleRequest) throws -> HTTPResponse {
-        guard let invitation = try joining.invitation(secret: request.parameter("secret")) else { return closed(request) }
+        guard let invitation = try openInvitation(request) else { return closed(request) }
         let request = speaking(request, preferring: invitation.language)
         let messages = request.messages
         let text = joining.consentText(language: messages.language.rawValue)
@@ -72,7 +73,7 @@ struct JoinPages {
                 throw Problem(status: 403, detail: "the page had expired or came from another site, so it was not used. Open the invitation link again")
             }
         }
-        guard try joining.invitation(secret: request.parameter("secret")) != nil else { return closed(request) }
+        guard try openInvitation(request) != nil else { return closed(request) }
         if let wait = agreementsPerAddress.admit(request.http.clientAddress) {
             logger.warning("invitation agreements limited", [("client.address", request.http.clientAddress.description)])
             throw Problem(status: 429, detail: "too many invitations were accepted from your address; try again in \(wait) seconds",
@@ -243,6 +244,23 @@ struct JoinPages {
         <h1 class="heading-l">\(messages[.joinExpiredTitle])</h1>
         <p class="body">\(messages[.joinExpiredText])</p>
         """)
+    }
+
+    /// The invitation the address opens, or nil. Secrets that name no invitation at all count against the address, as
+    /// unknown tokens and links do, so nobody scans for invitations; an old invitation's address does not.
+    private func openInvitation(_ request: ConsoleRequest) throws -> Invitation? {
+        let address = request.http.clientAddress
+        if let wait = authFailures.retryAfter(for: address) {
+            throw Problem(status: 429, detail: "too many unknown invitation links were opened from your address; try again in \(wait) seconds",
+                          headers: [(name: "Retry-After", value: String(wait))])
+        }
+        let secret = request.parameter("secret")
+        if let invitation = try joining.invitation(secret: secret) { return invitation }
+        if try !joining.isKnown(secret: secret), authFailures.recordFailure(from: address) {
+            logger.warning("unknown invitation links blocked", [("client.address", address.description),
+                                                                ("auth.max_failures", String(authFailures.settings.maxFailures))])
+        }
+        return nil
     }
 
     private func checkToken(_ request: ConsoleRequest, _ visit: JoinService.Visit) throws {
