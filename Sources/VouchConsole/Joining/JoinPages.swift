@@ -80,6 +80,8 @@ struct JoinPages {
                           headers: [(name: "Retry-After", value: String(wait))])
         }
         let language = Language(rawValue: request.field("language")) ?? request.messages.language
+        // Agreeing again (the invitation opened a second time in this browser) starts afresh: the old answers go now.
+        try joining.cancel(cookie: request.http.cookie(JoinPages.draftCookieName) ?? "")
         let started = try joining.agree(secret: request.parameter("secret"), language: language.rawValue)
         let secure = sessions.isSecure(request.http)
         let lifetime = Int(started.draft.expiresAt.timeIntervalSince(started.draft.createdAt))
