@@ -27,6 +27,9 @@ let package = Package(
         .target(name: "VouchCodec", dependencies: ["VouchDomain", "VouchJSON"]),
         // Principal names' Unicode normalisation and confusable skeletons, through the ICU that ships inside the toolchain's Foundation.
         .target(name: "VouchIdentity", dependencies: ["VouchDomain"], linkerSettings: [.linkedLibrary("_FoundationICU")]),
+        // ID tokens from an organisation's identity provider: JOSE parsing, key sets, signatures through VouchCrypto,
+        // OpenID Connect's claim checks. No I/O: the daemon fetches, this decides.
+        .target(name: "VouchOIDC", dependencies: ["VouchCrypto", "VouchJSON"]),
         .target(name: "VouchStore", dependencies: ["VouchDomain", "VouchCodec", "VouchJSON", "VouchIdentity", "CSQLite", "CPostgres"], plugins: ["EmbedMigrations"]),
         // Per-thread stripes and counters the hot paths share without contention; no I/O.
         .target(name: "VouchConcurrency", dependencies: ["CThreadLocal"]),
@@ -75,6 +78,7 @@ let package = Package(
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),
         .testTarget(name: "VouchIdentityTests", dependencies: ["VouchIdentity", "VouchDomain"]),
         .testTarget(name: "VouchCryptoTests", dependencies: ["VouchCrypto"], exclude: ["standard-webhooks-vectors.json"]),
+        .testTarget(name: "VouchOIDCTests", dependencies: ["VouchOIDC", "VouchCrypto", "VouchJSON"]),
         .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore", "VouchClient", "VouchTestSupport"],
                     exclude: ["standard-webhooks-vectors.json"]),
         // What several test targets share: the built vouchd as a child process, a webhook receiver, a temporary directory

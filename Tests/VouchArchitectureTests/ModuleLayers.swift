@@ -5,7 +5,7 @@ enum ModuleLayers {
         ("pure values", ["VouchDomain", "VouchJSON", "VouchMail"]),
         ("encodings, identity, cryptography, outbound HTTP and SMTP, shared-memory helpers, HTML components",
          ["VouchCodec", "VouchIdentity", "VouchCrypto", "VouchClient", "VouchConcurrency", "VouchConsoleKit"]),
-        ("storage and the HTTP server", ["VouchStore", "VouchHTTP"]),
+        ("storage, the HTTP server, and ID token checks", ["VouchStore", "VouchHTTP", "VouchOIDC"]),
         ("the rules (services) and the outbound worker", ["VouchServices", "VouchWebhooks"]),
         ("what the API, the console and the daemon share: settings, routing, token directory, limits, snapshot, metrics", ["VouchServerKit"]),
         ("the JSON API and OFREP, and the console's pages, side by side", ["VouchAPI", "VouchConsole"]),
