@@ -58,7 +58,7 @@ let package = Package(
                                                  "VouchHTTP", "VouchWebhooks", "VouchServices"]),
         // The process: configuration file, state directory, signals, systemd, backups.
         .target(name: "VouchDaemon", dependencies: ["VouchServer", "VouchServerKit", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP",
-                                                 "VouchWebhooks", "VouchServices"]),
+                                                 "VouchWebhooks", "VouchServices", "VouchClient", "VouchOIDC"]),
         .target(name: "VouchClient", dependencies: ["VouchMail", "CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
 
@@ -90,7 +90,7 @@ let package = Package(
         // The HTTP layer alone (libmicrohttpd's server, connections, headers, limits), without the application.
         .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport", "CMicroHTTPD"]),
         .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchServerKit", "VouchAPI", "VouchConsole", "VouchDaemon", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices"]),
+                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices", "VouchOIDC"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleKitTests", dependencies: ["VouchConsoleKit"]),

@@ -69,6 +69,7 @@ public enum VouchdCommand {
                 let configuration = try options.configuration(environment: environment)
                 print(configuration.report)
                 print(try databaseReport(configuration: configuration))
+                for line in try IdentityProviderReport.lines(for: configuration.oidcSettings) { print(line) }
                 return 0
             case "print-example-config":
                 _ = try DaemonOptions(arguments: arguments, allowed: [])

@@ -25,6 +25,14 @@ enum ConfigValueCheck: Sendable {
     /// Text people read, such as a name or an address to write to: up to so many characters, none of them control
     /// characters (it ends up in pages and mail headers).
     case text(maxCharacters: Int)
+    /// Empty, or an OpenID Provider's issuer: `https://` (or `http://` to a loopback address), no query or fragment.
+    case issuerURL
+    /// OAuth scopes separated by spaces, `openid` among them.
+    case scopeList
+    /// The name of an ID token claim.
+    case claimName
+    /// `VALUE=ROLE` pairs separated by commas, each role a staff role (`OIDCSettings.roles(parsing:)`).
+    case roleMapping
 
     /// Nil when `value` is fine, otherwise what is allowed.
     func problem(with value: String) -> String? {
@@ -93,6 +101,18 @@ enum ConfigValueCheck: Sendable {
             guard value.count <= maxCharacters, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 return "expected text of up to \(maxCharacters) characters, on one line, with no control characters"
             }
+            return nil
+        case .issuerURL:
+            return OIDCSettings.issuerProblem(value)
+        case .scopeList:
+            return OIDCSettings.scopes(parsing: value) == nil ? "expected scopes separated by spaces, openid among them, such as openid email profile groups" : nil
+        case .claimName:
+            guard !value.isEmpty, value.count <= 200, value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+                return "expected the name of a claim, such as groups or email: up to 200 characters, no spaces"
+            }
+            return nil
+        case .roleMapping:
+            do { _ = try OIDCSettings.roles(parsing: value) } catch { return error.reason }
             return nil
         }
     }

@@ -16,6 +16,8 @@ public struct ConsoleSettings: Sendable {
     public var linkValidSeconds: Int
     /// The language tag (`en`, `ja`) of pages for someone who chose none and whose browser names none of the console's.
     public var defaultLanguage: String
+    /// Sign-in through the organisation's identity provider, and whether a token may still be used.
+    public var oidc: OIDCSettings
 
     /// The console's languages, as `console.default_language` accepts them; the console's `Language` has the same.
     public static let languages = InvitationService.languages
@@ -29,13 +31,15 @@ public struct ConsoleSettings: Sendable {
                 sessionIdleSeconds: Int = DaemonConfiguration.defaults.seconds("console.session_idle_timeout"),
                 sessionLifetimeSeconds: Int = DaemonConfiguration.defaults.seconds("console.session_lifetime"),
                 linkValidSeconds: Int = DaemonConfiguration.defaults.seconds("console.link_valid_for"),
-                defaultLanguage: String = DaemonConfiguration.defaults["console.default_language"]) {
+                defaultLanguage: String = DaemonConfiguration.defaults["console.default_language"],
+                oidc: OIDCSettings = OIDCSettings()) {
         self.enabled = enabled
         self.publicURL = publicURL
         self.sessionIdleSeconds = sessionIdleSeconds
         self.sessionLifetimeSeconds = sessionLifetimeSeconds
         self.linkValidSeconds = linkValidSeconds
         self.defaultLanguage = defaultLanguage
+        self.oidc = oidc
     }
 
     /// Whether the console is reached over TLS as configured; a proxy may also say so per request (`X-Forwarded-Proto`).

@@ -62,6 +62,7 @@ public struct DaemonConfiguration: Sendable {
     /// Rules between keys, checked once every source is applied.
     public func checkCombinations() throws {
         _ = try consentTextLibrary()
+        try checkOIDCCombinations()
         let attempt = seconds("webhooks.timeout") + seconds("webhooks.dns_timeout")
         if seconds("database.lease") <= attempt {
             throw ConfigurationError("database.lease = '\(self["database.lease"])' (\(sources["database.lease"] ?? "default")) is not valid: it must be "
@@ -185,7 +186,8 @@ public struct DaemonConfiguration: Sendable {
     public var consoleSettings: ConsoleSettings {
         ConsoleSettings(enabled: boolean("console.enabled"), publicURL: self["console.public_url"],
                         sessionIdleSeconds: seconds("console.session_idle_timeout"), sessionLifetimeSeconds: seconds("console.session_lifetime"),
-                        linkValidSeconds: seconds("console.link_valid_for"), defaultLanguage: self["console.default_language"])
+                        linkValidSeconds: seconds("console.link_valid_for"), defaultLanguage: self["console.default_language"],
+                        oidc: oidcSettings)
     }
 
     /// The limit on unknown tokens per address (`auth.*`).

@@ -244,6 +244,51 @@ package enum DaemonSettings {
                 language links and whose browser asks for neither (Accept-Language).
                 """),
         ]),
+        DaemonSettingSection("Staff sign-in through an identity provider (OpenID Connect; docs/sign-in.md)", note: """
+            Set console.oidc.issuer, console.oidc.client_id and console.oidc.roles to let staff sign in to the console \
+            through the organisation's OpenID Provider. Register the redirect address with the provider. \
+            vouchd check-config fetches the provider's discovery document and keys and says what it found.
+            """, settings: [
+            DaemonSetting("console.oidc.issuer", default: "", .issuerURL, """
+                The provider's issuer, exactly as its ID tokens' iss claim gives it, such as \
+                https://login.example.com/realms/staff; its discovery document is read from \
+                ISSUER/.well-known/openid-configuration. https://, or http:// to a loopback address only. Empty: no \
+                sign-in through a provider.
+                """),
+            DaemonSetting("console.oidc.client_id", default: "", .text(maxCharacters: 255), """
+                The client id the provider gave vouchd's console; ID tokens must name it in aud.
+                """),
+            DaemonSetting("console.oidc.client_secret_file", default: "", .text(maxCharacters: 4_096), """
+                A file holding the client secret (on its first line), readable by vouchd only. Empty: a public client, \
+                which proves itself with PKCE alone. The secret itself is never written in this file or logged.
+                """),
+            DaemonSetting("console.oidc.redirect_url", default: "", .publicURL, """
+                The address the provider sends the browser back to after sign-in, registered with the provider. \
+                Empty: console.public_url followed by /console/sign-in/oidc/callback.
+                """),
+            DaemonSetting("console.oidc.scopes", default: "openid email profile groups", .scopeList, """
+                The scopes asked for, separated by spaces; openid must be one of them. Ask for the scopes that put \
+                the role claim and the principal claim into the ID token.
+                """),
+            DaemonSetting("console.oidc.role_claim", default: "groups", .claimName, """
+                The ID token claim whose values are mapped to roles by console.oidc.roles: a string or an array of \
+                strings, such as groups or roles.
+                """),
+            DaemonSetting("console.oidc.roles", default: "", .roleMapping, """
+                Which value of the role claim gives which role, as VALUE=ROLE pairs separated by commas, such as \
+                vouch-admins=admin,vouch-release-managers=release_manager,vouch-maintainers=maintainer. Roles: \
+                admin, release_manager, maintainer. When several of a person's values are mapped, the first pair here \
+                that matches gives her role; a person with none is refused with a page that says so.
+                """),
+            DaemonSetting("console.oidc.principal_claim", default: "email", .claimName, """
+                The ID token claim that names the person, normalised like every principal: someone who signs in \
+                through the provider and holds a token under the same principal is one person for four-eyes.
+                """),
+            DaemonSetting("console.token_sign_in", default: "true", .boolean, """
+                true or false. false hides signing in to the console with a token, so staff sign in through the \
+                provider only; keep true for break-glass use. false needs console.oidc.issuer.
+                """),
+        ]),
         DaemonSettingSection("The testing programme (docs/invitations.md)", settings: [
             DaemonSetting("operator.name", default: "", .text(maxCharacters: 200), """
                 Who runs the testing programme and is responsible for testers' data (the controller under the GDPR), \
