@@ -94,8 +94,10 @@ import VouchTestSupport
         let run = try VouchdRun(["check-config", "--config", config, "--log-level", "debug"], environment: ["VOUCHD_WEBHOOKS_TIMEOUT": "5s"])
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.output.split(separator: "\n").map(String.init)
-        #expect(lines.count == DaemonSettings.all.count + 1)
-        #expect(lines.last?.hasPrefix("Database: SQLite at ") == true, "\(lines.last ?? "")")
+        // Every key, then the database, then the identity provider (none here).
+        #expect(lines.count == DaemonSettings.all.count + 2)
+        #expect(lines.dropLast().last?.hasPrefix("Database: SQLite at ") == true, "\(lines.dropLast().last ?? "")")
+        #expect(lines.last == "Identity provider: none (console.oidc.issuer is empty); staff sign in with a token")
         #expect(lines.contains("listen = 127.0.0.1:9999    # from file \(config):1"))
         #expect(lines.contains("criteria.min_soak = 2h    # from file \(config):2"))
         #expect(lines.contains("webhooks.timeout = 5s    # from environment VOUCHD_WEBHOOKS_TIMEOUT"))
