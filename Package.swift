@@ -44,7 +44,7 @@ let package = Package(
         // What the API, the console and the daemon share: the settings table, routing and error answers, the token
         // directory and address limits, CORS, the OFREP snapshot, metrics.
         .target(name: "VouchServerKit", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                    "VouchConcurrency", "VouchServices"]),
+                                                    "VouchConcurrency", "VouchServices", "VouchIdentity", "VouchOIDC"]),
         // The JSON API and OFREP (with its event streams): controllers that turn requests into service calls.
         .target(name: "VouchAPI", dependencies: ["VouchServerKit", "VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP",
                                               "VouchWebhooks", "VouchServices"],

@@ -11,6 +11,15 @@ public struct IDTokenClaims: Sendable {
     public var issuedAt: Date
     public var all: JSONObject
 
+    public init(issuer: String, subject: String, audiences: [String], expiresAt: Date, issuedAt: Date, all: JSONObject) {
+        self.issuer = issuer
+        self.subject = subject
+        self.audiences = audiences
+        self.expiresAt = expiresAt
+        self.issuedAt = issuedAt
+        self.all = all
+    }
+
     /// A claim's string values: a string is one value, an array of strings its strings; anything else none.
     public func strings(_ claim: String) -> [String]? {
         switch all[claim] {
