@@ -18,5 +18,6 @@ package enum ConsolePages {
         AdminPages(routes: routes, store: store, services: services).register(in: &router)
         TesterPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
         MaintainerPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
+        UnsubscribePages(routes: routes, services: services).register(in: &router)
     }
 }

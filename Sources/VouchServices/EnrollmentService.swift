@@ -4,14 +4,18 @@ import VouchStore
 
 /// Which testers a fix is on for while it is in testing.
 public struct EnrollmentService: Sendable {
-    let store: any EnrollmentStore
+    let store: any EnrollmentStore & TesterStore & FixStore
+    let notifications: NotificationPlanner
     let clock: @Sendable () -> Date
 
     /// The most testers one change may enroll.
     public static let maxTestersPerChange = 500
 
-    public init(store: any EnrollmentStore, clock: @escaping @Sendable () -> Date) {
+    public init(store: any EnrollmentStore & TesterStore & FixStore,
+                notifications: NotificationPlanner = NotificationPlanner(enabled: false, defaultLanguage: "en"),
+                clock: @escaping @Sendable () -> Date) {
         self.store = store
+        self.notifications = notifications
         self.clock = clock
     }
 
@@ -31,7 +35,18 @@ public struct EnrollmentService: Sendable {
             errors.append(FieldError(field: "testers", message: "is required: the tester ids (t_…) to enroll"))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
-        return try store.enroll(testers ?? [], in: key, by: Requester(principal), at: clock())
+        let time = clock()
+        // Read before the write: who has an address, and which revision she is to try. Each newly enrolled tester's
+        // mail is queued in the enrollment's own transaction.
+        let ids = testers ?? []
+        let revision = notifications.enabled ? try store.fix(key)?.revision : nil
+        let recipients = revision == nil ? [] : try ids.compactMap { try store.tester($0) }.filter { $0.email != nil }
+        let planner = notifications
+        return try store.enroll(ids, in: key, by: Requester(principal), at: time) { added in
+            guard let revision else { return [] }
+            let newlyAdded = Set(added)
+            return planner.enrolled(recipients.filter { newlyAdded.contains($0.id) }, in: key, revision: revision, at: time)
+        }
     }
 
     /// Ends one tester's part in the fix; her feedback stays.

@@ -168,9 +168,10 @@ public struct InvitationService: Sendable {
             let id = TesterService.makeID()
             // Keys the invitation bound win: she was invited for that account, and is not asked for another.
             let keys = invitation.targetingKeys.isEmpty ? answers.targetingKeys : invitation.targetingKeys
-            let draft = TesterDraft(name: answers.name, contact: answers.email.map { $0 }, assistiveTech: answers.assistiveTech, targetingKeys: keys,
-                                    consentVersion: answers.consentVersion)
-            var tester = try TesterValidator.makeTester(from: draft, id: id, recordedBy: id, at: now, priorErrors: languageErrors)
+            let draft = TesterDraft(name: answers.name, assistiveTech: answers.assistiveTech, targetingKeys: keys,
+                                    consentVersion: answers.consentVersion, email: answers.email.map { $0 })
+            var tester = try TesterValidator.makeTester(from: draft, id: id, recordedBy: id, at: now,
+                                                        priorErrors: languageErrors + NotificationPlanner.emailErrors(answers.email))
             tester.consent.givenBy = .tester
             tester.consent.language = answers.language
             return tester

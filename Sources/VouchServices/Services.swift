@@ -16,20 +16,23 @@ public struct Services: Sendable {
     public let tokens: TokenService
     public let links: LinkService
     public let invitations: InvitationService
+    public let notifications: NotificationService
 
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
                 programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
-                clock: @escaping @Sendable () -> Date) {
+                mailEnabled: Bool = false, clock: @escaping @Sendable () -> Date) {
+        let planner = NotificationPlanner(enabled: mailEnabled, defaultLanguage: defaultLanguage)
         fixes = FixService(store: store, promotion: promotion, clock: clock)
         targets = TargetService(store: store, clock: clock)
-        testers = TesterService(store: store, clock: clock)
-        enrollments = EnrollmentService(store: store, clock: clock)
+        testers = TesterService(store: store, notifications: planner, clock: clock)
+        enrollments = EnrollmentService(store: store, notifications: planner, clock: clock)
         feedback = FeedbackService(store: store, clock: clock)
         approvals = ApprovalService(store: store, promotion: promotion, clock: clock)
         webhooks = WebhookService(store: store, checkAddress: checkWebhookAddress, makeSecret: makeWebhookSecret, clock: clock)
         tokens = TokenService(store: store, clock: clock)
         links = LinkService(store: store, defaultValidSeconds: linkValidSeconds, clock: clock)
+        notifications = NotificationService(store: store, clock: clock)
         invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage, clock: clock)
     }
 }

@@ -4,8 +4,17 @@ import VouchDomain
 /// Which testers are enrolled in which fix.
 public protocol EnrollmentStore: Sendable {
     func enrollments(of key: String) throws -> [Enrollment]
-    func enroll(_ testerIDs: [String], in key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange
+    /// - Parameter notifying: the notifications to queue in the same transaction, given the testers newly enrolled.
+    func enroll(_ testerIDs: [String], in key: String, by principal: Requester, at time: Date,
+                notifying: ([String]) throws -> [MailNotification]) throws -> EnrollmentChange
     func unenroll(_ testerIDs: [String], from key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange
     /// The fix keys a tester is enrolled in.
     func enrolledFixes(of testerID: String) throws -> [String]
+}
+
+extension EnrollmentStore {
+    /// An enrollment that queues no mail.
+    public func enroll(_ testerIDs: [String], in key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange {
+        try enroll(testerIDs, in: key, by: principal, at: time, notifying: { _ in [] })
+    }
 }

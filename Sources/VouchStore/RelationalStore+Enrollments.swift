@@ -10,7 +10,8 @@ extension RelationalStore {
         }
     }
 
-    public func enroll(_ testerIDs: [String], in key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange {
+    public func enroll(_ testerIDs: [String], in key: String, by principal: Requester, at time: Date,
+                       notifying: ([String]) throws -> [MailNotification]) throws -> EnrollmentChange {
         try write(by: principal) { connection, changes in
             guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var errors: [FieldError] = []
@@ -32,6 +33,7 @@ extension RelationalStore {
                 try audit(connection, AuditEvent(at: time, by: principal, action: .fixEnroll, fixKey: key,
                                                  after: JSONWriter.string(.object(["enrolled": .strings(added)]))))
                 changes.flagRuleChanged(key)
+                try RelationalStore.enqueue(try notifying(added), on: connection, recording: &changes)
             }
             return EnrollmentChange(enrollments: try RelationalStore.enrollments(of: key, on: connection), added: added, removed: [])
         }

@@ -5,4 +5,5 @@
 /// by then what it changed has been published to `changes` (a mutation that fails publishes nothing). A database
 /// that cannot take the work at the moment (busy, unreachable, its disk full) makes a call throw `StoreUnavailable`.
 public protocol Store: ClusterStore, FixStore, TargetStore, TokenStore, TesterStore, EnrollmentStore, FeedbackStore, ApprovalStore,
-    WebhookStore, DeliveryStore, AuditStore, ServerKeyStore, TesterLinkStore, ConsoleSessionStore, OperationalCountsStore, InvitationStore {}
+    WebhookStore, DeliveryStore, AuditStore, ServerKeyStore, TesterLinkStore, ConsoleSessionStore, OperationalCountsStore, InvitationStore,
+    NotificationStore {}

@@ -28,6 +28,8 @@ public struct ApplicationSettings: Sendable {
     public var leaseMilliseconds: Int
     /// Who runs the testing programme, named on the invitation's consent page (`operator.*`).
     public var programmeOperator: ProgrammeOperator
+    /// Notifications by email (`notifications.*`); off while `notifications.smtp_url` is empty.
+    public var mail: MailSettings
 
     /// Every default that is a setting is the configuration's (`DaemonSettings`), so tests that set a few run on the
     /// rest as vouchd ships them.
@@ -42,7 +44,9 @@ public struct ApplicationSettings: Sendable {
                 workerThreads: Int = DaemonConfiguration.defaults.integer("http.worker_threads"),
                 console: ConsoleSettings = ConsoleSettings(),
                 leaseMilliseconds: Int = DaemonConfiguration.defaults.seconds("database.lease") * 1_000,
-                programmeOperator: ProgrammeOperator = DaemonConfiguration.defaults.programmeOperator) {
+                programmeOperator: ProgrammeOperator = DaemonConfiguration.defaults.programmeOperator,
+                mail: MailSettings = DaemonConfiguration.defaults.mailSettings) {
+        self.mail = mail
         self.programmeOperator = programmeOperator
         self.console = console
         self.leaseMilliseconds = leaseMilliseconds

@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+import VouchClient
+import VouchDomain
+import VouchJSON
+@testable import VouchServer
+@testable import VouchServerKit
+import VouchTestSupport
+
+/// Notifications by email, end to end: vouchd queues them with the change that causes them, its worker sends them
+/// through libcurl to a real SMTP server (aiosmtpd, `SMTPSink`), and the mail's one-click unsubscribe works
+/// (docs/notifications.md).
+@Suite(.serialized) struct NotificationMailTests {
+    static let consoleURL = "https://vouch.example.org"
+
+    static func settings(port: Int) -> ApplicationSettings {
+        var settings = InProcessServer.testSettings()
+        settings.console = ConsoleSettings(publicURL: consoleURL)
+        settings.mail = MailSettings(smtpURL: "smtp://127.0.0.1:\(port)", from: "vouch@example.org", timeoutSeconds: 5, retryDelays: [0, 1])
+        return settings
+    }
+
+    /// A started fix and a tester with an address, who chose Japanese when she joined or not.
+    static func enrollTester(on server: InProcessServer, email: String = "aiko@example.org") throws -> String {
+        try server.call("POST", "/v1/fixes", json: #"{"key":"tv-labels","title":"Label the channel logos","ui_area":"TV channel selector","platforms":["ios"]}"#)
+        try server.call("POST", "/v1/fixes/tv-labels/start")
+        let tester = try server.call("POST", "/v1/testers", json: #"""
+            {"name":"Aiko","email":"\#(email)","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-1"],"consent":"2026-11"}
+            """#)
+        #expect(tester.status == 201, "\(tester.text)")
+        let id = try #require(tester.json["id"]?.stringValue)
+        #expect(tester.json["email"]?.stringValue == email)
+        let enrolled = try server.call("POST", "/v1/fixes/tv-labels/enrollments", json: #"{"testers":["\#(id)"]}"#)
+        #expect(enrolled.status == 200, "\(enrolled.text)")
+        return id
+    }
+
+    static func waitForMails(_ sink: SMTPSink, count: Int, seconds: Double = 15) throws -> [ReceivedMail] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let mails = try sink.received()
+            if mails.count >= count { return mails }
+            usleep(50_000)
+        }
+        return try sink.received()
+    }
+
+    /// The notifications with `status` once `count` of them have had an attempt.
+    static func waitForStatus(_ server: InProcessServer, _ status: String, count: Int) throws -> [JSONValue] {
+        let deadline = Date().addingTimeInterval(10)
+        var found: [JSONValue] = []
+        while Date() < deadline {
+            found = try server.call("GET", "/v1/notifications?status=\(status)").json["notifications"]?.arrayValue ?? []
+            if found.filter({ ($0["attempts"]?.intValue ?? 0) > 0 }).count >= count { return found }
+            usleep(50_000)
+        }
+        return found
+    }
+
+    @Test func anEnrolledTesterGetsAMailThatSaysWhatToTryAndSwitchesOffInOnePost() throws {
+        try SMTPSink.run { sink in
+            let server = try InProcessServer(settings: Self.settings(port: sink.port))
+            let testerID = try Self.enrollTester(on: server)
+            let mails = try Self.waitForMails(sink, count: 1)
+            try #require(mails.count == 1)
+            let mail = mails[0]
+            #expect(mail.rcptTos == ["aiko@example.org"])
+            #expect(mail.mailFrom == "vouch@example.org")
+            #expect(mail.defects.isEmpty)
+            #expect(mail.bareLineFeeds == 0 && mail.longestLine <= 998)
+            #expect(mail.header("Subject") == ["Please try a fix and tell the team whether it works for you"])
+            // The subject never names the fix: its title may name an assistive technology.
+            #expect(!(mail.header("Subject").first ?? "").contains("Label"))
+            #expect(mail.header("Content-Language") == ["en"])
+            #expect(mail.header("Auto-Submitted") == ["auto-generated"])
+            let messageID = try #require(mail.header("Message-ID").first)
+            #expect(messageID.hasPrefix("<ntf_") && messageID.hasSuffix("@example.org>"))
+            #expect(mail.contentType == "multipart/alternative")
+            try #require(mail.parts.count == 2)
+            #expect(mail.parts[0].contentType == "text/plain" && mail.parts[1].contentType == "text/html")
+            // As the parser decodes it, with the CRLF the message carries.
+            let text = mail.parts[0].content.replacingOccurrences(of: "\r\n", with: "\n")
+            #expect(text.contains("Fix: Label the channel logos"))
+            #expect(text.contains("Where in the app: TV channel selector"))
+            let link = "\(Self.consoleURL)/console/testing/tv-labels"
+            #expect(text.contains("\n\(link)\n"), "each link on a line of its own")
+            #expect(mail.parts[1].content.contains("<html lang=\"en\">"))
+            #expect(mail.parts[1].content.contains("<a href=\"\(link)\">"))
+            #expect(!mail.parts[1].content.contains("<img"), "no tracking pixel")
+            // The link works: the fix's page, behind a tester's sign-in.
+            let page = try server.call("GET", "/console/testing/tv-labels", token: .some(nil))
+            #expect(page.status == 303 && page.headers["location"]?.hasPrefix("/console/sign-in") == true)
+
+            // RFC 8058: the mail program POSTs List-Unsubscribe=One-Click to the List-Unsubscribe address.
+            #expect(mail.header("List-Unsubscribe-Post") == ["List-Unsubscribe=One-Click"])
+            let unsubscribe = try #require(mail.header("List-Unsubscribe").first)
+            #expect(unsubscribe.hasPrefix("<\(Self.consoleURL)/console/unsubscribe/") && unsubscribe.hasSuffix(">"))
+            let path = String(unsubscribe.dropFirst(1 + Self.consoleURL.count).dropLast())
+            #expect(text.contains("\n\(Self.consoleURL)\(path)\n"))
+            // Opening the address only asks: a scanner that fetches it switches nothing off.
+            let asked = try server.call("GET", path, token: .some(nil))
+            #expect(asked.status == 200 && asked.text.contains("Stop these emails"))
+            #expect(try server.store.optOuts(of: testerID).isEmpty)
+            let forged = try server.call("POST", String(path.dropLast(2)) + "zz", token: .some(nil), json: "List-Unsubscribe=One-Click",
+                                         contentType: "application/x-www-form-urlencoded")
+            #expect(forged.status == 404)
+            let posted = try server.call("POST", path, token: .some(nil), json: "List-Unsubscribe=One-Click", contentType: "application/x-www-form-urlencoded")
+            #expect(posted.status == 200, "\(posted.text)")
+            #expect(try server.store.optOuts(of: testerID) == [.testerEnrolled])
+
+            // Switched off: the next enrollment queues no mail of that kind.
+            try server.call("POST", "/v1/fixes", json: #"{"key":"tv-labels-2","title":"T","ui_area":"Guide","platforms":["ios"]}"#)
+            try server.call("POST", "/v1/fixes/tv-labels-2/start")
+            try server.call("POST", "/v1/fixes/tv-labels-2/enrollments", json: #"{"testers":["\#(testerID)"]}"#)
+            let listed = try server.call("GET", "/v1/notifications").json["notifications"]?.arrayValue ?? []
+            #expect(listed.count == 1)
+            #expect(listed.first?["status"]?.stringValue == "sent" && listed.first?["recipient"]?.stringValue == testerID)
+            #expect(try !server.call("GET", "/v1/notifications").text.contains("aiko@"), "the outbox never shows an address")
+        }
+    }
+
+    @Test func aMailRefusedOnceIsSentAgainWithTheSameMessageID() throws {
+        try SMTPSink.run(refuseFirst: "rcpt:451") { sink in
+            let server = try InProcessServer(settings: Self.settings(port: sink.port))
+            _ = try Self.enrollTester(on: server)
+            let sent = try Self.waitForStatus(server, "sent", count: 1)
+            try #require(sent.count == 1)
+            #expect(sent[0]["attempts"]?.intValue == 2)
+            let mails = try sink.received()
+            #expect(mails.count == 1)
+            #expect(mails.first?.header("Message-ID").first == "<\(sent[0]["id"]?.stringValue ?? "")@example.org>")
+        }
+    }
+
+    @Test func aWithdrawalCancelsWhatIsQueuedAndSendsOneLastMailInHerLanguage() throws {
+        // A relay that refuses for now: the enrollment's mail waits in the outbox.
+        try SMTPSink.run(refuseFirst: "rcpt:451") { sink in
+            var settings = Self.settings(port: sink.port)
+            settings.mail.retryDelays = [3_600]
+            let server = try InProcessServer(settings: settings)
+            let testerID = try Self.enrollTester(on: server)
+            let pending = try Self.waitForStatus(server, "pending", count: 1)
+            #expect(pending.first?["attempts"]?.intValue == 1)
+            let withdrawn = try server.call("POST", "/v1/testers/\(testerID)/withdraw", json: #"{"purge_feedback":false}"#)
+            #expect(withdrawn.status == 200, "\(withdrawn.text)")
+            let mails = try Self.waitForMails(sink, count: 1)
+            try #require(mails.count == 1)
+            #expect(mails[0].header("Subject") == ["You have stopped testing: your data is erased"])
+            #expect(mails[0].rcptTos == ["aiko@example.org"])
+            #expect(mails[0].header("List-Unsubscribe").isEmpty, "the last mail has nothing to switch off")
+            let all = try server.call("GET", "/v1/notifications").json["notifications"]?.arrayValue ?? []
+            #expect(all.map { $0["kind"]?.stringValue } == ["withdrawal_done"], "the enrollment's mail was cancelled with her")
+            #expect(all.allSatisfy { $0["recipient"]?.stringValue != testerID })
+            // Nothing more comes.
+            usleep(500_000)
+            #expect(try sink.received().count == 1)
+        }
+    }
+
+    @Test func aTesterWhoChoseJapaneseGetsHerMailInJapanese() throws {
+        try SMTPSink.run { sink in
+            let server = try InProcessServer(settings: Self.settings(port: sink.port))
+            let testerID = try Self.enrollTester(on: server)
+            _ = try Self.waitForMails(sink, count: 1)
+            // Her language as she chose it when she joined (consent.language).
+            _ = try server.store.updateTester(testerID, by: .daemon) { tester in
+                var next = tester
+                next.consent.language = "ja"
+                return next
+            }
+            try server.call("POST", "/v1/fixes", json: #"{"key":"guide-labels","title":"T","ui_area":"Guide","platforms":["ios"]}"#)
+            try server.call("POST", "/v1/fixes/guide-labels/start")
+            try server.call("POST", "/v1/fixes/guide-labels/enrollments", json: #"{"testers":["\#(testerID)"]}"#)
+            let mails = try Self.waitForMails(sink, count: 2)
+            try #require(mails.count == 2)
+            #expect(mails[1].header("Subject") == ["修正を試して、使えるかどうかをお知らせください"])
+            #expect(mails[1].header("Content-Language") == ["ja"])
+            #expect(mails[1].parts.last?.content.contains("<html lang=\"ja\">") == true)
+            #expect(mails[1].parts.first?.content.contains("修正： T") == true)
+        }
+    }
+
+    /// `vouchd check-config` connects to the relay as a mail would, logging in with the file's credentials, and says so;
+    /// a relay that is not there fails the check.
+    @Test func checkConfigConnectsToTheRelayAndSaysSo() throws {
+        let off = try VouchdRun(["check-config"])
+        #expect(off.status == 0 && off.output.contains("\nNotifications by email: off (notifications.smtp_url is empty)\n"), "\(off.output)")
+        try SMTPSink.run(login: "vouch:s3cret") { sink in
+            let directory = try TemporaryDirectory("vouch-mail-check")
+            let credentials = directory.file("credentials")
+            try "vouch\ns3cret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+            var environment = ["VOUCHD_NOTIFICATIONS_SMTP_URL": "smtp://127.0.0.1:\(sink.port)", "VOUCHD_NOTIFICATIONS_FROM": "vouch@example.org",
+                               "VOUCHD_NOTIFICATIONS_CREDENTIALS_FILE": credentials, "VOUCHD_CONSOLE_PUBLIC_URL": Self.consoleURL]
+            let run = try VouchdRun(["check-config"], environment: environment)
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(run.output.contains("\nNotifications by email: relay smtp://127.0.0.1:\(sink.port) answered (plain text on loopback, logged in); "
+                                        + "sender vouch@example.org\n"), "\(run.output)")
+            #expect(!run.output.contains("s3cret"))
+            #expect(try sink.received().isEmpty, "the check sends no mail")
+            try "vouch\nwrong\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+            let refused = try VouchdRun(["check-config"], environment: environment)
+            #expect(refused.status == 1 && refused.errors.contains("authentication"), "\(refused.errors)")
+            #expect(!refused.errors.contains("wrong"))
+            environment["VOUCHD_CONSOLE_PUBLIC_URL"] = "http://vouch.example.org"
+            let plain = try VouchdRun(["check-config"], environment: environment)
+            #expect(plain.status == 78 && plain.errors.contains("console.public_url"), "\(plain.errors)")
+        }
+    }
+
+    @Test func anAddressThatIsNotOneIsRefusedByName() throws {
+        let server = try InProcessServer()
+        let answer = try server.call("POST", "/v1/testers", json: #"""
+            {"name":"Aiko","email":"aiko at example","assistive_tech":["voiceover:ios"],"targeting_keys":["user-1"],"consent":"2026-11"}
+            """#)
+        #expect(answer.status == 422)
+        #expect(answer.errorFields == ["email"])
+        #expect(!answer.text.contains("aiko at example"))
+    }
+}
