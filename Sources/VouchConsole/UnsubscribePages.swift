@@ -55,6 +55,9 @@ struct UnsubscribePages {
     static func kindWords(_ kind: NotificationKind, _ messages: Messages) -> String {
         switch kind {
         case .testerEnrolled, .withdrawalDone: messages[.unsubscribeKindTesterEnrolled]
+        case .newRevision: messages[.unsubscribeKindNewRevision]
+        case .fixReleased: messages[.unsubscribeKindFixReleased]
+        case .promotionFailed: messages[.unsubscribeKindPromotionFailed]
         }
     }
 }

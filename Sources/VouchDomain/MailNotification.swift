@@ -5,8 +5,14 @@ import Foundation
 public enum NotificationKind: String, CaseIterable, Sendable {
     /// To a tester: she was enrolled in a fix, what to try and where.
     case testerEnrolled = "tester_enrolled"
+    /// To a tester: a fix she tests has a new revision to try again.
+    case newRevision = "new_revision"
+    /// To a tester: a fix she gave feedback on was released to everyone.
+    case fixReleased = "fix_released"
     /// To a tester: her withdrawal is done; sent once, to the address she had, after it was erased.
     case withdrawalDone = "withdrawal_done"
+    /// To maintainers: a fix's promotion failed (a required webhook did not take it).
+    case promotionFailed = "promotion_failed"
 
     /// Whether the mail carries `List-Unsubscribe`: everything but the last mail a withdrawn tester gets.
     public var canUnsubscribe: Bool { self != .withdrawalDone }

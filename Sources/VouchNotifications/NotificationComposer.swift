@@ -36,16 +36,31 @@ public struct NotificationComposer: Sendable {
         var html: [String] = []
         let subject: String
         switch notification.kind {
-        case .testerEnrolled:
-            guard let fix else { throw Unwritable(description: "the fix \(notification.fixKey ?? "") no longer exists") }
-            subject = messages[.mailEnrolledSubject]
+        case .testerEnrolled, .newRevision:
+            let fix = try required(fix, notification)
+            let revise = notification.kind == .newRevision
+            subject = messages[revise ? .mailNewRevisionSubject : .mailEnrolledSubject]
+            let intro = messages[revise ? .mailNewRevisionIntro : .mailEnrolledIntro]
+            var facts = [(messages[.mailFixLabel], fix.title), (messages[.mailAreaLabel], fix.uiArea)]
+            if revise { facts.append((messages[.mailRevisionLabel], messages.number(fix.revision))) }
             let link = consoleURL + "/console/testing/" + fix.key.rawValue
-            lines = [messages[.mailEnrolledIntro], "", "\(messages[.mailFixLabel]) \(fix.title)", "\(messages[.mailAreaLabel]) \(fix.uiArea)", "",
-                     messages[.mailEnrolledLinkLabel], link, "", messages[.mailEnrolledSignIn]]
-            html = [paragraph(messages[.mailEnrolledIntro]),
-                    "<p>\(HTML.escape(messages[.mailFixLabel])) \(HTML.escape(fix.title))<br>\n\(HTML.escape(messages[.mailAreaLabel])) \(HTML.escape(fix.uiArea))</p>",
-                    "<p>\(HTML.escape(messages[.mailEnrolledLinkLabel]))<br>\n<a href=\"\(HTML.escape(link))\">\(HTML.escape(link))</a></p>",
+            lines = [intro, ""] + facts.map { "\($0.0) \($0.1)" } + ["", messages[.mailEnrolledLinkLabel], link, "", messages[.mailEnrolledSignIn]]
+            html = [paragraph(intro), NotificationComposer.facts(facts), NotificationComposer.link(messages[.mailEnrolledLinkLabel], link),
                     paragraph(messages[.mailEnrolledSignIn])]
+        case .fixReleased:
+            let fix = try required(fix, notification)
+            subject = messages[.mailReleasedSubject]
+            let facts = [(messages[.mailFixLabel], fix.title), (messages[.mailAreaLabel], fix.uiArea)]
+            lines = [messages[.mailReleasedText], ""] + facts.map { "\($0.0) \($0.1)" }
+            html = [paragraph(messages[.mailReleasedText]), NotificationComposer.facts(facts)]
+        case .promotionFailed:
+            let fix = try required(fix, notification)
+            subject = messages[.mailPromotionFailedSubject]
+            let facts = [(messages[.mailFixLabel], fix.title), (messages[.mailRevisionLabel], messages.number(fix.revision))]
+            let link = consoleURL + "/console/fixes/" + fix.key.rawValue
+            lines = [messages[.mailPromotionFailedText], ""] + facts.map { "\($0.0) \($0.1)" } + ["", messages[.mailFixPageLabel], link]
+            html = [paragraph(messages[.mailPromotionFailedText]), NotificationComposer.facts(facts),
+                    NotificationComposer.link(messages[.mailFixPageLabel], link)]
         case .withdrawalDone:
             subject = messages[.mailWithdrawalSubject]
             lines = [messages[.mailWithdrawalText], "", messages[.mailWithdrawalLast]]
@@ -57,7 +72,7 @@ public struct NotificationComposer: Sendable {
                 + NotificationService.unsubscribeToken(recipient: notification.recipient, kind: notification.kind, key: unsubscribeKey)
             unsubscribeURL = url
             lines += ["", messages[.mailUnsubscribeLabel], url]
-            html.append("<p>\(HTML.escape(messages[.mailUnsubscribeLabel]))<br>\n<a href=\"\(HTML.escape(url))\">\(HTML.escape(url))</a></p>")
+            html.append(NotificationComposer.link(messages[.mailUnsubscribeLabel], url))
         }
         lines += ["", messages[.mailAutomatic]]
         html.append(paragraph(messages[.mailAutomatic]))
@@ -72,4 +87,20 @@ public struct NotificationComposer: Sendable {
     }
 
     private func paragraph(_ text: String) -> String { "<p>\(HTML.escape(text))</p>" }
+
+    /// The fix the notification is about, which a mail of its kind cannot go without.
+    private func required(_ fix: Fix?, _ notification: MailNotification) throws -> Fix {
+        guard let fix else { throw Unwritable(description: "the fix \(notification.fixKey ?? "") no longer exists") }
+        return fix
+    }
+
+    /// Labels and values, one pair a line, the label first.
+    static func facts(_ pairs: [(String, String)]) -> String {
+        "<p>" + pairs.map { "\(HTML.escape($0.0)) \(HTML.escape($0.1))" }.joined(separator: "<br>\n") + "</p>"
+    }
+
+    /// A label, then the link on a line of its own, its address as its text.
+    static func link(_ label: String, _ url: String) -> String {
+        "<p>\(HTML.escape(label))<br>\n<a href=\"\(HTML.escape(url))\">\(HTML.escape(url))</a></p>"
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import VouchCrypto
 import VouchDomain
 import VouchMail
+import VouchStore
 
 /// Which notifications by email a change causes, and to whom, in her language (docs/notifications.md). The services
 /// hand what it plans to the store, which queues it in the change's own transaction; the mail's words are written
@@ -32,6 +33,34 @@ public struct NotificationPlanner: Sendable {
             guard tester.isActive, let email = tester.email else { return nil }
             return MailNotification(id: NotificationPlanner.makeID(), kind: .testerEnrolled, recipient: tester.id, address: email,
                                     language: language(of: tester), fixKey: key, revision: revision, createdAt: time)
+        }
+    }
+
+    /// What a fix's change tells whom: a new revision to its enrolled testers, its release to the testers who gave
+    /// feedback on it, a failed promotion to the maintainers; read from the change's own transaction.
+    func fixChanged(_ before: Fix, _ after: Fix, recipients: NotificationRecipients, at time: Date) throws -> [MailNotification] {
+        guard enabled else { return [] }
+        let key = after.key.rawValue
+        if after.revision > before.revision, after.state == .testing {
+            return testers(try recipients.enrolledTesters(of: key), .newRevision, fix: after, at: time)
+        }
+        if after.state == .released, before.state != .released {
+            return testers(try recipients.testersWithFeedback(on: key), .fixReleased, fix: after, at: time)
+        }
+        if after.state == .promotionFailed, before.state != .promotionFailed {
+            return try recipients.staff(withRoles: [.maintainer]).map { staff in
+                MailNotification(id: NotificationPlanner.makeID(), kind: .promotionFailed, recipient: staff.principal, address: staff.email,
+                                 language: defaultLanguage, fixKey: key, revision: after.revision, createdAt: time)
+            }
+        }
+        return []
+    }
+
+    private func testers(_ testers: [Tester], _ kind: NotificationKind, fix: Fix, at time: Date) -> [MailNotification] {
+        testers.compactMap { tester in
+            guard tester.isActive, let email = tester.email else { return nil }
+            return MailNotification(id: NotificationPlanner.makeID(), kind: kind, recipient: tester.id, address: email,
+                                    language: language(of: tester), fixKey: fix.key.rawValue, revision: fix.revision, createdAt: time)
         }
     }
 

@@ -28,8 +28,9 @@ public struct NotificationService: Sendable {
         let key = try NotificationService.unsubscribeKey(in: store)
         guard let payload = SignedToken.payload(of: token, key: key) else { return nil }
         let parts = payload.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let kind = NotificationKind(rawValue: parts[1]), kind.canUnsubscribe else { return nil }
-        return (parts[0], kind)
+        guard parts.count == 2, let recipient = NotificationService.unhex(parts[0]), let kind = NotificationKind(rawValue: parts[1]),
+              kind.canUnsubscribe else { return nil }
+        return (recipient, kind)
     }
 
     /// Switches off the kind of mail the token names for its recipient (RFC 8058's one-click POST, or the page's button).
@@ -39,9 +40,21 @@ public struct NotificationService: Sendable {
         return try store.optOut(recipient: target.recipient, kind: target.kind, at: clock())
     }
 
-    /// The token in a mail's unsubscribe address.
+    /// The token in a mail's unsubscribe address: the recipient in hex (a staff principal's name may hold any
+    /// character), the kind, and their MAC.
     public static func unsubscribeToken(recipient: String, kind: NotificationKind, key: [UInt8]) -> String {
-        SignedToken.make(recipient + "." + kind.rawValue, key: key)
+        SignedToken.make(Digest.hex(Array(recipient.utf8)) + "." + kind.rawValue, key: key)
+    }
+
+    static func unhex(_ text: String) -> String? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     public static func unsubscribeKey(in store: any ServerKeyStore) throws -> [UInt8] {

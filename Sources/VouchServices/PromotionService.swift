@@ -67,6 +67,8 @@ public final class PromotionService: Sendable {
             return [WebhookEventFactory.make(type, fix: after, evidence: evidence, extra: extra(after), id: after.promotionEventID.flatMap {
                 action == .promote || action == .retryPromotion ? $0 : nil
             } ?? WebhookEventFactory.makeID(), at: time)]
+        }, notifying: { [settings] before, after, recipients in
+            try settings.notifications.fixChanged(before, after, recipients: recipients, at: time)
         }) { fix in
             try prepare(fix).applying(action, at: time)
         }

@@ -118,8 +118,12 @@ extension RelationalStore {
 
     public func optOut(recipient: String, kind: NotificationKind, at time: Date) throws -> Bool {
         try write(by: .daemon) { connection, _ in
+            // An active tester, or a staff principal with a live token that carries an address.
             let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(recipient)]).first?.string(0)
-            guard status == "active" else { return false }
+            let staff = try connection.query(
+                "SELECT 1 FROM tokens WHERE COALESCE(principal, name) = ? AND tester_id IS NULL AND revoked_at_ms IS NULL AND email IS NOT NULL",
+                [.text(recipient)])
+            guard status == "active" || !staff.isEmpty else { return false }
             let at = StoreClock.milliseconds(time)
             try connection.query("INSERT INTO notification_opt_outs (recipient, kind, at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                                  [.text(recipient), .text(kind.rawValue), .integer(at)])

@@ -180,6 +180,65 @@ import VouchTestSupport
         }
     }
 
+    /// A new revision is told to the testers enrolled in it, the release to those who gave feedback on it; each mail
+    /// of a kind of its own, in her language, with its own unsubscribe.
+    @Test func aNewRevisionAndTheReleaseAreToldToTheTesters() throws {
+        try SMTPSink.run { sink in
+            let server = try InProcessServer(settings: Self.settings(port: sink.port))
+            let testerID = try Self.enrollTester(on: server)
+            let revised = try server.call("POST", "/v1/fixes/tv-labels/revise", json: #"{"note":"The logos say their channel now"}"#)
+            #expect(revised.status == 200, "\(revised.text)")
+            let afterRevision = try Self.waitForMails(sink, count: 2)
+            try #require(afterRevision.count == 2)
+            #expect(afterRevision[1].header("Subject") == ["A fix you test has changed: please try it again"])
+            let revisionText = afterRevision[1].parts[0].content.replacingOccurrences(of: "\r\n", with: "\n")
+            #expect(revisionText.contains("Revision: 2\n") && revisionText.contains("\n\(Self.consoleURL)/console/testing/tv-labels\n"))
+            #expect(afterRevision[1].header("List-Unsubscribe").first?.contains(".new_revision.") == true)
+
+            let feedback = try server.call("POST", "/v1/fixes/tv-labels/feedback", json: FeedbackRoutesTests.passing(testerID))
+            #expect(feedback.status == 201, "\(feedback.text)")
+            let manager = try server.token(role: "release_manager", name: "rita")
+            #expect(try server.call("POST", "/v1/fixes/tv-labels/approvals", token: manager, json: #"{"decision":"approve"}"#).status == 201)
+            let released = try Self.waitForMails(sink, count: 3)
+            try #require(released.count == 3)
+            #expect(released[2].header("Subject") == ["A fix you tested is released: thank you"])
+            #expect(released[2].rcptTos == ["aiko@example.org"])
+            #expect(released[2].parts[0].content.contains("Label the channel logos"))
+            let kinds = try server.call("GET", "/v1/notifications").json["notifications"]?.arrayValue?.compactMap { $0["kind"]?.stringValue }.sorted()
+            #expect(kinds == ["fix_released", "new_revision", "tester_enrolled"])
+        }
+    }
+
+    /// A failed promotion is told to the maintainers who gave an address with their token, and to no tester; a
+    /// maintainer switches it off in one POST like a tester.
+    @Test func aFailedPromotionIsToldToTheMaintainers() throws {
+        try SMTPSink.run { sink in
+            let receiver = try WebhookReceiver { _ in .init(status: 410) }
+            let server = try InProcessServer(settings: Self.settings(port: sink.port))
+            let maintainer = try server.call("POST", "/v1/tokens", json: #"{"name":"mia","role":"maintainer","email":"mia@example.org"}"#)
+            #expect(maintainer.status == 201 && maintainer.json["email"]?.stringValue == "mia@example.org", "\(maintainer.text)")
+            let testerToken = try server.call("POST", "/v1/tokens", json: #"{"name":"ana","role":"tester","tester":"t_nobody","email":"ana@example.org"}"#)
+            #expect(testerToken.status == 422 && testerToken.errorFields.contains("email"))
+            try server.call("POST", "/v1/webhooks", json: #"{"url":"\#(receiver.url)","required":true,"events":["fix.promoted"]}"#)
+            let testerID = try Self.enrollTester(on: server)
+            try server.call("POST", "/v1/fixes/tv-labels/feedback", json: FeedbackRoutesTests.passing(testerID))
+            let manager = try server.token(role: "release_manager", name: "rita")
+            try server.call("POST", "/v1/fixes/tv-labels/approvals", token: manager, json: #"{"decision":"approve"}"#)
+            let mails = try Self.waitForMails(sink, count: 2)
+            try #require(mails.count == 2)
+            let failed = mails[1]
+            #expect(failed.rcptTos == ["mia@example.org"])
+            #expect(failed.header("Subject") == ["A fix's promotion failed: please look at it"])
+            let text = failed.parts[0].content.replacingOccurrences(of: "\r\n", with: "\n")
+            #expect(text.contains("\n\(Self.consoleURL)/console/fixes/tv-labels\n"))
+            let unsubscribe = try #require(failed.header("List-Unsubscribe").first)
+            let path = String(unsubscribe.dropFirst(1 + Self.consoleURL.count).dropLast())
+            let posted = try server.call("POST", path, token: .some(nil), json: "List-Unsubscribe=One-Click", contentType: "application/x-www-form-urlencoded")
+            #expect(posted.status == 200 && posted.text.contains("failed promotions"), "\(posted.text)")
+            #expect(try server.store.optOuts(of: "mia") == [.promotionFailed])
+        }
+    }
+
     /// `vouchd check-config` connects to the relay as a mail would, logging in with the file's credentials, and says so;
     /// a relay that is not there fails the check.
     @Test func checkConfigConnectsToTheRelayAndSaysSo() throws {

@@ -38,6 +38,7 @@ import VouchTestSupport
             Base(operation: "POST /v1/fixes/{key}/targets", path: "/v1/fixes/\(key)/targets", body: object(#"{"add":["user-1"],"remove":["user-2"]}"#)),
             Base(operation: "POST /v1/fixes/{key}/approvals", path: "/v1/fixes/\(key)/approvals", body: object(#"{"decision":"approve"}"#)),
             Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"strict-app","role":"sdk"}"#)),
+            Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"strict-maintainer","role":"maintainer","email":"mia@example.org"}"#)),
             Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"phone","role":"tester","tester":"\#(tester)"}"#)),
             Base(operation: "POST /v1/testers", path: "/v1/testers", body: object(#"""
                 {"name":"Ana","contact":"ana@example.com","email":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v1"}

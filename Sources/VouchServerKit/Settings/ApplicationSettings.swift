@@ -66,6 +66,7 @@ public struct ApplicationSettings: Sendable {
 extension ApplicationSettings {
     /// The part promotion reads.
     package var promotion: PromotionSettings {
-        PromotionSettings(criteria: criteria, maxTimerSleepMilliseconds: maxTimerSleepMilliseconds, leaseMilliseconds: leaseMilliseconds)
+        PromotionSettings(criteria: criteria, maxTimerSleepMilliseconds: maxTimerSleepMilliseconds, leaseMilliseconds: leaseMilliseconds,
+                          notifications: NotificationPlanner(enabled: mail.isConfigured, defaultLanguage: console.defaultLanguage))
     }
 }
