@@ -58,6 +58,7 @@ struct UnsubscribePages {
         case .newRevision: messages[.unsubscribeKindNewRevision]
         case .fixReleased: messages[.unsubscribeKindFixReleased]
         case .promotionFailed: messages[.unsubscribeKindPromotionFailed]
+        case .blockingReport: messages[.unsubscribeKindBlockingReport]
         }
     }
 }

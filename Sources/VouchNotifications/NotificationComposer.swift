@@ -53,13 +53,15 @@ public struct NotificationComposer: Sendable {
             let facts = [(messages[.mailFixLabel], fix.title), (messages[.mailAreaLabel], fix.uiArea)]
             lines = [messages[.mailReleasedText], ""] + facts.map { "\($0.0) \($0.1)" }
             html = [paragraph(messages[.mailReleasedText]), NotificationComposer.facts(facts)]
-        case .promotionFailed:
+        case .promotionFailed, .blockingReport:
             let fix = try required(fix, notification)
-            subject = messages[.mailPromotionFailedSubject]
+            let failed = notification.kind == .promotionFailed
+            subject = messages[failed ? .mailPromotionFailedSubject : .mailBlockingSubject]
+            let intro = messages[failed ? .mailPromotionFailedText : .mailBlockingText]
             let facts = [(messages[.mailFixLabel], fix.title), (messages[.mailRevisionLabel], messages.number(fix.revision))]
             let link = consoleURL + "/console/fixes/" + fix.key.rawValue
-            lines = [messages[.mailPromotionFailedText], ""] + facts.map { "\($0.0) \($0.1)" } + ["", messages[.mailFixPageLabel], link]
-            html = [paragraph(messages[.mailPromotionFailedText]), NotificationComposer.facts(facts),
+            lines = [intro, ""] + facts.map { "\($0.0) \($0.1)" } + ["", messages[.mailFixPageLabel], link]
+            html = [paragraph(intro), NotificationComposer.facts(facts),
                     NotificationComposer.link(messages[.mailFixPageLabel], link)]
         case .withdrawalDone:
             subject = messages[.mailWithdrawalSubject]

@@ -48,12 +48,23 @@ public struct NotificationPlanner: Sendable {
             return testers(try recipients.testersWithFeedback(on: key), .fixReleased, fix: after, at: time)
         }
         if after.state == .promotionFailed, before.state != .promotionFailed {
-            return try recipients.staff(withRoles: [.maintainer]).map { staff in
-                MailNotification(id: NotificationPlanner.makeID(), kind: .promotionFailed, recipient: staff.principal, address: staff.email,
-                                 language: defaultLanguage, fixKey: key, revision: after.revision, createdAt: time)
-            }
+            return try maintainers(.promotionFailed, fix: after, recipients: recipients, at: time)
         }
         return []
+    }
+
+    /// A submission with a blocking report (a blocker, or a regression) is told to the maintainers, once per
+    /// submission; which tester sent it is not said.
+    func blockingReported(_ records: [Feedback], on fix: Fix, recipients: NotificationRecipients, at time: Date) throws -> [MailNotification] {
+        guard enabled, records.contains(where: \.isBlocking) else { return [] }
+        return try maintainers(.blockingReport, fix: fix, recipients: recipients, at: time)
+    }
+
+    private func maintainers(_ kind: NotificationKind, fix: Fix, recipients: NotificationRecipients, at time: Date) throws -> [MailNotification] {
+        try recipients.staff(withRoles: [.maintainer]).map { staff in
+            MailNotification(id: NotificationPlanner.makeID(), kind: kind, recipient: staff.principal, address: staff.email,
+                             language: defaultLanguage, fixKey: fix.key.rawValue, revision: fix.revision, createdAt: time)
+        }
     }
 
     private func testers(_ testers: [Tester], _ kind: NotificationKind, fix: Fix, at time: Date) -> [MailNotification] {

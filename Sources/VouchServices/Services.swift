@@ -27,7 +27,7 @@ public struct Services: Sendable {
         targets = TargetService(store: store, clock: clock)
         testers = TesterService(store: store, notifications: planner, clock: clock)
         enrollments = EnrollmentService(store: store, notifications: planner, clock: clock)
-        feedback = FeedbackService(store: store, clock: clock)
+        feedback = FeedbackService(store: store, notifications: planner, clock: clock)
         approvals = ApprovalService(store: store, promotion: promotion, clock: clock)
         webhooks = WebhookService(store: store, checkAddress: checkWebhookAddress, makeSecret: makeWebhookSecret, clock: clock)
         tokens = TokenService(store: store, clock: clock)

@@ -239,6 +239,30 @@ import VouchTestSupport
         }
     }
 
+    /// A blocking report is told to the maintainers, without the tester's name or technology; a tester gets nothing.
+    @Test func aBlockingReportIsToldToTheMaintainers() throws {
+        try SMTPSink.run { sink in
+            let server = try InProcessServer(settings: Self.settings(port: sink.port))
+            try server.call("POST", "/v1/tokens", json: #"{"name":"mia","role":"maintainer","email":"mia@example.org"}"#)
+            try server.call("POST", "/v1/tokens", json: #"{"name":"rita","role":"release_manager","email":"rita@example.org"}"#)
+            let testerID = try Self.enrollTester(on: server)
+            let passing = try server.call("POST", "/v1/fixes/tv-labels/feedback", json: FeedbackRoutesTests.passing(testerID))
+            #expect(passing.status == 201)
+            let blocking = try server.call("POST", "/v1/fixes/tv-labels/feedback", json: #"""
+                {"tester":"\#(testerID)","verdict":"failed","task_outcome":"not_completed","severity":"critical","platform":"ios","os_version":"18.2","app_build":"1","assistive_tech":"voiceover"}
+                """#)
+            #expect(blocking.status == 201, "\(blocking.text)")
+            let mails = try Self.waitForMails(sink, count: 2)
+            try #require(mails.count == 2)
+            #expect(mails[1].rcptTos == ["mia@example.org"], "to the maintainer only, and once")
+            #expect(mails[1].header("Subject") == ["A tester reported a blocking problem: please look at the fix"])
+            let text = mails[1].parts[0].content
+            #expect(!text.contains("Aiko") && !text.contains("VoiceOver") && !text.contains(testerID))
+            usleep(300_000)
+            #expect(try sink.received().count == 2)
+        }
+    }
+
     /// `vouchd check-config` connects to the relay as a mail would, logging in with the file's credentials, and says so;
     /// a relay that is not there fails the check.
     @Test func checkConfigConnectsToTheRelayAndSaysSo() throws {
