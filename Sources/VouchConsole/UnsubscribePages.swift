@@ -59,6 +59,7 @@ struct UnsubscribePages {
         case .fixReleased: messages[.unsubscribeKindFixReleased]
         case .promotionFailed: messages[.unsubscribeKindPromotionFailed]
         case .blockingReport: messages[.unsubscribeKindBlockingReport]
+        case .readyForDecision: messages[.unsubscribeKindReadyForDecision]
         }
     }
 }

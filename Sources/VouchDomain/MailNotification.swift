@@ -11,6 +11,8 @@ public enum NotificationKind: String, CaseIterable, Sendable {
     case fixReleased = "fix_released"
     /// To a tester: her withdrawal is done; sent once, to the address she had, after it was erased.
     case withdrawalDone = "withdrawal_done"
+    /// To release managers: a fix's evidence meets its criteria and waits for their decision.
+    case readyForDecision = "ready_for_decision"
     /// To maintainers: a tester reported a blocker or a regression on a fix.
     case blockingReport = "blocking_report"
     /// To maintainers: a fix's promotion failed (a required webhook did not take it).

@@ -53,11 +53,15 @@ public struct NotificationComposer: Sendable {
             let facts = [(messages[.mailFixLabel], fix.title), (messages[.mailAreaLabel], fix.uiArea)]
             lines = [messages[.mailReleasedText], ""] + facts.map { "\($0.0) \($0.1)" }
             html = [paragraph(messages[.mailReleasedText]), NotificationComposer.facts(facts)]
-        case .promotionFailed, .blockingReport:
+        case .promotionFailed, .blockingReport, .readyForDecision:
             let fix = try required(fix, notification)
-            let failed = notification.kind == .promotionFailed
-            subject = messages[failed ? .mailPromotionFailedSubject : .mailBlockingSubject]
-            let intro = messages[failed ? .mailPromotionFailedText : .mailBlockingText]
+            let (subjectKey, introKey): (MessageKey, MessageKey) = switch notification.kind {
+            case .promotionFailed: (.mailPromotionFailedSubject, .mailPromotionFailedText)
+            case .blockingReport: (.mailBlockingSubject, .mailBlockingText)
+            default: (.mailDecisionSubject, .mailDecisionText)
+            }
+            subject = messages[subjectKey]
+            let intro = messages[introKey]
             let facts = [(messages[.mailFixLabel], fix.title), (messages[.mailRevisionLabel], messages.number(fix.revision))]
             let link = consoleURL + "/console/fixes/" + fix.key.rawValue
             lines = [intro, ""] + facts.map { "\($0.0) \($0.1)" } + ["", messages[.mailFixPageLabel], link]

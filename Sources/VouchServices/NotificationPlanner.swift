@@ -53,6 +53,17 @@ public struct NotificationPlanner: Sendable {
         return []
     }
 
+    /// A fix whose evidence meets every criterion but the approvals, to the release managers: one mail each per
+    /// revision, whose id says so, however often the criteria are looked at again.
+    func readyForDecision(_ fix: Fix, recipients: NotificationRecipients, at time: Date) throws -> [MailNotification] {
+        guard enabled else { return [] }
+        return try recipients.staff(withRoles: [.releaseManager]).map { staff in
+            let id = "ntf_" + Digest.hex(Digest.sha256("ready_for_decision\n\(fix.key.rawValue)\n\(fix.revision)\n\(staff.principal)")).prefix(24)
+            return MailNotification(id: id, kind: .readyForDecision, recipient: staff.principal, address: staff.email, language: defaultLanguage,
+                                    fixKey: fix.key.rawValue, revision: fix.revision, createdAt: time)
+        }
+    }
+
     /// A submission with a blocking report (a blocker, or a regression) is told to the maintainers, once per
     /// submission; which tester sent it is not said.
     func blockingReported(_ records: [Feedback], on fix: Fix, recipients: NotificationRecipients, at time: Date) throws -> [MailNotification] {

@@ -154,6 +154,12 @@ public final class PromotionService: Sendable {
             let input = try input(for: fix, latest: latest)
             let report = CriteriaEvaluator.evaluate(input)
             if let next = CriteriaEvaluator.nextTimeChange(input) { timer.schedule(next) }
+            if report.awaitsDecision, settings.notifications.enabled {
+                let time = clock()
+                try store.queueNotifications { [settings] recipients in
+                    try settings.notifications.readyForDecision(fix, recipients: recipients, at: time)
+                }
+            }
             if report.readyToPromote {
                 do {
                     _ = try promote(key, action: .promote, by: "vouchd", expectedRevision: fix.revision,

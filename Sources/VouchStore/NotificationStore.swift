@@ -18,6 +18,9 @@ public protocol NotificationStore: Sendable {
     /// Switches one kind of mail off for a recipient and cancels what of that kind is queued for her.
     /// - Returns: false when the recipient no longer exists (withdrawn) and nothing was changed.
     func optOut(recipient: String, kind: NotificationKind, at time: Date) throws -> Bool
+    /// Queues what `plan` makes of the recipients, outside any other change; a notification whose id is already in
+    /// the outbox is not queued again, so a plan may be made more than once.
+    func queueNotifications(_ plan: (NotificationRecipients) throws -> [MailNotification]) throws
     /// The kinds a recipient switched off.
     func optOuts(of recipient: String) throws -> Set<NotificationKind>
 }

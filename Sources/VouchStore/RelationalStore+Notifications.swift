@@ -19,12 +19,12 @@ extension RelationalStore {
                 """
                 INSERT INTO notifications (id, kind, recipient, address, language, fix_key, revision, status, attempts, next_attempt_at_ms,
                                            created_at_ms, updated_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                 """,
                 [.text(notification.id), .text(notification.kind.rawValue), .text(notification.recipient), .optional(notification.address),
                  .text(notification.language), .optional(notification.fixKey), .optional(notification.revision),
                  .integer(StoreClock.milliseconds(notification.nextAttemptAt ?? notification.createdAt)), .integer(created), .integer(created)])
-            queued += 1
+            queued += connection.changes
         }
         if queued > 0 { changes.record(.notificationsQueued(queued)) }
     }
@@ -134,6 +134,12 @@ extension RelationalStore {
                 WHERE recipient = ? AND kind = ? AND status = 'pending'
                 """, [.integer(at), .text(recipient), .text(kind.rawValue)])
             return true
+        }
+    }
+
+    public func queueNotifications(_ plan: (NotificationRecipients) throws -> [MailNotification]) throws {
+        try write(by: .daemon) { connection, changes in
+            try RelationalStore.enqueue(try plan(NotificationRecipients(connection: connection)), on: connection, recording: &changes)
         }
     }
 
