@@ -50,9 +50,12 @@ public struct InvitationService: Sendable {
     let programmeOperator: ProgrammeOperator
     let defaultLanguage: String
     let clock: @Sendable () -> Date
+    let notifications: NotificationPlanner
 
-    public init(store: any InvitationStore, programmeOperator: ProgrammeOperator, defaultLanguage: String = "en", clock: @escaping @Sendable () -> Date) {
+    public init(store: any InvitationStore, programmeOperator: ProgrammeOperator, defaultLanguage: String = "en",
+                notifications: NotificationPlanner = NotificationPlanner(enabled: false, defaultLanguage: "en"), clock: @escaping @Sendable () -> Date) {
         self.store = store
+        self.notifications = notifications
         self.programmeOperator = programmeOperator
         self.defaultLanguage = defaultLanguage
         self.clock = clock
@@ -175,6 +178,9 @@ public struct InvitationService: Sendable {
             tester.consent.givenBy = .tester
             tester.consent.language = answers.language
             return tester
+        } notifying: { [notifications] tester, keys in
+            // She is told what she was enrolled in at the address she just gave, in the language she chose.
+            keys.flatMap { notifications.enrolled([tester], in: $0, revision: nil, at: now) }
         }
     }
 

@@ -27,7 +27,7 @@ public struct NotificationPlanner: Sendable {
     }
 
     /// To each tester with an address: she was enrolled in the fix, what to try and where.
-    func enrolled(_ testers: [Tester], in key: String, revision: Int, at time: Date) -> [MailNotification] {
+    func enrolled(_ testers: [Tester], in key: String, revision: Int?, at time: Date) -> [MailNotification] {
         guard enabled else { return [] }
         return testers.compactMap { tester in
             guard tester.isActive, let email = tester.email else { return nil }

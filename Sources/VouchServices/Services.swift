@@ -33,6 +33,7 @@ public struct Services: Sendable {
         tokens = TokenService(store: store, clock: clock)
         links = LinkService(store: store, defaultValidSeconds: linkValidSeconds, clock: clock)
         notifications = NotificationService(store: store, clock: clock)
-        invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage, clock: clock)
+        invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage,
+                                        notifications: planner, clock: clock)
     }
 }

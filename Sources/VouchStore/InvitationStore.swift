@@ -13,7 +13,17 @@ public protocol InvitationStore: Sendable {
     /// Counts a use of the invitation whose secret has this SHA-256, creates the tester `makeTester` builds from it
     /// (her consent given herself) and enrolls her in the invitation's fixes, in one transaction. Refused with
     /// `InvitationClosed` when the invitation no longer opens at `time`, however many accept at once.
-    func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance
+    /// - Parameter notifying: the notifications by email to queue in the same transaction, given her and the fixes
+    ///   she was enrolled in.
+    func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester,
+                          notifying: (Tester, [String]) throws -> [MailNotification]) throws -> InvitationAcceptance
     /// Revokes an invitation: its link opens nothing from then on.
     func revokeInvitation(_ id: String, by requester: Requester, at time: Date) throws -> Invitation
+}
+
+extension InvitationStore {
+    /// An acceptance that queues no mail.
+    public func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance {
+        try acceptInvitation(secretSHA256: secretSHA256, at: time, makeTester: makeTester, notifying: { _, _ in [] })
+    }
 }

@@ -44,7 +44,8 @@ extension RelationalStore {
         }
     }
 
-    public func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester) throws -> InvitationAcceptance {
+    public func acceptInvitation(secretSHA256: [UInt8], at time: Date, makeTester: (Invitation) throws -> Tester,
+                                 notifying: (Tester, [String]) throws -> [MailNotification]) throws -> InvitationAcceptance {
         try write(by: .daemon) { connection, changes in
             guard var invitation = try connection.query("SELECT \(RelationalStore.invitationColumns) FROM invitations WHERE secret_sha256 = ?",
                                                         [.blob(secretSHA256)]).first.map(RelationalStore.invitation(from:)),
@@ -70,6 +71,7 @@ extension RelationalStore {
                 changes.flagRuleChanged(key)
                 enrolled.append(key)
             }
+            try RelationalStore.enqueue(try notifying(tester, enrolled), on: connection, recording: &changes)
             return InvitationAcceptance(tester: tester, invitation: invitation, enrolledFixes: enrolled)
         }
     }

@@ -3,6 +3,7 @@ import Testing
 import VouchClient
 import VouchDomain
 import VouchJSON
+import VouchServices
 @testable import VouchServer
 @testable import VouchServerKit
 import VouchTestSupport
@@ -269,6 +270,31 @@ import VouchTestSupport
             #expect(!text.contains("Aiko") && !text.contains("VoiceOver") && !text.contains(testerID))
             usleep(300_000)
             #expect(try sink.received().count == 3, "the second passing report did not ask the release manager again")
+        }
+    }
+
+    /// She who joins through an invitation is told at the address she gave, in the language she chose, what she was
+    /// enrolled in; the address is her `email`, not her contact.
+    @Test func sheWhoJoinsThroughAnInvitationIsToldWhatSheWasEnrolledIn() throws {
+        try SMTPSink.run { sink in
+            var settings = Self.settings(port: sink.port)
+            settings.programmeOperator = ProgrammeOperator(name: "Example Media Ltd", contact: "privacy@example.com")
+            let server = try InProcessServer(settings: settings)
+            try server.call("POST", "/v1/fixes", json: #"{"key":"tv-labels","title":"Label the channel logos","ui_area":"TV channel selector","platforms":["ios"]}"#)
+            try server.call("POST", "/v1/fixes/tv-labels/start")
+            let created = try server.call("POST", "/v1/invitations", json: #"{"fixes":["tv-labels"],"language":"ja"}"#)
+            let secret = String(created.json["url"]?.stringValue?.split(separator: "/").last ?? "")
+            let service = InvitationService(store: server.store, programmeOperator: settings.programmeOperator,
+                                            notifications: NotificationPlanner(enabled: true, defaultLanguage: "en"), clock: { Date() })
+            let answers = InvitationService.Answers(name: "Aiko", email: "aiko@example.jp", assistiveTech: [.init(technology: .voiceover, platform: .ios)],
+                                                    targetingKeys: ["her-code"], language: "ja", consentVersion: "2026-12")
+            let joined = try service.accept(secret: secret, answers)
+            #expect(joined.tester.email == "aiko@example.jp" && joined.tester.contact == nil)
+            let mails = try Self.waitForMails(sink, count: 1)
+            try #require(mails.count == 1)
+            #expect(mails[0].rcptTos == ["aiko@example.jp"])
+            #expect(mails[0].header("Subject") == ["修正を試して、使えるかどうかをお知らせください"])
+            #expect(mails[0].header("Content-Language") == ["ja"])
         }
     }
 
