@@ -14,7 +14,10 @@ enum ConsoleNavigation {
             signedInAs = messages[.navigationTester]
         } else {
             items.append(("/console/fixes", "Fixes"))
-            if principal.allows(.manageTesters) { items.append(("/console/testers", "Testers")) }
+            if principal.allows(.manageTesters) {
+                items.append(("/console/testers", "Testers"))
+                items.append(("/console/notifications", "Notifications"))
+            }
             if principal.allows(.manageWebhooks) { items.append(("/console/webhooks", "Webhooks")) }
             if principal.allows(.manageTokens) { items.append(("/console/tokens", "Tokens")) }
             signedInAs = "Signed in as \(principal.name), \(Words.role(principal.role))"

@@ -108,7 +108,7 @@ public final class VouchApplication: Sendable {
             let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)
             consoleSessions = sessions
             ConsolePages.register(in: &router, sessions: sessions, services: services, store: store, promotion: promotion,
-                                  tokens: tokens, authFailures: authFailures, logger: logger, clock: clock)
+                                  tokens: tokens, authFailures: authFailures, logger: logger, mail: settings.mail, clock: clock)
         } else {
             consoleSessions = nil
         }
