@@ -268,7 +268,10 @@ public final class PromotionService: Sendable {
                 switch fix.state {
                 case .testing:
                     let input = try input(for: fix)
-                    if CriteriaEvaluator.evaluate(input).readyToPromote {
+                    let report = CriteriaEvaluator.evaluate(input)
+                    // A fix that waits for a decision is looked at too: after a restart its release managers' mail
+                    // is queued if the process died before it was (its id makes it once only).
+                    if report.readyToPromote || (report.awaitsDecision && settings.notifications.enabled) {
                         try afterChange(fix.key.rawValue)
                     } else {
                         consider(CriteriaEvaluator.nextTimeChange(input))

@@ -138,6 +138,14 @@ extension RelationalStore {
     }
 
     public func queueNotifications(_ plan: (NotificationRecipients) throws -> [MailNotification]) throws {
+        // Usually every one is queued already (the plan is made again each time the criteria are looked at): then
+        // a read is all it costs.
+        let missing = try storage.read { connection in
+            try plan(NotificationRecipients(connection: connection)).contains { notification in
+                try connection.query("SELECT 1 FROM notifications WHERE id = ?", [.text(notification.id)]).isEmpty
+            }
+        }
+        guard missing else { return }
         try write(by: .daemon) { connection, changes in
             try RelationalStore.enqueue(try plan(NotificationRecipients(connection: connection)), on: connection, recording: &changes)
         }

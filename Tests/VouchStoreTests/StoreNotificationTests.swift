@@ -75,4 +75,28 @@ struct StoreNotificationTests {
             #expect(try store.optOuts(of: "t_b").isEmpty)
         }
     }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aPlanMadeTwiceIsQueuedOnceAndStaffAreFoundByTheirTokensAddress(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            for (id, name, role, email) in [("tok_a", "rita", Role.releaseManager, "rita@example.org"), ("tok_b", "rita", .releaseManager, "rita@example.org"),
+                                            ("tok_c", "sam", .releaseManager, nil), ("tok_d", "mia", .maintainer, "mia@example.org")] {
+                let token = TokenRecord(id: id, name: name, principalName: name, role: role, secretSHA256: Array(id.utf8), createdBy: "maria",
+                                        createdAt: time, email: email)
+                try store.createToken(token, principal: nil, by: "maria")
+            }
+            var found: [NotificationRecipients.Staff] = []
+            for _ in 0..<2 {
+                try store.queueNotifications { recipients in
+                    found = try recipients.staff(withRoles: [.releaseManager])
+                    return found.map { MailNotification(id: "ntf_ready_\($0.principal)", kind: .readyForDecision, recipient: $0.principal,
+                                                        address: $0.email, language: "en", fixKey: self.key, revision: 1, createdAt: self.time) }
+                }
+            }
+            #expect(found == [NotificationRecipients.Staff(principal: "rita", email: "rita@example.org")], "one entry per principal, only with an address")
+            #expect(try store.notifications(status: nil, after: nil, limit: 10).map(\.id) == ["ntf_ready_rita"])
+            #expect(try store.optOut(recipient: "rita", kind: .readyForDecision, at: time))
+            #expect(try !store.optOut(recipient: "sam", kind: .readyForDecision, at: time), "no address, nothing to switch off")
+        }
+    }
 }
