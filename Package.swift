@@ -68,7 +68,7 @@ let package = Package(
         .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["vouch-embed"]),
         .plugin(name: "EmbedMessages", capability: .buildTool(), dependencies: ["vouch-embed"]),
 
-        .executableTarget(name: "vouch-bench", dependencies: ["CEpoll", "VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
+        .executableTarget(name: "vouch-bench", dependencies: ["CEpoll", "VouchNotifications", "VouchMail", "VouchServices", "VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
 
         .testTarget(name: "VouchDomainTests", dependencies: ["VouchDomain"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),

@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 
-from bench import (arithmetic, feedback, inprocess, instructions, nginx, ofrep, postgres, procstat, streams, vouchd,
-                   webhooks, wrk)
+from bench import (arithmetic, feedback, inprocess, instructions, mail, nginx, ofrep, postgres, procstat, streams,
+                   vouchd, webhooks, wrk)
 from bench.context import FIXES, TARGETS, Context
 from bench.processes import Session
 from bench.report import BenchFailure, Summary, error, say
@@ -130,6 +130,7 @@ def run(context: Context) -> int:
     approval_delay_ms, soak_delay_ms = webhooks.promotion_delays(context)
     held = streams.event_streams(context)
     pages = streams.console(context)
+    mails = mail.mail_rate(context)
     several = postgres.several_vouchd(context)
 
     say()
@@ -170,6 +171,7 @@ def run(context: Context) -> int:
     say(f"Console feedback page p99, 50 sessions back to back: {pages['busy_p99']} ms at {pages['busy_rate']} pages/s "
         "(saturation; no target)")
     check("Console heaviest page (stylesheet apart)", "<=", "30", pages["heaviest_kb"], " KB")
+    say(f"Notifications by email sent per second to a loopback SMTP server: {mails}/s ({mail.MAILS} mails; no target)")
     postgres.checks(context, several)
     return context.summary.end(settings.strict)
 
