@@ -7,8 +7,8 @@ import VouchServices
 
 /// The address in a mail's `List-Unsubscribe` (docs/notifications.md, "Unsubscribing"): no sign-in, the token in the
 /// address is the key. A POST switches that kind of mail off, as RFC 8058's one-click POST from a mail program
-/// (`List-Unsubscribe=One-Click`) or the page's button sends it; opening the address only asks, since mail scanners
-/// fetch links before the person does.
+/// (`List-Unsubscribe=One-Click`, URL-encoded or as `multipart/form-data`) or the page's button sends it; opening the
+/// address only asks, since mail scanners fetch links before the person does.
 struct UnsubscribePages {
     let routes: ConsoleRoutes
     let services: Services
@@ -17,7 +17,7 @@ struct UnsubscribePages {
 
     package func register(in router: inout APIRouter) {
         routes.get(&router, UnsubscribePages.path + "{token}", .anyone, ask)
-        routes.post(&router, UnsubscribePages.path + "{token}", .anyone, unsubscribe)
+        routes.postIgnoringBody(&router, UnsubscribePages.path + "{token}", unsubscribe)
     }
 
     func ask(_ request: ConsoleRequest) throws -> HTTPResponse {

@@ -115,6 +115,10 @@ import VouchTestSupport
             let posted = try server.call("POST", path, token: .some(nil), json: "List-Unsubscribe=One-Click", contentType: "application/x-www-form-urlencoded")
             #expect(posted.status == 200, "\(posted.text)")
             #expect(try server.store.optOuts(of: testerID) == [.testerEnrolled])
+            // RFC 8058 allows the same POST as multipart/form-data; sent again, it changes nothing more.
+            let multipart = "--b\r\nContent-Disposition: form-data; name=\"List-Unsubscribe\"\r\n\r\nOne-Click\r\n--b--\r\n"
+            let again = try server.call("POST", path, token: .some(nil), json: multipart, contentType: "multipart/form-data; boundary=b")
+            #expect(again.status == 200, "\(again.text)")
 
             // Switched off: the next enrollment queues no mail of that kind.
             try server.call("POST", "/v1/fixes", json: #"{"key":"tv-labels-2","title":"T","ui_area":"Guide","platforms":["ios"]}"#)
