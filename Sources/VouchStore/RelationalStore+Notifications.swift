@@ -66,7 +66,7 @@ extension RelationalStore {
     }
 
     public func recordNotificationAttempt(_ id: String, by owner: String, at time: Date, outcome: NotificationOutcome) throws -> MailNotification {
-        try write(by: .daemon) { connection, _ in
+        let recorded = try write(by: .daemon) { connection, _ in
             let holder = try connection.query("SELECT lease_owner, status FROM notifications WHERE id = ?", [.text(id)]).first
             guard let holder, holder.optionalString(0) == owner, holder.string(1) == "pending" else { throw LeaseLost(deliveryID: id) }
             let at = StoreClock.milliseconds(time)
@@ -96,6 +96,10 @@ extension RelationalStore {
             }
             return try RelationalStore.notification(from: row)
         }
+        // The last copy of a withdrawn tester's address is gone from the row: from the file's old frames too, as her
+        // withdrawal itself does.
+        if recorded.kind == .withdrawalDone, recorded.status != .pending { try storage.purgeDeletedRows() }
+        return recorded
     }
 
     public func notifications(status: MailNotification.Status?, after id: String?, limit: Int) throws -> [MailNotification] {
