@@ -358,5 +358,14 @@ import VouchTestSupport
         #expect(answer.status == 422)
         #expect(answer.errorFields == ["email"])
         #expect(!answer.text.contains("aiko at example"))
+        // The console's form for a new tester takes the address, names it when it is not one, and shows it.
+        let browser = try server.signedInBrowser()
+        let fields = ConsoleMaintainerTesterTests.testerFields + [("consent_given", "yes")]
+        let refused = try browser.submit("/console/testers/new", fields + [("email", "aiko at example")])
+        #expect(refused.status == 422 && refused.html.contains("href=\"#field-email\""), "\(refused.html)")
+        let added = try browser.submit("/console/testers/new", fields + [("email", "aiko@example.org")])
+        #expect(added.status == 303, "\(added.html)")
+        let shown = try browser.get(try #require(added.location))
+        #expect(shown.html.contains("Email address") && shown.html.contains("aiko@example.org"))
     }
 }
