@@ -14,7 +14,9 @@ enum ConsoleNavigation {
             signedInAs = messages[.navigationTester]
         } else {
             items.append(("/console/fixes", "Fixes"))
-            if principal.allows(.manageTesters) { items += [("/console/testers", "Testers"), ("/console/invitations", "Invitations")] }
+            if principal.allows(.manageTesters) {
+                items += [("/console/testers", "Testers"), ("/console/invitations", "Invitations"), ("/console/notifications", "Notifications")]
+            }
             if principal.allows(.manageWebhooks) { items.append(("/console/webhooks", "Webhooks")) }
             if principal.allows(.manageTokens) { items.append(("/console/tokens", "Tokens")) }
             signedInAs = "Signed in as \(principal.name), \(Words.role(principal.role))"

@@ -31,8 +31,11 @@ public struct DeliveryAttempt: Sendable {
 /// off for longer than the lease): the other process's attempt stands, this one is not recorded.
 public struct LeaseLost: Error, Sendable, CustomStringConvertible {
     public var deliveryID: String
+    /// What was leased: a webhook delivery, or a notification by email (which a withdrawal or an opt-out may also
+    /// have cancelled meanwhile).
+    public var leased = "webhook delivery"
 
     public var description: String {
-        "the lease on webhook delivery \(deliveryID) passed to another vouchd before this attempt ended; the attempt is not recorded"
+        "the lease on \(leased) \(deliveryID) passed to another vouchd, or it was cancelled, before this attempt ended; the attempt is not recorded"
     }
 }

@@ -45,6 +45,7 @@ extension RelationalStore {
     }
 
     public func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+                          notifying: (Fix, Fix, NotificationRecipients) throws -> [MailNotification],
                           _ change: (Fix) throws -> Fix) throws -> FixChange {
         try write(by: principal) { connection, changes in
             guard let before = try RelationalStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
@@ -68,6 +69,7 @@ extension RelationalStore {
             try audit(connection, AuditEvent(at: after.updatedAt, by: principal, action: action, fixKey: key, note: note,
                                              before: JSONWriter.string(before.jsonValue), after: JSONWriter.string(after.jsonValue)))
             _ = try RelationalStore.enqueue(emitting(before, after), onlyTo: nil, on: connection, recording: &changes)
+            try RelationalStore.enqueue(try notifying(before, after, NotificationRecipients(connection: connection)), on: connection, recording: &changes)
             return fixChange
         }
     }

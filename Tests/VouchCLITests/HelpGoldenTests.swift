@@ -25,6 +25,8 @@ import Testing
             promoted until a new revision.
           webhook: Add, list, change and test the webhooks that receive Vouch's events,
             and follow their deliveries.
+          notifications: List the notifications by email: to whom, about what, and
+            whether they were sent.
           token: Create, list and revoke API tokens.
           audit: List the audit events: who changed what, and when, oldest first.
           eval: Evaluate a fix's flag for one user, as an app would.

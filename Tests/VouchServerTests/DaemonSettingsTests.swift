@@ -40,7 +40,8 @@ import VouchWebhooks
                     #expect(phrase == "from 0 to 1", "\(setting.key) says '\(phrase)'")
                 case .percentageList:
                     #expect(phrase == "from 1 to 100", "\(setting.key) says '\(phrase)'")
-                case .listenAddress, .path, .oneOf, .boolean, .assistiveTechList, .originList, .publicURL, .databaseURL, .text:
+                case .listenAddress, .path, .oneOf, .boolean, .assistiveTechList, .originList, .publicURL, .databaseURL, .text, .smtpURL, .mailAddress,
+                     .optionalPath:
                     Issue.record("\(setting.key) states a range, '\(phrase)', that its check does not have")
                 }
             }
@@ -58,7 +59,8 @@ import VouchWebhooks
             case .boolean: _ = defaults.boolean(setting.key)
             case .durationList: _ = defaults.secondsList(setting.key)
             case .percentageList: _ = defaults.integerList(setting.key)
-            case .listenAddress, .path, .oneOf, .ratio, .assistiveTechList, .originList, .publicURL, .databaseURL, .text: break
+            case .listenAddress, .path, .oneOf, .ratio, .assistiveTechList, .originList, .publicURL, .databaseURL, .text, .smtpURL, .mailAddress,
+                 .optionalPath: break
             }
         }
         _ = defaults.applicationSettings

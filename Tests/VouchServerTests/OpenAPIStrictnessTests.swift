@@ -38,12 +38,13 @@ import VouchTestSupport
             Base(operation: "POST /v1/fixes/{key}/targets", path: "/v1/fixes/\(key)/targets", body: object(#"{"add":["user-1"],"remove":["user-2"]}"#)),
             Base(operation: "POST /v1/fixes/{key}/approvals", path: "/v1/fixes/\(key)/approvals", body: object(#"{"decision":"approve"}"#)),
             Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"strict-app","role":"sdk"}"#)),
+            Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"strict-maintainer","role":"maintainer","email":"mia@example.org"}"#)),
             Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"phone","role":"tester","tester":"\#(tester)"}"#)),
             Base(operation: "POST /v1/testers", path: "/v1/testers", body: object(#"""
-                {"name":"Ana","contact":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v1"}
+                {"name":"Ana","contact":"ana@example.com","email":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v1"}
                 """#)),
             Base(operation: "PATCH /v1/testers/{id}", path: "/v1/testers/\(tester)", body: object(#"""
-                {"name":"Ana","contact":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v2"}
+                {"name":"Ana","contact":"ana@example.com","email":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v2"}
                 """#)),
             Base(operation: "POST /v1/testers/{id}/links", path: "/v1/testers/\(tester)/links", body: object(#"{"valid_for":"14d"}"#)),
             Base(operation: "POST /v1/invitations", path: "/v1/invitations", body: object(#"""

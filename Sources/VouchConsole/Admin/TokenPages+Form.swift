@@ -12,6 +12,7 @@ extension TokenPages {
         var role = ""
         var tester = ""
         var principal = ""
+        var email = ""
 
         init() {}
 
@@ -20,6 +21,7 @@ extension TokenPages {
             role = request.field("role")
             tester = request.field("tester")
             principal = request.field("principal")
+            email = request.field("email")
         }
 
         /// A field as the token service takes it: an empty field is not given, so the service says what a missing
@@ -27,7 +29,8 @@ extension TokenPages {
         func given(_ value: String) -> String? { value.isEmpty ? nil : value }
     }
 
-    static let formIssues = FormFields([("name", "Name"), ("role", "Role"), ("tester", "Tester id"), ("principal", "Issued to")])
+    static let formIssues = FormFields([("name", "Name"), ("role", "Role"), ("tester", "Tester id"), ("principal", "Issued to"),
+                                        ("email", "Email address")])
 
     /// What each role may do, as the hint under its radio.
     static func roleHint(_ role: Role) -> String {
@@ -51,7 +54,7 @@ extension TokenPages {
         let entry = Entry(request)
         let outcome = try ServiceRefusal.attempt {
             try services.tokens.create(name: entry.given(entry.name), role: entry.given(entry.role), tester: entry.given(entry.tester),
-                                       issuedTo: entry.given(entry.principal), by: try request.signedIn)
+                                       issuedTo: entry.given(entry.principal), email: entry.given(entry.email), by: try request.signedIn)
         }
         let token: TokenRecord
         let secret: String
@@ -95,6 +98,10 @@ extension TokenPages {
             TextField(name: "principal", label: "Issued to (optional)",
                       hint: "The person or system who holds it, such as rita. Empty means the token's name. Four-eyes rules compare this, never token names. Not for the role tester.",
                       value: entry.principal, issue: issue("principal"), autocomplete: "off", width: "input--medium", spellcheck: false).render(),
+            TextField(name: "email", label: "Email address (optional)",
+                      hint: "Where Vouch sends the holder mail about what they must act on, such as rita@example.org: fixes waiting for a decision, "
+                          + "blocking reports, failed promotions. Not for the role tester.",
+                      value: entry.email, issue: issue("email"), type: "email", autocomplete: "off", spellcheck: false).render(),
             Button("Create the token").render(),
         ]
         return request.page("Create a token", issues: issues, backLink: BackLink(href: "/console/tokens", text: "All tokens"), content: """

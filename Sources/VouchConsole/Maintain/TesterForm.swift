@@ -19,12 +19,13 @@ struct TesterForm {
 
     var name = ""
     var contact = ""
+    var email = ""
     var rows = Array(repeating: Row(), count: rowCount)
     var targetingKeys = ""
     var consent = ""
     var consentGiven = false
 
-    static let fields = FormFields([("name", "Name"), ("contact", "Contact")]
+    static let fields = FormFields([("name", "Name"), ("contact", "Contact"), ("email", "Email address")]
         + (0..<rowCount).flatMap { index in
             [("assistive_tech[\(index)].name", "Assistive technology \(index + 1)"),
              ("assistive_tech[\(index)].platform", "Platform of assistive technology \(index + 1)"),
@@ -37,6 +38,7 @@ struct TesterForm {
     init(_ request: ConsoleRequest) {
         name = request.field("name")
         contact = request.field("contact")
+        email = request.field("email")
         rows = (0..<TesterForm.rowCount).map { index in
             Row(name: request.field("assistive_tech[\(index)].name"), platform: request.field("assistive_tech[\(index)].platform"),
                 version: request.field("assistive_tech[\(index)].version"))
@@ -55,6 +57,7 @@ struct TesterForm {
     var json: JSONValue {
         var object: JSONObject = ["name": .string(name)]
         if !contact.isEmpty { object["contact"] = .string(contact) }
+        if !email.isEmpty { object["email"] = .string(email) }
         object["assistive_tech"] = .array(sentRows.map { _, row in
             var profile: JSONObject = ["name": .string(row.name), "platform": .string(row.platform)]
             if !row.version.isEmpty { profile["version"] = .string(row.version) }
@@ -115,6 +118,9 @@ struct TesterForm {
                       value: name, issue: issue("name"), autocomplete: "off").render(),
             TextField(name: "contact", label: "Contact (optional)", hint: "How to reach the tester, such as an email address.",
                       value: contact, issue: issue("contact"), autocomplete: "off", spellcheck: false).render(),
+            TextField(name: "email", label: "Email address (optional)",
+                      hint: "Where Vouch sends the tester mail about the fixes she tests, such as ana@example.org. She can switch each kind off.",
+                      value: email, issue: issue("email"), type: "email", autocomplete: "off", spellcheck: false).render(),
             "<h2 class=\"heading-m\">Assistive technology</h2>",
             "<p class=\"body\">Which assistive technology the tester uses, on which platform. This is health data: only the tester and people who manage testers see it.</p>",
             HTML.join(rowGroups),

@@ -52,6 +52,7 @@ struct TesterPage {
         rows += [
             .init("Name", text: TesterWords.name(tester)),
             .init("Contact", text: tester.contact ?? "Not given"),
+            .init("Email address", text: tester.email ?? "Not given"),
             .init("Assistive technology", "<ul class=\"list list--plain\">\(technologies)</ul>"),
             .init("Targeting keys", text: tester.targetingKeys.joined(separator: ", ")),
             .init("Consent", "Consent text version \(tester.consent.version), given on \(Words.timeElement(tester.consent.givenAt)), recorded by \(tester.consent.recordedBy)"),

@@ -57,6 +57,7 @@ struct MyDataPages {
             SummaryList.Row(messages[.myDataTesterNumber], text: tester.id),
             SummaryList.Row(messages[.myDataName], text: tester.name ?? messages[.myDataNotKept]),
             SummaryList.Row(messages[.myDataContact], text: tester.contact ?? messages[.myDataNotGiven]),
+            SummaryList.Row(messages[.myDataEmail], text: tester.email ?? messages[.myDataNotGiven]),
             SummaryList.Row(messages[.myDataTechnology], MyDataPages.list(technologies, empty: messages[.myDataNoneNoted])),
             SummaryList.Row(messages[.myDataAccounts], MyDataPages.list(keys, empty: messages[.myDataNone])),
             SummaryList.Row(messages[.myDataConsent], consent),
