@@ -21,7 +21,7 @@ public struct Services: Sendable {
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
                 programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
                 clock: @escaping @Sendable () -> Date) {
-        fixes = FixService(store: store, promotion: promotion, clock: clock)
+        fixes = FixService(store: store, promotion: promotion, defaultLanguage: defaultLanguage, clock: clock)
         targets = TargetService(store: store, clock: clock)
         testers = TesterService(store: store, clock: clock)
         enrollments = EnrollmentService(store: store, clock: clock)

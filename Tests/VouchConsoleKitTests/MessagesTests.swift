@@ -49,4 +49,10 @@ struct MessagesTests {
         #expect(Words.verdict(.cantTell) == "I can't tell", "the English words come from the English catalog")
         #expect(Words.state(.rolledBack) == "Rolled back")
     }
+
+    @Test func anAuthorsTextIsMarkedWithItsLanguageOnlyWhereThePageSpeaksAnother() {
+        #expect(Messages(.en).authored("テレビ <番組>", language: "ja").markup == "<span lang=\"ja\">テレビ &lt;番組&gt;</span>")
+        #expect(Messages(.ja).authored("テレビ", language: "ja").markup == "テレビ")
+        #expect(Messages(.ja).authored("TV guide", language: nil).markup == "TV guide", "a language not recorded is not guessed")
+    }
 }

@@ -14,10 +14,13 @@ struct FixForm {
     var wcag = ""
     var expectedAnnouncement = ""
     var description = ""
+    /// The language tag the text is written in; "" leaves it to the server's default (or, editing, as it is).
+    var language = ""
 
     static let fields = FormFields([
         ("key", "Flag key"), ("title", "Title"), ("ui_area", "UI area"), ("platforms", "Platforms"), ("wcag", "WCAG success criteria"),
         ("expected_announcement", "Expected announcement"), ("description", "Description"),
+        ("language", "Language"),
     ])
 
     init() {}
@@ -30,6 +33,7 @@ struct FixForm {
         wcag = fix.wcag.joined(separator: ", ")
         expectedAnnouncement = fix.expectedAnnouncement ?? ""
         description = fix.description ?? ""
+        language = fix.language ?? ""
     }
 
     init(_ request: ConsoleRequest) {
@@ -40,6 +44,7 @@ struct FixForm {
         wcag = request.field("wcag")
         expectedAnnouncement = request.field("expected_announcement")
         description = request.field("description")
+        language = request.field("language")
     }
 
     /// WCAG numbers separated by commas or blanks.
@@ -51,7 +56,7 @@ struct FixForm {
     func draft(includingKey: Bool) -> FixDraft {
         FixDraft(key: includingKey ? key : nil, title: title, description: .some(description.isEmpty ? nil : description), uiArea: uiArea,
                  platforms: Platform.allCases.map(\.rawValue).filter(platforms.contains), wcag: wcagNumbers,
-                 expectedAnnouncement: .some(expectedAnnouncement.isEmpty ? nil : expectedAnnouncement))
+                 expectedAnnouncement: .some(expectedAnnouncement.isEmpty ? nil : expectedAnnouncement), language: language.isEmpty ? nil : language)
     }
 
     /// The form's fields; the key only when creating, since it cannot change afterwards.
@@ -78,6 +83,10 @@ struct FixForm {
                       value: expectedAnnouncement, issue: issue("expected_announcement")).render(),
             TextArea(name: "description", label: "Description (optional)", hint: "What changed, and anything testers should know.",
                      value: description, issue: issue("description")).render(),
+            RadioGroup(name: "language", legend: "Language of the title, UI area and expected announcement",
+                       hint: "On pages in another language, screen readers read them in this language's voice.",
+                       options: Language.allCases.map { RadioGroup.Option($0.rawValue, $0.nativeName) }, selected: language.isEmpty ? nil : language,
+                       issue: issue("language"), inline: true).render(),
         ])
     }
 }

@@ -63,7 +63,7 @@ struct TesterPage {
         let fixes = try lookup.store.enrolledFixes(of: tester.id).compactMap { try lookup.store.fix($0) }
         guard !fixes.isEmpty else { return "<h2 class=\"heading-m\">Enrolled fixes</h2><p class=\"body\">Not enrolled in any fix.</p>" }
         let items = fixes.map { fix -> HTML in
-            "<li><a href=\"/console/fixes/\(fix.key.rawValue)\">\(fix.title)</a> \(Words.stateTag(fix.state).render())</li>"
+            "<li><a href=\"/console/fixes/\(fix.key.rawValue)\">\(Messages.english.title(of: fix))</a> \(Words.stateTag(fix.state).render())</li>"
         }
         return "<h2 class=\"heading-m\">Enrolled fixes</h2><ul class=\"list\">\(items)</ul>"
     }

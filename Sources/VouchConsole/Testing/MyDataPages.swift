@@ -34,7 +34,7 @@ struct MyDataPages {
             return "<li>\(text)</li>"
         }
         let keys = tester.targetingKeys.map { key -> HTML in "<li>\(key)</li>" }
-        let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey)?.title ?? enrollment.fixKey)</li>" }
+        let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey).map(messages.title(of:)) ?? "\(enrollment.fixKey)")</li>" }
         let consent = messages(.myDataConsentText, ["version": String(tester.consent.version), "date": messages.time(tester.consent.givenAt),
                                                     "recordedBy": tester.consent.recordedBy])
         let reports = messages.count(export.feedback.count, one: .myDataReportsOne, other: .myDataReportsOther)
