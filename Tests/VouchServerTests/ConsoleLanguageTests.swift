@@ -206,11 +206,71 @@ struct ConsoleLanguageTests {
         #expect(try ConsoleBrowser(port: plain.port).get("/console/sign-in").html.contains("<html lang=\"en\">"), "English by default")
     }
 
-    @Test func staffPagesStayEnglishWithoutASwitcher() throws {
+    @Test func theStaffOverviewAndFixListAreJapaneseForStaffWhoAskForIt() throws {
         let server = try InProcessServer()
+        try server.createChannelSelectorFix()
         let browser = try server.signedInBrowser()
-        let fixes = try browser.get("/console/fixes", headers: Self.japanese)
-        #expect(fixes.html.contains("<html lang=\"en\">"))
-        #expect(!fixes.html.contains("language-switcher"))
+        for path in ["/console/", "/console/fixes", "/console/fixes?state=draft", "/console/fixes?state=released", "/console/fixes?state=bogus"] {
+            Self.expectJapanese(try browser.get(path, headers: Self.japanese), path)
+        }
+        let overview = try browser.get("/console/", headers: Self.japanese)
+        #expect(overview.html.contains("<h1 class=\"heading-l\">概要</h1>"))
+        #expect(overview.html.contains(">1 件<span class=\"visually-hidden\"> 下書き</span></a>"))
+        #expect(overview.html.contains("admin（管理者）としてサインイン中"), "the staff navigation is in the page's language")
+        let list = try browser.get("/console/fixes", headers: Self.japanese)
+        #expect(list.html.contains("<span lang=\"en\">Label channel logos</span></a>"), "the author's English, marked as English")
+        #expect(list.html.contains("<caption class=\"table__caption\">すべての修正</caption>") || list.html.contains(">すべての修正</caption>"))
+        let english = try browser.get("/console/fixes?lang=en")
+        #expect(english.html.contains("<html lang=\"en\">"))
+        #expect(english.html.contains(">Label channel logos</a>"), "unmarked on a page in its own language")
+    }
+
+    @Test func theFixPageIsJapaneseWithTheEvidencesEnglishProseMarked() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        _ = try journey.send(try journey.answerEverything())
+        let browser = try server.signedInBrowser(role: "release_manager", name: "Rei Sato")
+        let path = "/console/fixes/\(journey.fixKey)"
+        let page = try browser.get(path, headers: Self.japanese)
+        Self.expectJapanese(page, path)
+        #expect(page.html.contains("<h1 class=\"heading-l\"><span lang=\"en\">Label channel logos</span></h1>"))
+        #expect(page.html.contains("<h2 class=\"heading-m\">昇格の基準</h2>"))
+        #expect(page.html.contains("<caption class=\"table__caption\">リビジョン 1 に対するテスターごとの最新フィードバック</caption>"))
+        #expect(page.html.contains("<span lang=\"en\">"), "the evaluator's sentences are marked as English")
+        #expect(page.html.contains(">承認または却下<span class=\"visually-hidden\"> （修正「<span lang=\"en\">Label channel logos</span>」）</span></a>"))
+        for done in ["approved", "created", "started", "paused", "promoted"] {
+            Self.expectJapanese(try browser.get(path + "?done=" + done, headers: Self.japanese), "\(path)?done=\(done)")
+        }
+        let english = try browser.get(path + "?lang=en")
+        #expect(english.html.contains("<h2 class=\"heading-m\">Promotion criteria</h2>"))
+        #expect(english.html.contains("<dt class=\"summary-list__key\">Written in</dt>"))
+    }
+
+    @Test func staffPagesNotYetTranslatedStayEnglishWithoutASwitcher() throws {
+        let server = try InProcessServer()
+        let made = try server.call("POST", "/v1/fixes", json: #"{"key":"menu-fix","title":"メニューの読み上げ","ui_area":"メインメニュー","platforms":["ios"],"language":"ja"}"#)
+        #expect(made.status == 201)
+        let browser = try server.signedInBrowser()
+        let edit = try browser.get("/console/fixes/menu-fix/edit", headers: Self.japanese)
+        #expect(edit.html.contains("<html lang=\"en\">"))
+        #expect(!edit.html.contains("language-switcher"))
+        let fix = try browser.get("/console/fixes/menu-fix?lang=en")
+        #expect(fix.html.contains("<h1 class=\"heading-l\"><span lang=\"ja\">メニューの読み上げ</span></h1>"), "the author's Japanese, marked")
+        #expect(fix.html.contains("<span lang=\"ja\">メインメニュー</span>"))
+        #expect(fix.html.contains("<span lang=\"ja\">日本語</span>"), "the language it is written in, named in itself")
+        let japanese = try browser.get("/console/fixes/menu-fix?lang=ja")
+        #expect(japanese.html.contains("<h1 class=\"heading-l\">メニューの読み上げ</h1>"), "unmarked on a page in its own language")
+    }
+
+    @Test func aTestersPageMarksTheFixsWordsWithTheLanguageTheyAreWrittenIn() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        let japanese = try journey.browser.get(journey.path(), headers: Self.japanese)
+        #expect(japanese.html.contains("<h1 class=\"heading-l\"><span lang=\"en\">Label channel logos</span></h1>"))
+        #expect(japanese.html.contains("<span lang=\"en\">TV channel selector</span>"))
+        #expect(japanese.html.contains("“<span lang=\"en\">NHK, button, selected</span>”"))
+        let english = try journey.browser.get(journey.path() + "?lang=en")
+        #expect(english.html.contains("<h1 class=\"heading-l\">Label channel logos</h1>"))
+        #expect(!english.html.contains("<span lang=\"en\">"))
     }
 }

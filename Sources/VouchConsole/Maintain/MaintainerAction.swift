@@ -1,3 +1,4 @@
+import VouchConsoleKit
 import VouchDomain
 
 /// The lifecycle actions a maintainer takes from the console, with the words their pages use.
@@ -45,11 +46,11 @@ enum MaintainerAction: String, CaseIterable, Sendable {
     }
 
     /// The fix page's success banner after the action.
-    var banner: String {
+    var banner: MessageKey {
         switch self {
-        case .start: "Testing has started: the fix is on for its enrolled testers and direct targets"
-        case .revise: "The fix has a new revision: approvals were voided, and only feedback from now on counts"
-        case .abandon: "The fix is abandoned: its flag is off for everyone"
+        case .start: .bannerStarted
+        case .revise: .bannerRevised
+        case .abandon: .bannerAbandoned
         }
     }
 

@@ -20,13 +20,13 @@ enum ReleaseAction: String, CaseIterable, Sendable {
         }
     }
 
-    var linkText: String {
+    var linkKey: MessageKey {
         switch self {
-        case .pause: "Pause"
-        case .resume: "Resume"
-        case .rollback: "Roll back"
-        case .promote: "Promote"
-        case .retryPromotion: "Retry promotion"
+        case .pause: .actionsPause
+        case .resume: .actionsResume
+        case .rollback: .actionsRollback
+        case .promote: .actionsPromote
+        case .retryPromotion: .actionsRetryPromotion
         }
     }
 
@@ -67,13 +67,13 @@ enum ReleaseAction: String, CaseIterable, Sendable {
         }
     }
 
-    var banner: String {
+    var banner: MessageKey {
         switch self {
-        case .pause: "The fix is paused: its flag is off for everyone"
-        case .resume: "The fix is resumed"
-        case .rollback: "The fix is rolled back: its flag is off for everyone"
-        case .promote: "The promotion has started"
-        case .retryPromotion: "The promotion has started again"
+        case .pause: .bannerPaused
+        case .resume: .bannerResumed
+        case .rollback: .bannerRolledBack
+        case .promote: .bannerPromoted
+        case .retryPromotion: .bannerPromotionRetried
         }
     }
 
