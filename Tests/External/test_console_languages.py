@@ -20,12 +20,14 @@ from console_fixtures import signed_in_browser
 
 LANGUAGE = "language"
 # The pages whose words are all in the catalogs (docs/console.md, "Languages"), the feedback questions under
-# /console/testing/ and the error pages among them, and of the staff pages the overview (/console/), the list of fixes
-# and each fix's page; the other staff pages stay English for now.
+# /console/testing/ and the error pages among them, and of the staff pages the overview (/console/), the list of fixes,
+# each fix's page, creating and editing a fix, the decision on it and its lifecycle actions; the other staff pages
+# (testers, enrollments, targets, webhooks, tokens) stay English for now.
 TRANSLATED = ("/console/", "/console/welcome", "/console/my-feedback", "/console/my-data", "/console/my-data/withdraw",
               "/console/sign-in", "/console/signed-out", "/console/no-such-page", "/console/accessibility", "/console/fixes")
 TRANSLATED_PREFIXES = ("/console/testing/",)
-TRANSLATED_PATTERNS = (re.compile(r"/console/fixes/(?!new$)[^/]+"),)
+TRANSLATED_PATTERNS = (re.compile(r"/console/fixes/[^/]+"),
+                       re.compile(r"/console/fixes/[^/]+/(edit|start|revise|abandon|decision|pause|resume|rollback|promote|retry-promotion)"))
 STAFF = ("admin", "release_manager", "maintainer")
 
 

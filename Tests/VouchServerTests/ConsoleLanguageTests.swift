@@ -246,14 +246,82 @@ struct ConsoleLanguageTests {
         #expect(english.html.contains("<dt class=\"summary-list__key\">Written in</dt>"))
     }
 
+    @Test func decidingOnAFixAndTheReleaseActionsAreJapaneseToo() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        _ = try journey.send(try journey.answerEverything())
+        let browser = try server.signedInBrowser(role: "release_manager", name: "Rei Sato")
+        let fix = "/console/fixes/\(journey.fixKey)"
+        let form = try browser.get(fix + "/decision", headers: Self.japanese)
+        Self.expectJapanese(form, "the decision form")
+        #expect(form.html.contains("合格 1 件、不合格 0 件、判断できない 0 件"))
+        let csrf = try #require(form.csrf)
+        let evidence = try #require(form.html.ranges(of: "name=\"evidence\" value=\"").first.map { range in
+            String(form.html[range.upperBound...].prefix { $0 != "\"" })
+        })
+        let empty = try browser.post(fix + "/decision", [("csrf", csrf), ("evidence", evidence), ("comment", ""), ("step", "check")], headers: Self.japanese)
+        #expect(empty.status == 422)
+        Self.expectJapanese(empty, "the decision form sent empty")
+        #expect(empty.html.contains("修正を承認するか却下するかを選んでください"))
+        let confirm = try browser.post(fix + "/decision", [("csrf", csrf), ("evidence", evidence), ("decision", "approve"), ("comment", ""),
+                                                          ("step", "check")], headers: Self.japanese)
+        Self.expectJapanese(confirm, "the approval's confirmation")
+        #expect(confirm.html.contains("<span lang=\"en\">Label channel logos</span>（リビジョン 1）を承認しますか"))
+        #expect(confirm.html.contains("または 7 日 が過ぎたとき"), "the approval's expiry in Japanese units")
+        let reject = try browser.post(fix + "/decision", [("csrf", csrf), ("evidence", evidence), ("decision", "reject"), ("comment", "読み上げが違う"),
+                                                         ("step", "check")], headers: Self.japanese)
+        Self.expectJapanese(reject, "the rejection's confirmation")
+        for action in ["pause", "rollback", "promote", "resume", "retry-promotion"] {
+            Self.expectJapanese(try browser.get(fix + "/" + action, headers: Self.japanese), action)
+        }
+        #expect(try server.call("POST", "/v1/fixes/\(journey.fixKey)/pause").status == 200)
+        Self.expectJapanese(try browser.get(fix + "/resume", headers: Self.japanese), "resume, paused")
+        #expect(try browser.get(fix + "/resume", headers: Self.japanese).html.contains("修正は「テスト中」に戻り、フラグは再び登録済みのテスターと"))
+        let english = try browser.get(fix + "/pause?lang=en")
+        #expect(english.html.contains("<h1 class=\"heading-l\">Pause Label channel logos?</h1>"))
+    }
+
+    @Test func creatingEditingAndMovingAFixIsJapaneseForAMaintainer() throws {
+        let server = try InProcessServer()
+        let browser = try server.signedInBrowser(role: "maintainer", name: "Mei Ito")
+        let form = try browser.get("/console/fixes/new", headers: Self.japanese)
+        Self.expectJapanese(form, "/console/fixes/new")
+        let csrf = try #require(form.csrf)
+        let empty = try browser.post("/console/fixes/new", [("csrf", csrf)], headers: Self.japanese)
+        #expect(empty.status == 422)
+        Self.expectJapanese(empty, "the new fix's form sent empty")
+        let created = try browser.post("/console/fixes/new", [("csrf", csrf), ("key", "menu-fix"), ("title", "メニューの読み上げ"),
+                                                              ("ui_area", "メインメニュー"), ("platforms", "ios"), ("language", "ja")], headers: Self.japanese)
+        #expect(created.location == "/console/fixes/menu-fix?done=created")
+        #expect(try server.call("GET", "/v1/fixes/menu-fix").json["language"]?.stringValue == "ja", "the form's language is stored")
+        for path in ["/console/fixes/menu-fix?done=created", "/console/fixes/menu-fix/edit", "/console/fixes/menu-fix/start",
+                     "/console/fixes/menu-fix/revise", "/console/fixes/menu-fix/abandon"] {
+            Self.expectJapanese(try browser.get(path, headers: Self.japanese), path)
+        }
+        let start = try browser.get("/console/fixes/menu-fix/start", headers: Self.japanese)
+        #expect(start.html.contains("<h1 class=\"heading-l\">メニューの読み上げ のテストを開始しますか</h1>"))
+        #expect(start.html.contains("テスター 0 人"))
+        let revise = try browser.post("/console/fixes/menu-fix/revise", [("csrf", csrf), ("note", "")], headers: Self.japanese)
+        #expect(revise.status == 422)
+        Self.expectJapanese(revise, "a revision without its note")
+        #expect(try browser.post("/console/fixes/menu-fix/abandon", [("csrf", csrf)]).status == 303)
+        let refused = try browser.get("/console/fixes/menu-fix/start", headers: Self.japanese)
+        Self.expectJapanese(refused, "starting an abandoned fix")
+        #expect(refused.html.contains("現在、この修正のテストは開始できません"))
+        let english = try browser.get("/console/fixes/menu-fix/edit?lang=en")
+        #expect(english.html.contains("<h1 class=\"heading-l\">Edit fix: <span lang=\"ja\">メニューの読み上げ</span></h1>"))
+        #expect(english.html.contains("name=\"language\" type=\"radio\" value=\"ja\" checked"), "the fix's language, chosen")
+        #expect(empty.html.contains("「タイトル」を確認してください： <span lang=\"en\">must not be empty</span>"), "the service's English, marked as English")
+    }
+
     @Test func staffPagesNotYetTranslatedStayEnglishWithoutASwitcher() throws {
         let server = try InProcessServer()
         let made = try server.call("POST", "/v1/fixes", json: #"{"key":"menu-fix","title":"メニューの読み上げ","ui_area":"メインメニュー","platforms":["ios"],"language":"ja"}"#)
         #expect(made.status == 201)
         let browser = try server.signedInBrowser()
-        let edit = try browser.get("/console/fixes/menu-fix/edit", headers: Self.japanese)
-        #expect(edit.html.contains("<html lang=\"en\">"))
-        #expect(!edit.html.contains("language-switcher"))
+        let targets = try browser.get("/console/fixes/menu-fix/targets", headers: Self.japanese)
+        #expect(targets.html.contains("<html lang=\"en\">"))
+        #expect(!targets.html.contains("language-switcher"))
         let fix = try browser.get("/console/fixes/menu-fix?lang=en")
         #expect(fix.html.contains("<h1 class=\"heading-l\"><span lang=\"ja\">メニューの読み上げ</span></h1>"), "the author's Japanese, marked")
         #expect(fix.html.contains("<span lang=\"ja\">メインメニュー</span>"))

@@ -5,6 +5,8 @@ import VouchHTTP
 /// it and a way back that does nothing.
 struct Confirmation {
     var title: String
+    /// The heading, when it marks part of the title (a fix's title in its own language); the title otherwise.
+    var heading: HTML?
     var back: BackLink
     /// What will happen, in words and numbers.
     var consequences: HTML
@@ -14,16 +16,21 @@ struct Confirmation {
     /// Fields the action takes (a revision's note), before the button.
     var fields: HTML = .empty
     var issues: [FieldIssue] = []
+    /// Whether the page's words are the request's language's (docs/console.md, "Languages"); English otherwise.
+    var translated = false
 
     func response(_ request: ConsoleRequest) -> HTTPResponse {
+        let messages = translated ? request.messages : .english
         let buttons: HTML = """
         <div class="button-group">\(button.render())
-        <a href="\(back.href)">Cancel</a></div>
+        <a href="\(back.href)">\(messages[.confirmationCancel])</a></div>
         """
-        return request.page(title, issues: issues, backLink: back, content: """
-        <h1 class="heading-l">\(title)</h1>
+        let content: HTML = """
+        <h1 class="heading-l">\(heading ?? "\(title)")</h1>
         \(consequences)
         \(request.form(action, fields + buttons))
-        """)
+        """
+        return translated ? request.translatedPage(title, issues: issues, backLink: back, content: content)
+            : request.page(title, issues: issues, backLink: back, content: content)
     }
 }

@@ -20,19 +20,20 @@ enum MaintainerAction: String, CaseIterable, Sendable {
         Lifecycle.allowedActions(from: fix.state, pausedFrom: fix.pausedFrom).contains(fixAction)
     }
 
-    func question(_ title: String) -> String {
+    /// The confirmation page's question, which takes `{title}`.
+    var question: MessageKey {
         switch self {
-        case .start: "Start testing \(title)?"
-        case .revise: "Revise \(title)?"
-        case .abandon: "Abandon \(title)?"
+        case .start: .maintainerStartQuestion
+        case .revise: .maintainerReviseQuestion
+        case .abandon: .maintainerAbandonQuestion
         }
     }
 
-    var button: String {
+    var button: MessageKey {
         switch self {
-        case .start: "Start testing"
-        case .revise: "Revise fix"
-        case .abandon: "Abandon fix"
+        case .start: .maintainerStartButton
+        case .revise: .maintainerReviseButton
+        case .abandon: .maintainerAbandonButton
         }
     }
 
@@ -54,20 +55,20 @@ enum MaintainerAction: String, CaseIterable, Sendable {
         }
     }
 
-    var refusal: String {
+    var refusal: MessageKey {
         switch self {
-        case .start: "You cannot start testing this fix now"
-        case .revise: "You cannot revise this fix now"
-        case .abandon: "You cannot abandon this fix now"
+        case .start: .maintainerStartRefusal
+        case .revise: .maintainerReviseRefusal
+        case .abandon: .maintainerAbandonRefusal
         }
     }
 
     /// When the lifecycle allows it (docs/lifecycle.md, "Transitions"), in words.
-    var rule: String {
+    var rule: MessageKey {
         switch self {
-        case .start: "Testing starts from a draft, or from a rolled-back fix with a new revision."
-        case .revise: "A fix can be revised while it is a draft, in testing, after a failed promotion or after a rollback."
-        case .abandon: "A fix can be abandoned only while it is a draft or in testing."
+        case .start: .maintainerStartRule
+        case .revise: .maintainerReviseRule
+        case .abandon: .maintainerAbandonRule
         }
     }
 }

@@ -7,7 +7,7 @@ public struct Messages: Sendable {
 
     public init(_ language: Language) { self.language = language }
 
-    /// The English the console shows where a page has not been translated yet (the staff pages).
+    /// The English the console shows where a page has not been translated yet (some staff pages).
     public static let english = Messages(.en)
 
     /// The message as written in the catalog.
