@@ -314,14 +314,65 @@ struct ConsoleLanguageTests {
         #expect(empty.html.contains("「タイトル」を確認してください： <span lang=\"en\">must not be empty</span>"), "the service's English, marked as English")
     }
 
+    @Test func aFixsTestersAndDirectTargetsAreJapaneseToo() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        _ = try server.createTester()
+        let browser = try server.signedInBrowser(role: "maintainer", name: "Mei Ito")
+        let fix = "/console/fixes/\(journey.fixKey)"
+        let page = try browser.get(fix + "/enrollments", headers: Self.japanese)
+        for path in [fix + "/enrollments", fix + "/enrollments?done=enrolled", fix + "/enrollments/\(journey.testerID)/remove",
+                     fix + "/targets", fix + "/targets?done=added"] {
+            Self.expectJapanese(try browser.get(path, headers: Self.japanese), path)
+        }
+        #expect(page.html.contains("iOS の VoiceOver"), "a candidate's assistive technology in Japanese")
+        let csrf = try #require(page.csrf)
+        let none = try browser.post(fix + "/enrollments", [("csrf", csrf)], headers: Self.japanese)
+        #expect(none.status == 422)
+        Self.expectJapanese(none, "enrolling nobody")
+        let added = try browser.post(fix + "/targets", [("csrf", csrf), ("add", "qa-iphone-15")], headers: Self.japanese)
+        #expect(added.status == 303)
+        let targets = try browser.get(fix + "/targets", headers: Self.japanese)
+        Self.expectJapanese(targets, "targets with a key")
+        #expect(targets.html.contains("qa-iphone-15"))
+        let bad = try browser.post(fix + "/targets", [("csrf", csrf), ("add", String(repeating: "k", count: 600))], headers: Self.japanese)
+        #expect(bad.status == 422)
+        Self.expectJapanese(bad, "a targeting key the service refuses")
+    }
+
+    @Test func theTestersAndATestersPageAreJapaneseToo() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        let browser = try server.signedInBrowser(role: "maintainer", name: "Mei Ito")
+        let tester = "/console/testers/\(journey.testerID)"
+        for path in ["/console/testers", "/console/testers/new", tester, tester + "?done=created", tester + "?done=revoked", tester + "/withdraw"] {
+            Self.expectJapanese(try browser.get(path, headers: Self.japanese), path)
+        }
+        let page = try browser.get(tester, headers: Self.japanese)
+        #expect(page.html.contains("<span lang=\"en\">Label channel logos</span></a>"), "her fix's English title, marked")
+        #expect(page.html.contains("iOS の VoiceOver、バージョン 18.2"))
+        let unchosen = try browser.post(tester + "/links", [("csrf", try #require(page.csrf))], headers: Self.japanese)
+        #expect(unchosen.status == 422)
+        Self.expectJapanese(unchosen, "a personal link without its length")
+        #expect(unchosen.html.contains("リンクの有効期間を選んでください"))
+        let empty = try browser.post("/console/testers/new", [("csrf", try #require(page.csrf))], headers: Self.japanese)
+        #expect(empty.status == 422)
+        Self.expectJapanese(empty, "the new tester's form sent empty")
+        #expect(empty.html.contains("「同意」を確認してください："))
+        #expect(try browser.post(tester + "/withdraw", [("csrf", try #require(page.csrf))]).status == 303)
+        let withdrawn = try browser.get(tester + "?done=withdrawn", headers: Self.japanese)
+        Self.expectJapanese(withdrawn, "a withdrawn tester")
+        #expect(withdrawn.html.contains("<h1 class=\"heading-l\">参加をやめたテスター</h1>"))
+    }
+
     @Test func staffPagesNotYetTranslatedStayEnglishWithoutASwitcher() throws {
         let server = try InProcessServer()
         let made = try server.call("POST", "/v1/fixes", json: #"{"key":"menu-fix","title":"メニューの読み上げ","ui_area":"メインメニュー","platforms":["ios"],"language":"ja"}"#)
         #expect(made.status == 201)
         let browser = try server.signedInBrowser()
-        let targets = try browser.get("/console/fixes/menu-fix/targets", headers: Self.japanese)
-        #expect(targets.html.contains("<html lang=\"en\">"))
-        #expect(!targets.html.contains("language-switcher"))
+        let tokens = try browser.get("/console/tokens", headers: Self.japanese)
+        #expect(tokens.html.contains("<html lang=\"en\">"))
+        #expect(!tokens.html.contains("language-switcher"))
         let fix = try browser.get("/console/fixes/menu-fix?lang=en")
         #expect(fix.html.contains("<h1 class=\"heading-l\"><span lang=\"ja\">メニューの読み上げ</span></h1>"), "the author's Japanese, marked")
         #expect(fix.html.contains("<span lang=\"ja\">メインメニュー</span>"))

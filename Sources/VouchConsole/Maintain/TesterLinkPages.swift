@@ -28,7 +28,7 @@ struct TesterLinkPages {
         let tester = try lookup.tester(request)
         var form = LinkForm(validFor: request.field("valid_for"))
         guard form.isChosen else {
-            form.issues = [FieldIssue(field: "valid_for", message: "Choose how long the link should work")]
+            form.issues = [FieldIssue(field: "valid_for", message: request.messages[.linkFormChoose])]
             return try page.render(request, tester: tester, linkForm: form, banner: nil)
         }
         let base = PublicAddress.base(configured: routes.sessions.settings.publicURL, host: request.http.header("host"))
@@ -40,7 +40,7 @@ struct TesterLinkPages {
         case .success(let link): created = link
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
-            form.issues = FormFields([("valid_for", "How long the link works")]).issues(from: refusal.issues)
+            form.issues = FormFields([("valid_for", request.messages[.linkFormLabel])]).issues(from: refusal.issues, messages: request.messages)
             return try page.render(request, tester: tester, linkForm: form, banner: nil)
         }
         let url = created.url
