@@ -22,8 +22,8 @@ LANGUAGE = "language"
 # The pages whose words are all in the catalogs (docs/console.md, "Languages"), the feedback questions under
 # /console/testing/ and the error pages among them, and of the staff pages the overview (/console/), the list of fixes,
 # each fix's page, creating and editing a fix, its enrolled testers and direct targets, the decision on it and its
-# lifecycle actions, the testers, adding one, a tester's page, her personal links and her withdrawal; the other staff
-# pages (webhooks, tokens) stay English for now.
+# lifecycle actions, the testers, adding one, a tester's page, her personal links and her withdrawal, and the tokens;
+# the webhook pages stay English for now.
 TRANSLATED = ("/console/", "/console/welcome", "/console/my-feedback", "/console/my-data", "/console/my-data/withdraw",
               "/console/sign-in", "/console/signed-out", "/console/no-such-page", "/console/accessibility", "/console/fixes")
 TRANSLATED_PREFIXES = ("/console/testing/",)
@@ -31,7 +31,8 @@ TRANSLATED_PATTERNS = (re.compile(r"/console/fixes/[^/]+"),
                        re.compile(r"/console/fixes/[^/]+/(edit|start|revise|abandon|decision|pause|resume|rollback|promote|retry-promotion"
                                   r"|enrollments|targets)"),
                        re.compile(r"/console/fixes/[^/]+/enrollments/[^/]+/remove"),
-                       re.compile(r"/console/testers"), re.compile(r"/console/testers/[^/]+(/withdraw|/links/[^/]+/revoke)?"))
+                       re.compile(r"/console/testers"), re.compile(r"/console/testers/[^/]+(/withdraw|/links/[^/]+/revoke)?"),
+                       re.compile(r"/console/tokens(/new|/[^/]+/revoke)?"))
 STAFF = ("admin", "release_manager", "maintainer")
 
 

@@ -372,14 +372,39 @@ struct ConsoleLanguageTests {
         #expect(withdrawn.html.contains("<h1 class=\"heading-l\">参加をやめたテスター</h1>"))
     }
 
+    @Test func theTokensAreJapaneseForAnAdministrator() throws {
+        let server = try InProcessServer()
+        let browser = try server.signedInBrowser()
+        let list = try browser.get("/console/tokens", headers: Self.japanese)
+        Self.expectJapanese(list, "/console/tokens")
+        Self.expectJapanese(try browser.get("/console/tokens?done=revoked", headers: Self.japanese), "/console/tokens?done=revoked")
+        let form = try browser.get("/console/tokens/new", headers: Self.japanese)
+        Self.expectJapanese(form, "/console/tokens/new")
+        let csrf = try #require(form.csrf)
+        let empty = try browser.post("/console/tokens/new", [("csrf", csrf)], headers: Self.japanese)
+        #expect(empty.status == 422)
+        Self.expectJapanese(empty, "the token form sent empty")
+        #expect(empty.html.contains("トークンでできることを選んでください"))
+        let created = try browser.post("/console/tokens/new", [("csrf", csrf), ("name", "ios-app"), ("role", "sdk")], headers: Self.japanese)
+        #expect(created.status == 201)
+        #expect(created.html.contains("<html lang=\"ja\">"))
+        #expect(Self.english(in: created.html).isEmpty, "\(Self.english(in: created.html))")
+        #expect(!created.html.contains("language-switcher"), "a secret shown once offers no way to lose it")
+        let tokens = try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue ?? []
+        let id = try #require(tokens.first { $0["name"]?.stringValue == "ios-app" }?["id"]?.stringValue)
+        let revoke = try browser.get("/console/tokens/\(id)/revoke", headers: Self.japanese)
+        Self.expectJapanese(revoke, "revoking a token")
+        #expect(revoke.html.contains("このトークンを使うアプリはフラグを読めなくなり"))
+    }
+
     @Test func staffPagesNotYetTranslatedStayEnglishWithoutASwitcher() throws {
         let server = try InProcessServer()
         let made = try server.call("POST", "/v1/fixes", json: #"{"key":"menu-fix","title":"メニューの読み上げ","ui_area":"メインメニュー","platforms":["ios"],"language":"ja"}"#)
         #expect(made.status == 201)
         let browser = try server.signedInBrowser()
-        let tokens = try browser.get("/console/tokens", headers: Self.japanese)
-        #expect(tokens.html.contains("<html lang=\"en\">"))
-        #expect(!tokens.html.contains("language-switcher"))
+        let webhooks = try browser.get("/console/webhooks", headers: Self.japanese)
+        #expect(webhooks.html.contains("<html lang=\"en\">"))
+        #expect(!webhooks.html.contains("language-switcher"))
         let fix = try browser.get("/console/fixes/menu-fix?lang=en")
         #expect(fix.html.contains("<h1 class=\"heading-l\"><span lang=\"ja\">メニューの読み上げ</span></h1>"), "the author's Japanese, marked")
         #expect(fix.html.contains("<span lang=\"ja\">メインメニュー</span>"))
