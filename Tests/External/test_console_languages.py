@@ -1,7 +1,7 @@
 """The console in Japanese, in a real Chromium: every translated page passes every check of console_checks.py (axe-core's
 html-has-lang, html-lang-valid and valid-lang among its WCAG rules) and says it is Japanese, for a tester through her
 personal link, for somebody not signed in, with the sign-in form sent empty for its error state, and for each staff
-role, whose crawl also checks every staff page not yet translated (in English, `lang="en"`) with Japanese chosen.
+role, whose crawl reaches every staff page its role may open.
 
 The person chooses Japanese once, with the language link; the cookie it sets keeps every page after it in Japanese.
 The crawl does not follow language links (console_browser.followed), so it stays in the language chosen.
@@ -22,8 +22,8 @@ LANGUAGE = "language"
 # The pages whose words are all in the catalogs (docs/console.md, "Languages"), the feedback questions under
 # /console/testing/ and the error pages among them, and of the staff pages the overview (/console/), the list of fixes,
 # each fix's page, creating and editing a fix, its enrolled testers and direct targets, the decision on it and its
-# lifecycle actions, the testers, adding one, a tester's page, her personal links and her withdrawal, and the tokens;
-# the webhook pages stay English for now.
+# lifecycle actions, the testers, adding one, a tester's page, her personal links and her withdrawal, the tokens and
+# the webhooks: every staff page.
 TRANSLATED = ("/console/", "/console/welcome", "/console/my-feedback", "/console/my-data", "/console/my-data/withdraw",
               "/console/sign-in", "/console/signed-out", "/console/no-such-page", "/console/accessibility", "/console/fixes")
 TRANSLATED_PREFIXES = ("/console/testing/",)
@@ -32,7 +32,7 @@ TRANSLATED_PATTERNS = (re.compile(r"/console/fixes/[^/]+"),
                                   r"|enrollments|targets)"),
                        re.compile(r"/console/fixes/[^/]+/enrollments/[^/]+/remove"),
                        re.compile(r"/console/testers"), re.compile(r"/console/testers/[^/]+(/withdraw|/links/[^/]+/revoke)?"),
-                       re.compile(r"/console/tokens(/new|/[^/]+/revoke)?"))
+                       re.compile(r"/console/tokens(/new|/[^/]+/revoke)?"), re.compile(r"/console/webhooks(/[^/]+)*"))
 STAFF = ("admin", "release_manager", "maintainer")
 
 
