@@ -4,7 +4,7 @@ import VouchStore
 
 /// The header's sections for each role: a tester sees her fixes, feedback and data; staff see what their role reaches.
 enum ConsoleNavigation {
-    /// In the page's language: English on a staff page not yet translated, whose `<html lang>` says so.
+    /// In the page's language, as every page is (docs/console.md, "Languages").
     static func make(for principal: Principal, csrf: String, path: String, messages: Messages = .english) -> Navigation {
         var items: [(href: String, label: String)] = []
         let signedInAs: String

@@ -16,11 +16,9 @@ struct Confirmation {
     /// Fields the action takes (a revision's note), before the button.
     var fields: HTML = .empty
     var issues: [FieldIssue] = []
-    /// Whether the page's words are the request's language's (docs/console.md, "Languages"); English otherwise.
-    var translated = false
 
     func response(_ request: ConsoleRequest) -> HTTPResponse {
-        let messages = translated ? request.messages : .english
+        let messages = request.messages
         let buttons: HTML = """
         <div class="button-group">\(button.render())
         <a href="\(back.href)">\(messages[.confirmationCancel])</a></div>
@@ -30,7 +28,6 @@ struct Confirmation {
         \(consequences)
         \(request.form(action, fields + buttons))
         """
-        return translated ? request.translatedPage(title, issues: issues, backLink: back, content: content)
-            : request.page(title, issues: issues, backLink: back, content: content)
+        return request.translatedPage(title, issues: issues, backLink: back, content: content)
     }
 }

@@ -89,8 +89,7 @@ struct EnrollmentPages {
             <li>\(messages(.enrollmentsRemoveFlag, ["name": name]))</li>
             <li>\(messages(.enrollmentsRemoveKept, ["name": name, "tester": messages.shortID(tester.id)]))</li>
             </ul>
-            """, action: "/console/fixes/\(key)/enrollments/\(tester.id)/remove", button: Button(messages[.enrollmentsRemoveButton], kind: .warning),
-                            translated: true)
+            """, action: "/console/fixes/\(key)/enrollments/\(tester.id)/remove", button: Button(messages[.enrollmentsRemoveButton], kind: .warning))
             .response(request)
     }
 

@@ -61,8 +61,7 @@ struct FixActionPages {
         return Confirmation(title: messages(action.question, ["title": fix.title]), heading: messages.html(action.question, ["title": messages.title(of: fix)]),
                             back: BackLink(href: "/console/fixes/\(key)", text: messages[.decisionBackToFix]),
                             consequences: try consequences(of: action, for: fix, messages), action: "/console/fixes/\(key)/\(action.rawValue)",
-                            button: Button(messages[action.button], kind: action == .abandon ? .warning : .primary), fields: noteField, issues: issues,
-                            translated: true).response(request)
+                            button: Button(messages[action.button], kind: action == .abandon ? .warning : .primary), fields: noteField, issues: issues).response(request)
     }
 
     /// What the action does, to whom, in words and numbers.

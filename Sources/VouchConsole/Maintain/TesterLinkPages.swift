@@ -73,8 +73,7 @@ struct TesterLinkPages {
             <li>\(messages(.linkRevokeStops, ["name": name]))</li>
             <li>\(messages[.linkRevokeKeeps])</li>
             </ul>
-            """, action: "/console/testers/\(tester.id)/links/\(link.id)/revoke", button: Button(messages[.linkRevokeButton], kind: .warning),
-                            translated: true)
+            """, action: "/console/testers/\(tester.id)/links/\(link.id)/revoke", button: Button(messages[.linkRevokeButton], kind: .warning))
             .response(request)
     }
 

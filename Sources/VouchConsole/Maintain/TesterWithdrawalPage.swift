@@ -34,7 +34,7 @@ struct TesterWithdrawalPage {
         </ul>
         \(WarningText(messages[.maintainerCannotUndo]).render(messages))
         """, action: "/console/testers/\(tester.id)/withdraw", button: Button(messages[.withdrawTesterButton], kind: .warning),
-                            fields: purge.render(messages), translated: true)
+                            fields: purge.render(messages))
             .response(request)
     }
 
