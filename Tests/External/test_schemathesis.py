@@ -50,7 +50,7 @@ DESTRUCTIVE = ["actOnFix", "withdrawTester", "unenrollTester", "deleteWebhook", 
 KNOWN = 0.7
 
 # Operations whose success needs a seeded identifier and a matching state at once get this many examples instead.
-MORE_EXAMPLES = {"actOnFix", "redeliver"}
+MORE_EXAMPLES = {"actOnFix", "redeliver", "submitFeedback"}
 MORE_EXAMPLES_COUNT = 40
 
 FIX = "tv-channel-selector-labels"
@@ -191,6 +191,8 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
     # Identifiers by operation: what one operation changes (disables, withdraws) must not starve another.
     per_operation = [
         (["actOnFix"], {"path.key": "all_fixes"}),
+        # A whole valid report at once (a seeded fix in testing, an enrolled tester, answers that agree) is a rare draw.
+        (["submitFeedback"], {"path.key": "fixes"}),
         (["getTester", "updateTester", "exportTester", "createTesterLink", "listTesterLinks"], {"path.id": "testers"}),
         (["revokeTesterLink"], {"path.id": "link_testers", "path.link": "links"}),
         (["withdrawTester"], {"path.id": "withdrawable_testers"}),
