@@ -25,7 +25,7 @@ public struct Services: Sendable {
                 programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
                 consentTexts: ConsentTextLibrary = .standard, mailEnabled: Bool = false, clock: @escaping @Sendable () -> Date) {
         let planner = NotificationPlanner(enabled: mailEnabled, defaultLanguage: defaultLanguage)
-        fixes = FixService(store: store, promotion: promotion, clock: clock)
+        fixes = FixService(store: store, promotion: promotion, defaultLanguage: defaultLanguage, clock: clock)
         targets = TargetService(store: store, clock: clock)
         testers = TesterService(store: store, notifications: planner, clock: clock)
         enrollments = EnrollmentService(store: store, notifications: planner, clock: clock)

@@ -65,7 +65,7 @@ import Testing
           list: List fixes, in order of their keys.
           show: Show every field of one fix.
           update: Change a fix's title, UI area, platforms, WCAG criteria, expected
-            announcement or description.
+            announcement, description or language.
           start: Start testing a fix: its flag turns on for the keys it targets and
             stays off for everyone else.
           revise: Record a new revision of a fix after its implementation changed, such
@@ -100,6 +100,7 @@ import Testing
         Usage: vouch fix create <key> --title <text> --ui-area <name>
                --platform <platform> ... [--wcag <criterion> ...]
                [--expected-announcement <text>] [--description <text>]
+               [--language <language>]
 
         Arguments:
           <key>: The new fix's flag key: 1 to 100 lowercase letters, digits, '.', '_' or
@@ -118,6 +119,9 @@ import Testing
             say once the fix works, such as "NHK, button, selected".
           --description <text>: What changed and how to try it, for the people who test
             it.
+          --language <language>: The language the title, UI area and expected
+            announcement are written in. Default on creation: the server's
+            console.default_language. Allowed: en, ja.
 
         Global options: --server, --token, --json; see 'vouch --help'.
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Usage errors: `Error:`, `Usage:` and `See …` on stderr, nothing on stdout, exit 64.
 @Suite struct UsageErrorGoldenTests {
-    static let fixCreateUsage = "Usage: vouch fix create <key> --title <text> --ui-area <name> --platform <platform> ... [--wcag <criterion> ...] [--expected-announcement <text>] [--description <text>]"
+    static let fixCreateUsage = "Usage: vouch fix create <key> --title <text> --ui-area <name> --platform <platform> ... [--wcag <criterion> ...] [--expected-announcement <text>] [--description <text>] [--language <language>]"
 
     static func usageError(_ lines: String...) -> VouchRun {
         VouchRun(status: 64, stdout: "", stderr: lines.map { $0 + "\n" }.joined())

@@ -128,7 +128,7 @@ import VouchTestSupport
             let console = try server.signedInBrowser().get("/console/notifications")
             #expect(console.status == 200)
             #expect(console.html.contains("Mail is on: notifications go through smtp://127.0.0.1:\(sink.port) from vouch@example.org."))
-            #expect(console.html.contains("Enrolled in a fix about fix tv-labels") && console.html.contains(">Sent<"))
+            #expect(console.html.contains("Enrolled in a fix, about fix tv-labels") && console.html.contains(">Sent<"))
             #expect(!console.html.contains("aiko@"))
             let listed = try server.call("GET", "/v1/notifications").json["notifications"]?.arrayValue ?? []
             #expect(listed.count == 1)

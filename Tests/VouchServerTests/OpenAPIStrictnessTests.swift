@@ -26,11 +26,11 @@ import VouchTestSupport
         return [
             Base(operation: "POST /v1/fixes", path: "/v1/fixes", body: object(#"""
                 {"key":"strict-fix","title":"Labels","description":"Adds labels","ui_area":"Channel list","platforms":["ios"],"wcag":["4.1.2"],
-                 "expected_announcement":"NHK, button"}
+                 "expected_announcement":"NHK, button","language":"en"}
                 """#)),
             Base(operation: "PATCH /v1/fixes/{key}", path: "/v1/fixes/patch-fix", body: object(#"""
                 {"key":"patch-fix","title":"Labels","description":"Adds labels","ui_area":"Channel list","platforms":["web"],"wcag":["1.1.1"],
-                 "expected_announcement":"NHK, button"}
+                 "expected_announcement":"NHK, button","language":"ja"}
                 """#)),
             Base(operation: "PUT /v1/fixes/{key}/criteria", path: "/v1/fixes/\(key)/criteria",
                  body: object(#"{"min_soak":"5s","required_assistive_tech":["ios:voiceover"]}"#)),

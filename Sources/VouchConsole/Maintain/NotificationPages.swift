@@ -18,55 +18,61 @@ struct NotificationPages {
 
     func list(_ request: ConsoleRequest) throws -> HTTPResponse {
         let principal = try request.signedIn
+        let messages = request.messages
         let page = try AdminPages.page(request, key: \.id) { after, limit in
             try services.notifications.notifications(status: nil, after: after, limit: limit, for: principal)
         }
-        let state: HTML = mail.isConfigured
-            ? "Mail is on: notifications go through \(mail.smtpURL) from \(mail.from)."
-            : "Mail is off: vouchd sends no notification and queues none until notifications.smtp_url and notifications.from are set in its configuration."
+        let state = mail.isConfigured ? messages(.notificationsMailOn, ["relay": mail.smtpURL, "from": mail.from]) : messages[.notificationsMailOff]
         let rows = page.items.map { notification -> [HTML] in
-            let about: HTML = notification.fixKey.map { " about fix \($0)" } ?? .empty
-            return ["\(NotificationPages.kind(notification.kind))\(about)", "\(notification.recipient)", NotificationPages.status(notification).render(),
-                    NotificationPages.attempts(notification), Words.timeElement(notification.createdAt)]
+            let kind = NotificationPages.kind(notification.kind, messages)
+            let about = notification.fixKey.map { messages(.notificationsAboutFix, ["kind": kind, "fix": $0]) } ?? kind
+            return ["\(about)", "\(notification.recipient)", NotificationPages.status(notification, messages).render(),
+                    NotificationPages.attempts(notification, messages), messages.timeElement(notification.createdAt)]
         }
-        let table = DataTable(caption: "Notifications, oldest first", columns: ["Notification", "To", "Status", "Attempts", "Queued"], rows: rows,
-                              emptyText: "No notification has been queued yet.")
-        return request.page("Notifications by email", content: """
-        <h1 class="heading-l">Notifications by email</h1>
+        let table = DataTable(caption: messages[.notificationsCaption],
+                              columns: [messages[.notificationsColumnKind], messages[.notificationsColumnTo], messages[.notificationsColumnStatus],
+                                        messages[.notificationsColumnAttempts], messages[.notificationsColumnQueued]],
+                              rows: rows, emptyText: messages[.notificationsNone])
+        return request.translatedPage(messages[.notificationsTitle], content: """
+        <h1 class="heading-l">\(messages[.notificationsTitle])</h1>
         <p class="body">\(state)</p>
-        <p class="body">Testers are told when they are enrolled in a fix, when it changes and when it is released; maintainers of blocking \
-        reports and failed promotions; release managers of fixes that wait for their decision. A notification is retried while the relay \
-        may take it later. Addresses are never shown here.</p>
+        <p class="body">\(messages[.notificationsIntro])</p>
         \(table.render())
-        \(AdminPages.nextPageLink("/console/notifications", cursor: page.next, subject: "notifications"))
+        \(AdminPages.nextPageLink("/console/notifications", cursor: page.next, subject: "notifications", next: messages[.tokensNextPage],
+                                  hidden: messages[.notificationsOfNotifications]))
         """)
     }
 
-    static func kind(_ kind: NotificationKind) -> String {
+    static func kind(_ kind: NotificationKind, _ messages: Messages) -> String {
         switch kind {
-        case .testerEnrolled: "Enrolled in a fix"
-        case .newRevision: "A new revision to try"
-        case .fixReleased: "A fix she tested was released"
-        case .withdrawalDone: "Her withdrawal is done"
-        case .readyForDecision: "A fix waits for a decision"
-        case .blockingReport: "A blocking report"
-        case .promotionFailed: "A promotion failed"
+        case .testerEnrolled: messages[.notificationsKindEnrolled]
+        case .newRevision: messages[.notificationsKindRevision]
+        case .fixReleased: messages[.notificationsKindReleased]
+        case .withdrawalDone: messages[.notificationsKindWithdrawal]
+        case .readyForDecision: messages[.notificationsKindDecision]
+        case .blockingReport: messages[.notificationsKindBlocking]
+        case .promotionFailed: messages[.notificationsKindPromotionFailed]
         }
     }
 
-    static func status(_ notification: MailNotification) -> StatusTag {
+    static func status(_ notification: MailNotification, _ messages: Messages) -> StatusTag {
         switch notification.status {
-        case .pending: StatusTag(notification.attempts == 0 ? "Waiting to be sent" : "Retrying", tone: .waiting)
-        case .sent: StatusTag("Sent", tone: .good)
-        case .dead: StatusTag("Failed, no more retries", tone: .bad)
-        case .cancelled: StatusTag("Cancelled", tone: .neutral)
+        case .pending: StatusTag(messages[notification.attempts == 0 ? .notificationsStatusWaiting : .notificationsStatusRetrying], tone: .waiting)
+        case .sent: StatusTag(messages[.notificationsStatusSent], tone: .good)
+        case .dead: StatusTag(messages[.notificationsStatusDead], tone: .bad)
+        case .cancelled: StatusTag(messages[.notificationsStatusCancelled], tone: .neutral)
         }
     }
 
-    static func attempts(_ notification: MailNotification) -> HTML {
-        let tries: HTML = notification.attempts == 1 ? "1 attempt" : "\(notification.attempts) attempts"
-        var cell = tries + (notification.lastError.map { ". Last error: \($0)" } ?? .empty)
-        if notification.status == .pending, let next = notification.nextAttemptAt { cell = cell + ". Next try \(Words.timeElement(next))" }
-        return cell + "."
+    /// The attempts, the relay's last error (its words stay English, marked so) and the next try.
+    static func attempts(_ notification: MailNotification, _ messages: Messages) -> HTML {
+        var cell: HTML = "\(messages.count(notification.attempts, one: .notificationsAttemptsOne, other: .notificationsAttemptsOther))"
+        if let error = notification.lastError {
+            cell = cell + "<br>\(messages[.notificationsLastError]) <span lang=\"en\">\(error)</span>"
+        }
+        if notification.status == .pending, let next = notification.nextAttemptAt {
+            cell = cell + "<br>\(messages[.notificationsNextTry]) " + messages.timeElement(next)
+        }
+        return cell
     }
 }

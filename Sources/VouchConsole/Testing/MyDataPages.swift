@@ -42,7 +42,7 @@ struct MyDataPages {
             return "<li>\(text)</li>"
         }
         let keys = tester.targetingKeys.map { key -> HTML in "<li>\(key)</li>" }
-        let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey)?.title ?? enrollment.fixKey)</li>" }
+        let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey).map(messages.title(of:)) ?? "\(enrollment.fixKey)")</li>" }
         let panels = export.panels.map { panel -> HTML in "<li>\(panel.name)</li>" }
         let consent: HTML
         if tester.consent.givenBy == .tester, let language = tester.consent.language {
