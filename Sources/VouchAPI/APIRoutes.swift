@@ -24,5 +24,6 @@ package enum APIRoutes {
         ConsentTextController(joining: services.joining).register(in: &router)
         PanelController(panels: services.panels).register(in: &router)
         EvidenceController(evidence: services.evidence).register(in: &router)
+        ReportController(evidence: services.evidence).register(in: &router)
     }
 }

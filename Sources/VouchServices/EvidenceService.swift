@@ -4,15 +4,20 @@ import VouchJSON
 import VouchStore
 
 /// The evidence Vouch holds, in the formats auditors and buyers read (docs/evidence.md): W3C EARL per fix. Read by
-/// the roles that may read everything; the documents carry pseudonyms only.
+/// the roles that may read everything, and OpenACR per release; the documents carry pseudonyms only.
 public struct EvidenceService: Sendable {
-    let store: any FeedbackStore & FixStore
+    let store: any FeedbackStore & FixStore & AuditStore
+    /// The report's author.
+    let programmeOperator: ProgrammeOperator
+    let clock: @Sendable () -> Date
 
     /// Records read from the store at a time while a document is built.
     static let pageSize = 1_000
 
-    public init(store: any FeedbackStore & FixStore) {
+    public init(store: any FeedbackStore & FixStore & AuditStore, programmeOperator: ProgrammeOperator, clock: @escaping @Sendable () -> Date) {
         self.store = store
+        self.programmeOperator = programmeOperator
+        self.clock = clock
     }
 
     /// Every feedback record on one revision of the fix (its current one unless `revision` names another) as EARL

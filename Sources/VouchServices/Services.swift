@@ -37,6 +37,6 @@ public struct Services: Sendable {
         joining = JoinService(store: store, invitations: invitations, consentTexts: consentTexts, programmeOperator: programmeOperator,
                               linkValidSeconds: linkValidSeconds, clock: clock)
         panels = PanelService(store: store, clock: clock)
-        evidence = EvidenceService(store: store)
+        evidence = EvidenceService(store: store, programmeOperator: programmeOperator, clock: clock)
     }
 }
