@@ -32,8 +32,8 @@ enum EvidenceCommands {
                 'vouch evidence report --fixes a,b --product "Example TV" --format openacr > acr.yaml'.
                 """,
             options: [
-                .single("format", "format", help: "The format: openacr (OpenACR YAML, catalog 2.5-edition-wcag-2.2-508-eu-en).", required: true,
-                        allowed: ["openacr"]),
+                .single("format", "format", help: "The format: openacr (OpenACR YAML, catalog 2.5-edition-wcag-2.2-508-eu-en), or markdown.",
+                        required: true, allowed: ["openacr", "markdown"]),
                 .single("fixes", "keys", help: "The fixes the report covers, their keys separated by commas."),
                 .single("released-from", "day", help: "Instead of --fixes: the fixes released on or after this day (YYYY-MM-DD, UTC)."),
                 .single("released-to", "day", help: "Instead of --fixes: the fixes released on or before this day (YYYY-MM-DD, UTC)."),
@@ -45,8 +45,10 @@ enum EvidenceCommands {
             let query: [(String, String?)] = [
                 ("fixes", invocation.value("fixes")), ("released_from", invocation.value("released-from")), ("released_to", invocation.value("released-to")),
                 ("product_name", invocation.value("product")), ("product_version", invocation.value("product-version")),
+                ("format", invocation.value("format")),
             ]
-            context.console.write(.output, try context.api.text("/v1/reports/acr", query: query, accept: "application/yaml"))
+            let accept = invocation.value("format") == "markdown" ? "text/markdown" : "application/yaml"
+            context.console.write(.output, try context.api.text("/v1/reports/acr", query: query, accept: accept))
         }
     }
 }

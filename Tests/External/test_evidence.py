@@ -268,7 +268,18 @@ def test_openacr_levels_follow_mixed_failing_and_missing_evidence(vouchd, tmp_pa
     assert finished.returncode == 0 and finished.stderr == "", finished
     assert levels(checked_report(finished.stdout))[("1.1.1", "software")] == "does-not-support"
 
-    for query, field in [("product_name=X", "fixes"), ("fixes=checkout-labels&released_from=2026-01-01&product_name=X", "fixes"),
+    markdown = vouchd.call("GET", "/v1/reports/acr?fixes=checkout-labels,poster-alt-text&product_name=Example%20TV&format=markdown")
+    assert markdown.status == 200 and markdown.header("Content-Type") == "text/markdown; charset=utf-8"
+    page = markdown.body.decode()
+    assert page.startswith("# Example TV Accessibility Conformance Report\n")
+    assert "| 4.1.2 Name, Role, Value | Software | Supports | Verified by assistive\\-technology users on fix checkout\\-labels" in page
+    assert "| 1.1.1 Non\\-text Content | Web | Does Not Support |" in page
+    assert page.count("| Criteria | Component | Conformance Level | Remarks and Explanations |") == 3
+    cli = subprocess.run([vouch_binary(), "evidence", "report", "--fixes", "checkout-labels,poster-alt-text", "--product", "Example TV",
+                          "--format", "markdown"], capture_output=True, text=True, env=environment, timeout=30)
+    assert cli.returncode == 0 and cli.stdout.split("\n")[2:] == page.split("\n")[2:], cli
+
+    for query, field in [("product_name=X", "fixes"), ("fixes=checkout-labels&product_name=X&format=pdf", "format"), ("fixes=checkout-labels&released_from=2026-01-01&product_name=X", "fixes"),
                          ("fixes=nope&product_name=X", "fixes[0]"), ("released_from=2026-02-30&product_name=X", "released_from"),
                          ("fixes=checkout-labels&product_name=%20", "product_name")]:
         refused = vouchd.call("GET", f"/v1/reports/acr?{query}")

@@ -16,14 +16,18 @@ struct ReportController {
     }
 
     func acr(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let scope = try ReportController.scope(request.query)
+        let format = request.query["format"] ?? "openacr"
+        let formatErrors = ["openacr", "markdown"].contains(format) ? []
+            : [FieldError(field: "format", message: "must be openacr (OpenACR YAML) or markdown, got '\(format)'")]
+        let scope = try ReportController.scope(request.query, errors: formatErrors)
         let report = try evidence.openACR(scope, for: context.principal)
+        if format == "markdown" { return .text(OpenACRMarkdown.string(report), contentType: "text/markdown; charset=utf-8") }
         return .text(YAMLWriter.string(report), contentType: "application/yaml; charset=utf-8")
     }
 
-    /// What the query asks for, or every field it gets wrong.
-    static func scope(_ query: [String: String]) throws -> EvidenceService.ReportScope {
-        var errors: [FieldError] = []
+    /// What the query asks for, or every field it gets wrong, with those already `found`.
+    static func scope(_ query: [String: String], errors found: [FieldError] = []) throws -> EvidenceService.ReportScope {
+        var errors = found
         let fixes = query["fixes"].map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0) } } ?? []
         if query["fixes"] != nil {
             if !(1...maxFixes).contains(fixes.count) || fixes.contains(where: \.isEmpty) {
