@@ -82,7 +82,7 @@ let package = Package(
         // per test, raw TCP connections, and a fresh PostgreSQL database per test (from VOUCH_TEST_POSTGRES_URL).
         // Nothing of the server's: a test of the HTTP layer or the CLI builds without it.
         .target(name: "VouchTestSupport", dependencies: ["VouchStore", "VouchJSON"], path: "Tests/VouchTestSupport"),
-        .testTarget(name: "VouchServicesTests", dependencies: ["VouchServices", "VouchStore", "VouchDomain"]),
+        .testTarget(name: "VouchServicesTests", dependencies: ["VouchServices", "VouchStore", "VouchDomain", "VouchJSON"]),
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         // The HTTP layer alone (libmicrohttpd's server, connections, headers, limits), without the application.
         .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport", "CMicroHTTPD"]),

@@ -24,5 +24,7 @@ package enum APIRoutes {
         InvitationController(invitations: services.invitations, settings: settings.console, clock: clock).register(in: &router)
         ConsentTextController(joining: services.joining).register(in: &router)
         PanelController(panels: services.panels).register(in: &router)
+        EvidenceController(evidence: services.evidence).register(in: &router)
+        ReportController(evidence: services.evidence).register(in: &router)
     }
 }

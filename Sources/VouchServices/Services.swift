@@ -19,6 +19,7 @@ public struct Services: Sendable {
     public let joining: JoinService
     public let panels: PanelService
     public let notifications: NotificationService
+    public let evidence: EvidenceService
 
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
@@ -40,5 +41,6 @@ public struct Services: Sendable {
         joining = JoinService(store: store, invitations: invitations, consentTexts: consentTexts, programmeOperator: programmeOperator,
                               linkValidSeconds: linkValidSeconds, clock: clock)
         panels = PanelService(store: store, clock: clock)
+        evidence = EvidenceService(store: store, programmeOperator: programmeOperator, clock: clock)
     }
 }

@@ -226,6 +226,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         (["removePanelMember"], {"path.id": "removable_panels", "path.tester": "testers"}),
         (["deletePanel"], {"path.id": "deletable_panels"}),
         (["getConsentText"], {"path.version": "consent_versions"}),
+        (["acrReport"], {"query.fixes": "fixes"}),
     ]
     for operation_ids, parameters in per_operation:
         lines += ["[[operations]]",

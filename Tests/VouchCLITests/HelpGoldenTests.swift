@@ -17,6 +17,8 @@ import Testing
             who is in them.
           enroll: Enroll testers in a fix, remove them, or list who is enrolled.
           feedback: Submit testers' feedback on a fix, list it, and sum it up.
+          evidence: Export what testers verified, in the formats auditors and buyers
+            read.
           status: Explain every promotion criterion of a fix, met or not, what is still
             missing, and its approvals.
           approve: Approve a fix's current revision for release, as a release manager
