@@ -149,6 +149,9 @@ public final class NotificationWorker: Sendable {
         do {
             _ = try store.recordNotificationAttempt(notification.id, by: owner, at: clock(), outcome: outcome)
             if outcome == .sent { state.withLock { $0.sent += 1 } }
+        } catch let lost as LeaseLost where lost.cancelled {
+            // Her withdrawal or an opt-out cancelled it while it was being sent: as she asked, nothing more to do.
+            return
         } catch {
             onError("recording a notification attempt failed", error)
         }

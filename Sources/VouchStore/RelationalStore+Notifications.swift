@@ -68,7 +68,9 @@ extension RelationalStore {
     public func recordNotificationAttempt(_ id: String, by owner: String, at time: Date, outcome: NotificationOutcome) throws -> MailNotification {
         let recorded = try write(by: .daemon) { connection, _ in
             let holder = try connection.query("SELECT lease_owner, status FROM notifications WHERE id = ?", [.text(id)]).first
-            guard let holder, holder.optionalString(0) == owner, holder.string(1) == "pending" else { throw LeaseLost(deliveryID: id, leased: "notification") }
+            guard let holder else { throw LeaseLost(deliveryID: id, leased: "notification", cancelled: true) }
+            guard holder.string(1) != "cancelled" else { throw LeaseLost(deliveryID: id, leased: "notification", cancelled: true) }
+            guard holder.optionalString(0) == owner, holder.string(1) == "pending" else { throw LeaseLost(deliveryID: id, leased: "notification") }
             let at = StoreClock.milliseconds(time)
             switch outcome {
             case .sent:
