@@ -37,13 +37,13 @@ let package = Package(
         .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
         // The rules each write and read follows, once for the API and the console: no HTTP here, so the compiler holds
         // that a service knows nothing of requests or answers.
-        .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity"],
+        .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity", "VouchMail"],
                 plugins: ["EmbedConsentTexts"]),
         // The web console's HTML: pure rendering from domain values, no I/O.
         .target(name: "VouchConsoleKit", dependencies: ["VouchDomain"], plugins: ["EmbedMessages"]),
         // What the API, the console and the daemon share: the settings table, routing and error answers, the token
         // directory and address limits, CORS, the OFREP snapshot, metrics.
-        .target(name: "VouchServerKit", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP", "VouchWebhooks",
+        .target(name: "VouchServerKit", dependencies: ["VouchMail", "VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP", "VouchWebhooks",
                                                     "VouchConcurrency", "VouchServices", "VouchIdentity", "VouchOIDC"]),
         // The JSON API and OFREP (with its event streams): controllers that turn requests into service calls.
         .target(name: "VouchAPI", dependencies: ["VouchServerKit", "VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto", "VouchStore", "VouchHTTP",
@@ -54,11 +54,12 @@ let package = Package(
                                                   "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks", "VouchServices"]),
         // The application: the API and the console on one router, the request pipeline, the OFREP fast path, and what
         // follows the store's changes.
-        .target(name: "VouchServer", dependencies: ["VouchServerKit", "VouchAPI", "VouchConsole", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchStore",
+        .target(name: "VouchServer", dependencies: ["VouchServerKit", "VouchNotifications", "VouchMail", "VouchClient", "VouchAPI", "VouchConsole", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchStore",
                                                  "VouchHTTP", "VouchWebhooks", "VouchServices"]),
         // The process: configuration file, state directory, signals, systemd, backups.
-        .target(name: "VouchDaemon", dependencies: ["VouchServer", "VouchServerKit", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP",
-                                                 "VouchWebhooks", "VouchServices", "VouchClient", "VouchOIDC"]),
+        .target(name: "VouchDaemon", dependencies: ["VouchClient", "VouchMail", "VouchServer", "VouchServerKit", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchIdentity", "VouchStore", "VouchHTTP",
+                                                 "VouchWebhooks", "VouchServices", "VouchOIDC"]),
+        .target(name: "VouchNotifications", dependencies: ["VouchDomain", "VouchStore", "VouchMail", "VouchClient", "VouchConsoleKit", "VouchServices"]),
         .target(name: "VouchClient", dependencies: ["VouchMail", "CCurl"]),
         .target(name: "VouchCLI", dependencies: ["VouchDomain", "VouchJSON", "VouchCodec", "VouchClient"]),
 
@@ -72,7 +73,7 @@ let package = Package(
         .plugin(name: "EmbedMessages", capability: .buildTool(), dependencies: ["vouch-embed"]),
         .plugin(name: "EmbedConsentTexts", capability: .buildTool(), dependencies: ["vouch-embed"]),
 
-        .executableTarget(name: "vouch-bench", dependencies: ["CEpoll", "VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
+        .executableTarget(name: "vouch-bench", dependencies: ["CEpoll", "VouchNotifications", "VouchMail", "VouchServices", "VouchServer", "VouchDomain", "VouchJSON", "VouchStore", "VouchCodec", "VouchHTTP", "VouchClient", "VouchWebhooks"]),
 
         .testTarget(name: "VouchDomainTests", dependencies: ["VouchDomain"], resources: [.copy("Fixtures")]),
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),
@@ -85,12 +86,12 @@ let package = Package(
         // per test, raw TCP connections, and a fresh PostgreSQL database per test (from VOUCH_TEST_POSTGRES_URL).
         // Nothing of the server's: a test of the HTTP layer or the CLI builds without it.
         .target(name: "VouchTestSupport", dependencies: ["VouchStore", "VouchJSON"], path: "Tests/VouchTestSupport"),
-        .testTarget(name: "VouchServicesTests", dependencies: ["VouchServices", "VouchStore", "VouchDomain"]),
+        .testTarget(name: "VouchServicesTests", dependencies: ["VouchServices", "VouchStore", "VouchDomain", "VouchJSON"]),
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         // The HTTP layer alone (libmicrohttpd's server, connections, headers, limits), without the application.
         .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport", "CMicroHTTPD"]),
-        .testTarget(name: "VouchServerTests", dependencies: ["VouchServer", "VouchServerKit", "VouchAPI", "VouchConsole", "VouchDaemon", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
-                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices", "VouchOIDC"]),
+        .testTarget(name: "VouchServerTests", dependencies: ["VouchNotifications", "VouchMail", "VouchServer", "VouchServerKit", "VouchAPI", "VouchConsole", "VouchDaemon", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
+                                                     "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices", "VouchIdentity", "VouchOIDC"]),
         .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleKitTests", dependencies: ["VouchConsoleKit"]),

@@ -19,9 +19,12 @@ package enum APIRoutes {
         ApprovalController(approvals: services.approvals).register(in: &router)
         StatusController(store: store, promotion: promotion, settings: settings, clock: clock).register(in: &router)
         WebhookController(webhooks: services.webhooks).register(in: &router)
+        NotificationController(notifications: services.notifications).register(in: &router)
         TesterLinkController(links: services.links, settings: settings.console, clock: clock).register(in: &router)
         InvitationController(invitations: services.invitations, settings: settings.console, clock: clock).register(in: &router)
         ConsentTextController(joining: services.joining).register(in: &router)
         PanelController(panels: services.panels).register(in: &router)
+        EvidenceController(evidence: services.evidence).register(in: &router)
+        ReportController(evidence: services.evidence).register(in: &router)
     }
 }

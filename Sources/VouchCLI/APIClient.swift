@@ -50,14 +50,32 @@ struct APIClient {
         return try send("POST", path, body: body, headers: [("Idempotency-Key", key)], retryDelays: retryDelays)
     }
 
+    /// GETs a document that is not JSON, such as an OpenACR report in YAML, and returns its text as sent.
+    func text(_ path: String, query: [(String, String?)] = [], accept: String) throws(CommandFailure) -> String {
+        let response = try answer("GET", path, query: query, body: nil, accept: accept)
+        return String(decoding: response.body, as: UTF8.self)
+    }
+
     /// Sends one request and returns the answer's JSON (null for an empty 2xx body).
     func send(_ method: String, _ path: String, query: [(String, String?)] = [], body: JSONValue?,
               headers extraHeaders: [(String, String)] = [], retryDelays: [Double] = []) throws(CommandFailure) -> JSONValue {
+        let response = try answer(method, path, query: query, body: body, headers: extraHeaders, retryDelays: retryDelays)
+        guard !response.body.isEmpty else { return .null }
+        do {
+            return try JSONParser.parse(response.body)
+        } catch {
+            throw CommandFailure(.failure, "The server at \(server) answered with text that is not JSON (\(error)); is it a Vouch server?")
+        }
+    }
+
+    /// Sends one request and returns its 2xx answer; any other status is the failure the server's problem describes.
+    private func answer(_ method: String, _ path: String, query: [(String, String?)], body: JSONValue?, headers extraHeaders: [(String, String)] = [],
+                        retryDelays: [Double] = [], accept: String = "application/json") throws(CommandFailure) -> HTTPTransport.Response {
         guard let token else {
             throw CommandFailure(.notAllowed, "No token given. Pass one with --token or set VOUCH_TOKEN.",
                                  details: ["The first admin token is in the file admin.token in the server's state directory."])
         }
-        var headers = [("Authorization", "Bearer \(token)"), ("Accept", "application/json"), ("User-Agent", "vouch/\(VouchCLI.version)")]
+        var headers = [("Authorization", "Bearer \(token)"), ("Accept", accept), ("User-Agent", "vouch/\(VouchCLI.version)")]
         var bytes: [UInt8]?
         if let body {
             headers.append(("Content-Type", "application/json"))
@@ -68,12 +86,7 @@ struct APIClient {
         guard (200..<300).contains(response.status) else {
             throw ServerProblem(response).failure
         }
-        guard !response.body.isEmpty else { return .null }
-        do {
-            return try JSONParser.parse(response.body)
-        } catch {
-            throw CommandFailure(.failure, "The server at \(server) answered with text that is not JSON (\(error)); is it a Vouch server?")
-        }
+        return response
     }
 
     private func exchange(_ request: HTTPTransport.Request, retryDelays: [Double]) throws(CommandFailure) -> HTTPTransport.Response {

@@ -7,8 +7,9 @@ enum CommandTree {
             epilogue: """
                 Exit status: 0 success, 1 failure, 64 wrong command line, 65 input the server refused, 69 server unreachable, 77 no token or not allowed.
                 """,
-            subcommands: [FixCommands.group(), TesterCommands.group(), PanelCommands.group(), EnrollCommand.command(), FeedbackCommands.group(), StatusCommand.command(),
-                          ApprovalCommands.approve(), ApprovalCommands.reject(), WebhookCommands.group(), TokenCommands.group(),
+            subcommands: [FixCommands.group(), TesterCommands.group(), PanelCommands.group(), EnrollCommand.command(), FeedbackCommands.group(),
+                          EvidenceCommands.group(), StatusCommand.command(), ApprovalCommands.approve(), ApprovalCommands.reject(), WebhookCommands.group(),
+                          NotificationCommands.group(), TokenCommands.group(),
                           AuditCommand.command(), EvalCommand.command()])
     }
 }

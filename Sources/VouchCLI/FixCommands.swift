@@ -65,7 +65,7 @@ enum FixCommands {
 
     static func update() -> Command {
         Command(
-            name: "update", abstract: "Change a fix's title, UI area, platforms, WCAG criteria, expected announcement or description.",
+            name: "update", abstract: "Change a fix's title, UI area, platforms, WCAG criteria, expected announcement, description or language.",
             discussion: "Only the options given change. An empty value, such as --description \"\", clears an optional field; --wcag \"\" removes every criterion.",
             arguments: [keyArgument], options: FixFields.options(required: false)
         ) { context in

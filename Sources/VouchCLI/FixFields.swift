@@ -12,10 +12,12 @@ enum FixFields {
             .single("expected-announcement", "text", help: "What a screen reader should say once the fix works, such as \"NHK, button, selected\".",
                     aliases: ["expected"]),
             .single("description", "text", help: "What changed and how to try it, for the people who test it."),
+            .single("language", "language", help: "The language the title, UI area and expected announcement are written in. Default on creation: the server's console.default_language.",
+                    allowed: ["en", "ja"]),
         ]
     }
 
-    static let optionNames = ["title", "ui-area", "platform", "wcag", "expected-announcement", "description"]
+    static let optionNames = ["title", "ui-area", "platform", "wcag", "expected-announcement", "description", "language"]
 
     /// The JSON members for the fields given on the command line, and only those.
     static func body(from invocation: Invocation) -> JSONObject {
@@ -26,6 +28,7 @@ enum FixFields {
         if let wcag = invocation.list("wcag") { body["wcag"] = .strings(wcag) }
         if let announcement = invocation.value("expected-announcement") { body["expected_announcement"] = .string(announcement) }
         if let description = invocation.value("description") { body["description"] = .string(description) }
+        if let language = invocation.value("language") { body["language"] = .string(language) }
         return body
     }
 }

@@ -21,6 +21,7 @@ extension OutputFormatter {
             "WCAG: \(wcag(fix["wcag"]))",
             "Expected announcement: \(text(fix, "expected_announcement", "none"))",
             "Description: \(text(fix, "description", "none"))",
+            "Written in: \(text(fix, "language", "not recorded"))",
             "Author: \(text(fix, "author"))",
             "Criteria overrides: \(criteriaOverrides(fix["criteria"]))",
             "Rollout plan: \(rolloutPlan(fix["rollout"]))",

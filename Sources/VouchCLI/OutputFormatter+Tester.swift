@@ -19,6 +19,7 @@ extension OutputFormatter {
             "Status: \(text(tester, "status"))",
             "Name: \(text(tester, "name", "none"))",
             "Contact: \(text(tester, "contact", "none"))",
+            "Email: \(text(tester, "email", "none"))",
             "Assistive technology: \(assistiveTechnologies(tester["assistive_tech"]))",
             "Targeting keys: \(list(tester["targeting_keys"]))",
             "Consent: version \(text(consent, "version")), given on \(time(consent, "given_at")), "

@@ -101,7 +101,7 @@ enum SpokenWords {
     static let table: [Vocabulary: [String: String]] = [
         .field: [
             "key": "key", "title": "title", "ui_area": "UI area", "platforms": "platforms", "wcag": "WCAG",
-            "expected_announcement": "expected announcement", "description": "description", "revision": "revision", "state": "state",
+            "expected_announcement": "expected announcement", "description": "description", "language": "language", "revision": "revision", "state": "state",
             "tester": "tester", "testers": "testers", "verdict": "verdict", "task_outcome": "task outcome", "severity": "severity",
             "platform": "platform", "os_version": "OS version", "device": "device", "app_build": "app build", "assistive_tech": "assistive technology",
             "at_version": "assistive technology version", "browser": "browser", "browser_version": "browser version",

@@ -32,6 +32,8 @@ enum TokenCommands {
                 .single("principal", "name", help: "The person or system the token is issued to; without it, the token's name. "
                     + "Not with --role tester: a tester token is issued to its tester."),
                 .single("tester", "id", help: "The tester a tester token belongs to, such as t_4w9tedpdf8fc. Required with --role tester, refused with any other role."),
+                .single("email", "address", help: "The principal's address for notifications by email, such as rita@example.org. Not with --role tester: "
+                    + "a tester's address is her own (vouch tester update --email)."),
             ]
         ) { context in
             let invocation = context.invocation
@@ -50,6 +52,7 @@ enum TokenCommands {
             var body: JSONObject = ["name": .string(invocation.value("name") ?? ""), "role": .string(role)]
             if let principal { body["principal"] = .string(principal) }
             if let tester { body["tester"] = .string(tester) }
+            if let email = invocation.value("email") { body["email"] = .string(email) }
             let token = try context.api.post("/v1/tokens", body: body)
             context.output.emit(token, OutputFormatter.createdToken)
         }

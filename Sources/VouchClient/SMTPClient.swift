@@ -43,12 +43,35 @@ public final class SMTPClient {
     /// Sends `message` to `recipient` with `sender` as the envelope's return path, and returns once the server
     /// accepted it (its 250 after the message's end).
     public func send(_ message: [UInt8], from sender: MailAddress, to recipient: MailAddress) throws(SMTPError) {
-        curl_easy_reset(handle)
         let exchange = SMTPExchange(message: message)
         var recipients: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(recipients) }
         // MailAddress holds no space, angle bracket or line break, so neither can end the command early.
         recipients = curl_slist_append(nil, "<\(recipient.address)>")
+        try prepare(exchange)
+        try check(vouch_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(sender.address)>"), "CURLOPT_MAIL_FROM")
+        try check(vouch_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients), "CURLOPT_MAIL_RCPT")
+        try check(vouch_curl_setopt_long(handle, CURLOPT_UPLOAD, 1), "CURLOPT_UPLOAD")
+        try check(vouch_curl_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(message.count)), "CURLOPT_INFILESIZE_LARGE")
+        try check(vouch_curl_setopt_read_function(handle, SMTPExchange.readCallback), "CURLOPT_READFUNCTION")
+        try check(vouch_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(exchange).toOpaque()), "CURLOPT_READDATA")
+        try perform(exchange)
+    }
+
+    /// Connects, greets the relay, starts TLS and logs in as a message would, then says NOOP and leaves: what
+    /// `vouchd check-config` does to tell whether mail can go, without sending any.
+    public func verify() throws(SMTPError) {
+        let exchange = SMTPExchange(message: [])
+        try prepare(exchange)
+        // No recipient and no upload: libcurl sends the custom command instead of a message.
+        try check(vouch_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "NOOP"), "CURLOPT_CUSTOMREQUEST")
+        try check(vouch_curl_setopt_long(handle, CURLOPT_NOBODY, 1), "CURLOPT_NOBODY")
+        try perform(exchange)
+    }
+
+    /// What every exchange with the relay sets: where, how securely, how long, who logs in, and the debug callback.
+    private func prepare(_ exchange: SMTPExchange) throws(SMTPError) {
+        curl_easy_reset(handle)
         try check(vouch_curl_setopt_string(handle, CURLOPT_URL, server.connectionURL), "CURLOPT_URL")
         try check(vouch_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps"), "CURLOPT_PROTOCOLS_STR")
         try setSecurity()
@@ -61,17 +84,13 @@ public final class SMTPClient {
             try check(vouch_curl_setopt_string(handle, CURLOPT_USERNAME, credentials.username), "CURLOPT_USERNAME")
             try check(vouch_curl_setopt_string(handle, CURLOPT_PASSWORD, credentials.password), "CURLOPT_PASSWORD")
         }
-        try check(vouch_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(sender.address)>"), "CURLOPT_MAIL_FROM")
-        try check(vouch_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients), "CURLOPT_MAIL_RCPT")
-        try check(vouch_curl_setopt_long(handle, CURLOPT_UPLOAD, 1), "CURLOPT_UPLOAD")
-        try check(vouch_curl_setopt_off_t(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(message.count)), "CURLOPT_INFILESIZE_LARGE")
-        let context = Unmanaged.passUnretained(exchange).toOpaque()
-        try check(vouch_curl_setopt_read_function(handle, SMTPExchange.readCallback), "CURLOPT_READFUNCTION")
-        try check(vouch_curl_setopt_pointer(handle, CURLOPT_READDATA, context), "CURLOPT_READDATA")
         // The debug callback tells which step failed; with it set, "the default output" to stderr is not used.
         try check(vouch_curl_setopt_debug_function(handle, SMTPExchange.debugCallback), "CURLOPT_DEBUGFUNCTION")
-        try check(vouch_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, context), "CURLOPT_DEBUGDATA")
+        try check(vouch_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(exchange).toOpaque()), "CURLOPT_DEBUGDATA")
         try check(vouch_curl_setopt_long(handle, CURLOPT_VERBOSE, 1), "CURLOPT_VERBOSE")
+    }
+
+    private func perform(_ exchange: SMTPExchange) throws(SMTPError) {
         let result = withExtendedLifetime(exchange) { curl_easy_perform(handle) }
         guard result == CURLE_OK else { throw SMTPError(result, exchange: exchange) }
     }

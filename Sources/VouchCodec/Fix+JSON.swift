@@ -12,6 +12,7 @@ extension Fix {
             "platforms": .strings(platforms.map(\.rawValue)),
             "wcag": .strings(wcag),
             "expected_announcement": .optional(expectedAnnouncement),
+            "language": .optional(language),
             "author": .string(author),
             "revision": .int(revision),
             "state": .string(state.rawValue),

@@ -22,6 +22,7 @@ extension FixDraft {
         draft.platforms = reader.stringList("platforms")
         draft.wcag = reader.stringList("wcag")
         draft.expectedAnnouncement = reader.nullableString("expected_announcement")
+        draft.language = reader.string("language")
         reader.refuse(FixDraft.readOnlyFields, because: "is read-only; the server sets it")
         do {
             try reader.finish()

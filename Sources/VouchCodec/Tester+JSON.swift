@@ -8,6 +8,7 @@ extension Tester {
             "id": .string(id),
             "name": .optional(name),
             "contact": .optional(contact),
+            "email": .optional(email),
             "assistive_tech": .array(assistiveTech.map(\.jsonValue)),
             "targeting_keys": .strings(targetingKeys),
             "consent": .object([
@@ -77,6 +78,7 @@ extension TesterDraft {
         var reader = JSONFieldReader(object: object)
         draft.name = reader.string("name")
         draft.contact = reader.nullableString("contact")
+        draft.email = reader.nullableString("email")
         if let list = reader.value("assistive_tech") {
             if case .array(let elements) = list {
                 var profiles: [AssistiveTechProfile] = []

@@ -4,7 +4,7 @@ import VouchStore
 
 /// The header's sections for each role: a tester sees her fixes, feedback and data; staff see what their role reaches.
 enum ConsoleNavigation {
-    /// Staff sections are in English until the staff pages are translated, and say so with `lang` on other pages.
+    /// In the page's language, as every page is (docs/console.md, "Languages").
     static func make(for principal: Principal, csrf: String, path: String, messages: Messages = .english) -> Navigation {
         var items: [(href: String, label: String)] = []
         let signedInAs: String
@@ -13,14 +13,16 @@ enum ConsoleNavigation {
                      ("/console/my-data", messages[.myDataTitle])]
             signedInAs = messages[.navigationTester]
         } else {
-            items.append(("/console/fixes", "Fixes"))
-            if principal.allows(.manageTesters) { items += [("/console/testers", "Testers"), ("/console/invitations", "Invitations")] }
-            if principal.allows(.manageWebhooks) { items.append(("/console/webhooks", "Webhooks")) }
-            if principal.allows(.manageTokens) { items.append(("/console/tokens", "Tokens")) }
-            signedInAs = "Signed in as \(principal.name), \(Words.role(principal.role))"
+            items.append(("/console/fixes", messages[.staffNavigationFixes]))
+            if principal.allows(.manageTesters) {
+                items += [("/console/testers", messages[.staffNavigationTesters]), ("/console/invitations", messages[.staffNavigationInvitations]),
+                          ("/console/notifications", messages[.staffNavigationNotifications])]
+            }
+            if principal.allows(.manageWebhooks) { items.append(("/console/webhooks", messages[.staffNavigationWebhooks])) }
+            if principal.allows(.manageTokens) { items.append(("/console/tokens", messages[.staffNavigationTokens])) }
+            signedInAs = messages(.staffNavigationSignedInAs, ["name": principal.name, "role": messages.role(principal.role)])
         }
-        let wordsLanguage: Language = principal.role == .tester ? messages.language : .en
-        return Navigation(signedInAs: signedInAs, wordsLanguage: wordsLanguage, items: items.map { item in
+        return Navigation(signedInAs: signedInAs, wordsLanguage: messages.language, items: items.map { item in
             Navigation.Item(href: item.href, label: item.label,
                             isCurrent: path == item.href || (item.href != "/console/" && path.hasPrefix(item.href + "/")))
         }, csrf: csrf)

@@ -9,7 +9,7 @@ import VouchStore
 package enum ConsolePages {
     package static func register(in router: inout APIRouter, sessions: ConsoleSessions, services: Services, store: any Store,
                                  promotion: PromotionService, tokens: TokenDirectory, authFailures: AuthFailureLimiter,
-                                 logger: Logger, clock: @escaping @Sendable () -> Date) {
+                                 logger: Logger, mail: MailSettings = MailSettings(), clock: @escaping @Sendable () -> Date) {
         let routes = ConsoleRoutes(sessions: sessions)
         SignInPages(routes: routes, store: store, tokens: tokens, authFailures: authFailures, logger: logger, clock: clock).register(in: &router)
         HomePages(routes: routes, store: store).register(in: &router)
@@ -20,5 +20,7 @@ package enum ConsolePages {
         MaintainerPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
         JoinPages(routes: routes, joining: services.joining, authFailures: authFailures, logger: logger).register(in: &router)
         InvitationPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
+        UnsubscribePages(routes: routes, services: services).register(in: &router)
+        NotificationPages(routes: routes, services: services, mail: mail).register(in: &router)
     }
 }

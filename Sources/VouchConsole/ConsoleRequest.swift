@@ -37,20 +37,14 @@ struct ConsoleRequest: Sendable {
 extension ConsoleRequest {
     /// A console page for this request, with the signed-in navigation. A page that shows problems answers 422, so
     /// scripts and tests can tell it from a page that accepted the form; browsers show both alike.
-    func page(_ title: String, issues: [FieldIssue] = [], backLink: BackLink? = nil, banner: NotificationBanner? = nil,
-              content: HTML) -> HTTPResponse {
-        let navigation = principal.map { ConsoleNavigation.make(for: $0, csrf: csrf, path: path) }
-        let page = Page(title: title, issues: issues, navigation: navigation, backLink: backLink, banner: banner, content: content)
-        return .html(page.render(), status: issues.isEmpty ? 200 : 422)
-    }
-
-    /// A page whose words all come from the catalogs: in the request's language, with `<html lang>` and the links to
-    /// the same page in the other languages (docs/console.md, "Languages").
+    /// Its words all come from the catalogs: in the request's language, with `<html lang>` and the links to
+    /// the same page in the other languages (docs/console.md, "Languages"), unless `switcher` is false: a page shown
+    /// once, whose address cannot show it again, offers no link that would lose it.
     func translatedPage(_ title: String, issues: [FieldIssue] = [], backLink: BackLink? = nil, banner: NotificationBanner? = nil,
-                        content: HTML) -> HTTPResponse {
+                        switcher: Bool = true, content: HTML) -> HTTPResponse {
         let navigation = principal.map { ConsoleNavigation.make(for: $0, csrf: csrf, path: path, messages: messages) }
         let page = Page(title: title, issues: issues, navigation: navigation, backLink: backLink, banner: banner, content: content,
-                        messages: messages, languageSwitcher: languageSwitcher)
+                        messages: messages, languageSwitcher: switcher ? languageSwitcher : nil)
         return .html(page.render(), status: issues.isEmpty ? 200 : 422)
     }
 

@@ -19,7 +19,15 @@ struct ConsoleRoutes: Sendable {
         add(&router, "POST", pattern, access, handler)
     }
 
-    private func add(_ router: inout APIRouter, _ method: String, _ pattern: String, _ access: ConsoleAccess, _ handler: @escaping Handler) {
+    /// A POST whose body is not read: the address alone says what to do, and holds its own secret, so no form and no
+    /// session's security token is needed (RFC 8058's one-click unsubscribe, which a mail program may send as
+    /// `multipart/form-data` or as a URL-encoded form).
+    func postIgnoringBody(_ router: inout APIRouter, _ pattern: String, _ handler: @escaping Handler) {
+        add(&router, "POST", pattern, .anyone, readsForm: false, handler)
+    }
+
+    private func add(_ router: inout APIRouter, _ method: String, _ pattern: String, _ access: ConsoleAccess, readsForm: Bool = true,
+                     _ handler: @escaping Handler) {
         let sessions = self.sessions
         router.addPublic(method, pattern) { request, parameters in
             let resolved = try sessions.resolve(request)
@@ -31,7 +39,7 @@ struct ConsoleRoutes: Sendable {
                     }
                 }
                 var form = FormData()
-                if method == "POST" {
+                if method == "POST", readsForm {
                     guard request.mediaType == "application/x-www-form-urlencoded" else {
                         throw Problem(status: 415, detail: "the console accepts forms sent as application/x-www-form-urlencoded only")
                     }

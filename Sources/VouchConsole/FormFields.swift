@@ -14,16 +14,23 @@ struct FormFields {
 
     /// The API's problems as the form's, one per field (a field with several problems lists them together), in page
     /// order. A problem with a list element names the element the person typed (`values`: the list fields as sent).
-    func issues(from apiIssues: [FieldIssue], values: [String: [String]] = [:]) -> [FieldIssue] {
-        var messages: [String: [String]] = [:]
+    /// On a page in another language than English, each field's message asks, in that language, to check the field,
+    /// and the service's English follows, marked as English (docs/console.md, "Languages").
+    func issues(from apiIssues: [FieldIssue], values: [String: [String]] = [:], messages: Messages = .english) -> [FieldIssue] {
+        var sentences: [String: [String]] = [:]
         for issue in apiIssues {
             let (field, index) = formField(for: issue.field)
             var subject = label(of: field) ?? issue.field
             if let index, let list = values[field], list.indices.contains(index) { subject += " '\(list[index])'" }
-            messages[field, default: []].append(FormFields.sentence(subject, Words.prose(issue.message)))
+            sentences[field, default: []].append(messages.language == .en ? FormFields.sentence(subject, Words.prose(issue.message))
+                                                                        : Words.prose(issue.message))
         }
         return fields.compactMap { field in
-            messages[field.name].map { FieldIssue(field: field.name, message: $0.joined(separator: ". ")) }
+            sentences[field.name].map { found in
+                let joined = found.joined(separator: ". ")
+                guard messages.language != .en else { return FieldIssue(field: field.name, message: joined) }
+                return FieldIssue(field: field.name, message: messages(.fieldIssueCheck, ["subject": field.label]), detail: joined, detailLanguage: .en)
+            }
         }
     }
 

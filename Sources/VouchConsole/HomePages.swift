@@ -26,10 +26,10 @@ struct HomePages {
         let items = try fixes.fixesTakingFeedback(of: testerID).map { fix -> HTML in
             let status: StatusTag = try fixes.latestFeedback(on: fix, by: testerID) == nil
                 ? StatusTag(messages[.homeWaiting], tone: .waiting) : StatusTag(messages[.homeSent], tone: .good)
-            let details = messages(.homeFixDetails, ["area": fix.uiArea, "platforms": messages.list(fix.platforms.map(Words.platform)),
-                                                     "revision": messages.number(fix.revision)])
+            let details = messages.html(.homeFixDetails, ["area": messages.area(of: fix), "platforms": "\(messages.list(fix.platforms.map(Words.platform)))",
+                                                          "revision": "\(messages.number(fix.revision))"])
             return """
-            <li><h2 class="heading-m"><a href="/console/testing/\(fix.key.rawValue)">\(fix.title)</a></h2>
+            <li><h2 class="heading-m"><a href="/console/testing/\(fix.key.rawValue)">\(messages.title(of: fix))</a></h2>
             <p class="body">\(details)</p>
             <p class="body">\(messages.html(.homeYourFeedback, ["status": status.render()]))</p></li>
             """
@@ -44,15 +44,19 @@ struct HomePages {
 
     private func staffHome(_ request: ConsoleRequest) throws -> HTTPResponse {
         let counts = try store.operationalCounts().fixesByState
+        let messages = request.messages
         let rows = FixState.allCases.map { state -> SummaryList.Row in
-            let count = counts[state.rawValue] ?? 0
-            return SummaryList.Row(Words.state(state), "<a href=\"/console/fixes?state=\(state.rawValue)\">\(count) \(count == 1 ? "fix" : "fixes")<span class=\"visually-hidden\"> \(Words.state(state).lowercased())</span></a>")
+            let count = messages.count(counts[state.rawValue] ?? 0, one: .overviewFixesOne, other: .overviewFixesOther)
+            return SummaryList.Row(messages.state(state), "<a href=\"/console/fixes?state=\(state.rawValue)\">\(count)<span class=\"visually-hidden\"> \(messages.state(state).lowercased())</span></a>")
         }
-        return request.page("Overview", content: """
-        <h1 class="heading-l">Overview</h1>
-        <p class="body">Fixes by state. <a href="/console/fixes">See all fixes</a>.</p>
-        \(request.principal?.allows(.editFixes) == true ? HTML(trusted: "<p class=\"body\"><a href=\"/console/fixes/new\" class=\"button\">Create a fix</a></p>") : .empty)
-        \(SummaryList(rows).render())
+        let create: HTML = request.principal?.allows(.editFixes) == true
+            ? "<p class=\"body\"><a href=\"/console/fixes/new\" class=\"button\">\(messages[.overviewCreate])</a></p>" : .empty
+        let allFixes: HTML = "<a href=\"/console/fixes\">\(messages[.overviewAllFixes])</a>"
+        return request.translatedPage(messages[.overviewTitle], content: """
+        <h1 class="heading-l">\(messages[.overviewTitle])</h1>
+        <p class="body">\(messages.html(.overviewIntro, ["link": allFixes]))</p>
+        \(create)
+        \(SummaryList(rows).render(messages))
         """)
     }
 }

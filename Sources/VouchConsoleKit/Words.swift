@@ -6,25 +6,17 @@ public enum Words {
     public static func state(_ state: FixState) -> String { Messages.english.state(state) }
 
     /// The state as a tag whose colour repeats what its word says.
-    public static func stateTag(_ state: FixState) -> StatusTag {
+    public static func stateTag(_ state: FixState, _ messages: Messages = .english) -> StatusTag {
         switch state {
-        case .released: StatusTag(Words.state(state), tone: .good)
-        case .promotionFailed, .paused, .rolledBack: StatusTag(Words.state(state), tone: .bad)
-        case .testing, .promoting, .releasing: StatusTag(Words.state(state), tone: .waiting)
-        case .draft, .abandoned: StatusTag(Words.state(state))
+        case .released: StatusTag(messages.state(state), tone: .good)
+        case .promotionFailed, .paused, .rolledBack: StatusTag(messages.state(state), tone: .bad)
+        case .testing, .promoting, .releasing: StatusTag(messages.state(state), tone: .waiting)
+        case .draft, .abandoned: StatusTag(messages.state(state))
         }
     }
 
     /// "release manager" rather than `release_manager`: a role as a person says it, in the middle of a sentence.
-    public static func role(_ role: Role) -> String {
-        switch role {
-        case .admin: "administrator"
-        case .releaseManager: "release manager"
-        case .maintainer: "maintainer"
-        case .tester: "tester"
-        case .sdk: "app (sdk)"
-        }
-    }
+    public static func role(_ role: Role) -> String { Messages.english.role(role) }
 
     /// "an administrator, a release manager or a maintainer": the roles that may do something, for a refusal.
     public static func roles(_ roles: [Role]) -> String {

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
+import VouchClient
 import VouchHTTP
+import VouchMail
 import VouchServer
 import VouchServerKit
 import VouchServices
@@ -69,6 +71,7 @@ public enum VouchdCommand {
                 let configuration = try options.configuration(environment: environment)
                 print(configuration.report)
                 print(try databaseReport(configuration: configuration))
+                print(try mailReport(configuration: configuration))
                 for line in try IdentityProviderReport.lines(for: configuration.oidcSettings) { print(line) }
                 return 0
             case "print-example-config":
@@ -229,6 +232,27 @@ public enum VouchdCommand {
         let current = (try? Migrator.currentVersion(of: database)) ?? 0
         return "Database: \(database.location): connected; schema version \(current) (this vouchd knows up to \(known)"
             + (current < known ? "; it migrates at start)" : ")")
+    }
+
+    /// What `check-config` says of mail: off, or that the relay answered a connection as a mail would make it
+    /// (TLS, login), without sending any. A relay that does not answer fails the check, naming the step.
+    static func mailReport(configuration: DaemonConfiguration) throws -> String {
+        let mail = configuration.mailSettings
+        guard mail.isConfigured else { return "Notifications by email: off (notifications.smtp_url is empty)" }
+        let server = try SMTPURL(mail.smtpURL)
+        let credentials = try mail.credentials().map { SMTPClient.Credentials(username: $0.username, password: $0.password) }
+        let client = SMTPClient(server: server, credentials: credentials, timeoutSeconds: mail.timeoutSeconds)
+        do {
+            try client.verify()
+        } catch {
+            throw DaemonError("notifications: the relay \(server) did not accept a connection: \(error)")
+        }
+        let security = switch server.security {
+        case .none: "plain text on loopback"
+        case .implicitTLS: "TLS"
+        case .startTLS: "STARTTLS"
+        }
+        return "Notifications by email: relay \(server) answered (\(security)\(credentials == nil ? "" : ", logged in")); sender \(mail.from)"
     }
 
     static func backup(configuration: DaemonConfiguration, to destination: String) throws -> Int {

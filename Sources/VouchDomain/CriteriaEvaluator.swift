@@ -184,13 +184,7 @@ public enum CriteriaEvaluator {
 
     static func format(_ ratio: Double) -> String { String(format: "%.2f", ratio) }
 
-    static func displayName(_ platform: Platform) -> String {
-        switch platform {
-        case .ios: "iOS"
-        case .android: "Android"
-        case .web: "the web"
-        }
-    }
+    static func displayName(_ platform: Platform) -> String { platform.displayName }
 
     /// "needs" in one form for every criterion: "24 hours needed", or "none needed" when the criterion asks for nothing.
     static func needed(_ amount: String?) -> String { "\(amount ?? "none") needed" }

@@ -40,4 +40,8 @@ public struct CriteriaReport: Sendable, Equatable {
 
     /// Criteria met and the fix in testing: the daemon promotes it.
     public var readyToPromote: Bool { allMet && state == .testing }
+    /// Every criterion but the approvals is met: the fix waits for a release manager's decision.
+    public var awaitsDecision: Bool {
+        state == .testing && !allMet && criteria.allSatisfy { $0.met || $0.name == "approvals_required" }
+    }
 }

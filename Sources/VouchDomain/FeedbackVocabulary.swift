@@ -45,6 +45,17 @@ public enum Browser: String, Sendable, CaseIterable {
     case safari
     case samsungInternet = "samsung_internet"
     case other
+
+    public var displayName: String {
+        switch self {
+        case .chrome: "Chrome"
+        case .edge: "Edge"
+        case .firefox: "Firefox"
+        case .safari: "Safari"
+        case .samsungInternet: "Samsung Internet"
+        case .other: "other browser"
+        }
+    }
 }
 
 /// How the feedback reached Vouch.

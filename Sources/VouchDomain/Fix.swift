@@ -11,6 +11,9 @@ public struct Fix: Sendable, Equatable {
     public var wcag: [String]
     /// What a screen reader should say once the fix works ("NHK, button, selected").
     public var expectedAnnouncement: String?
+    /// The language tag (`ja`, `en`) the title, UI area and expected announcement are written in, so a page in
+    /// another language can mark them with `lang`; nil for a fix made before it was recorded (docs/console.md, "Languages").
+    public var language: String?
     /// The principal who created the fix; that principal may not approve it.
     public var author: String
     public var revision: Int
@@ -34,7 +37,7 @@ public struct Fix: Sendable, Equatable {
 
     public init(
         key: FixKey, title: String, description: String? = nil, uiArea: String, platforms: [Platform],
-        wcag: [String] = [], expectedAnnouncement: String? = nil, author: String, revision: Int = 1,
+        wcag: [String] = [], expectedAnnouncement: String? = nil, language: String? = nil, author: String, revision: Int = 1,
         state: FixState = .draft, pausedFrom: FixState? = nil, rolloutPercentage: Int? = nil,
         createdAt: Date, updatedAt: Date
     ) {
@@ -45,6 +48,7 @@ public struct Fix: Sendable, Equatable {
         self.platforms = platforms
         self.wcag = wcag
         self.expectedAnnouncement = expectedAnnouncement
+        self.language = language
         self.author = author
         self.revision = revision
         self.state = state

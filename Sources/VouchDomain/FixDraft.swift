@@ -7,10 +7,12 @@ public struct FixDraft: Sendable, Equatable {
     public var platforms: [String]?
     public var wcag: [String]?
     public var expectedAnnouncement: String??
+    /// The language tag the fix's text is written in; nil keeps the fix's, or takes the default on creation.
+    public var language: String?
 
     public init(
         key: String? = nil, title: String? = nil, description: String?? = nil, uiArea: String? = nil,
-        platforms: [String]? = nil, wcag: [String]? = nil, expectedAnnouncement: String?? = nil
+        platforms: [String]? = nil, wcag: [String]? = nil, expectedAnnouncement: String?? = nil, language: String? = nil
     ) {
         self.key = key
         self.title = title
@@ -19,5 +21,6 @@ public struct FixDraft: Sendable, Equatable {
         self.platforms = platforms
         self.wcag = wcag
         self.expectedAnnouncement = expectedAnnouncement
+        self.language = language
     }
 }

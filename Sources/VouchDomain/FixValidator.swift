@@ -7,9 +7,25 @@ public enum FixValidator {
     public static let maxDescriptionLength = 4_000
     public static let maxAnnouncementLength = 500
 
+    /// What a fix's text may be written in, and what a new fix without `language` takes: the console's languages and
+    /// `console.default_language`, which the service passes in.
+    public struct Languages: Sendable {
+        public var allowed: [String]
+        public var fallback: String
+
+        public init(allowed: [String], fallback: String) {
+            self.allowed = allowed
+            self.fallback = fallback
+        }
+
+        /// English only, for callers that know of no other.
+        public static let english = Languages(allowed: ["en"], fallback: "en")
+    }
+
     /// Validates a new fix; every field the API marks required must be present.
     /// - Parameter priorErrors: problems already found while reading the request, reported together with these.
-    public static func makeFix(from draft: FixDraft, author: String, at time: Date, priorErrors: [FieldError] = []) throws(ValidationFailure) -> Fix {
+    public static func makeFix(from draft: FixDraft, author: String, at time: Date, languages: Languages = .english,
+                               priorErrors: [FieldError] = []) throws(ValidationFailure) -> Fix {
         var errors: [FieldError] = priorErrors
         var key: FixKey?
         if let text = draft.key {
@@ -24,21 +40,23 @@ public enum FixValidator {
         if draft.platforms == nil {
             errors.append(FieldError(field: "platforms", message: "is required: one or more of \(Platform.allowedList)"))
         }
-        errors += fieldErrors(in: draft)
+        errors += fieldErrors(in: draft, languages: languages)
         guard errors.isEmpty, let key else { throw ValidationFailure(errors) }
         return Fix(
             key: key, title: trimmed(draft.title!), description: draft.description.flatMap { $0 }.flatMap(nonEmpty),
             uiArea: trimmed(draft.uiArea!), platforms: platforms(draft.platforms!), wcag: WCAGCatalog.normalized(draft.wcag ?? []),
-            expectedAnnouncement: draft.expectedAnnouncement.flatMap { $0 }.flatMap(nonEmpty), author: author,
+            expectedAnnouncement: draft.expectedAnnouncement.flatMap { $0 }.flatMap(nonEmpty), language: draft.language ?? languages.fallback,
+            author: author,
             createdAt: time, updatedAt: time
         )
     }
 
     /// Applies a partial update; the key and the read-only fields cannot be changed this way.
-    public static func applyPatch(_ draft: FixDraft, to fix: Fix, at time: Date, priorErrors: [FieldError] = []) throws(ValidationFailure) -> Fix {
+    public static func applyPatch(_ draft: FixDraft, to fix: Fix, at time: Date, languages: Languages = .english,
+                                  priorErrors: [FieldError] = []) throws(ValidationFailure) -> Fix {
         var errors = priorErrors
         if let key = draft.key, key != fix.key.rawValue { errors.append(FieldError(field: "key", message: "cannot be changed; create a new fix instead")) }
-        errors += fieldErrors(in: draft)
+        errors += fieldErrors(in: draft, languages: languages)
         guard errors.isEmpty else { throw ValidationFailure(errors) }
         var next = fix
         if let title = draft.title { next.title = trimmed(title) }
@@ -47,12 +65,16 @@ public enum FixValidator {
         if let platforms = draft.platforms { next.platforms = self.platforms(platforms) }
         if let wcag = draft.wcag { next.wcag = WCAGCatalog.normalized(wcag) }
         if let announcement = draft.expectedAnnouncement { next.expectedAnnouncement = announcement.flatMap(nonEmpty) }
+        if let language = draft.language { next.language = language }
         if next != fix { next.updatedAt = time }
         return next
     }
 
-    private static func fieldErrors(in draft: FixDraft) -> [FieldError] {
+    private static func fieldErrors(in draft: FixDraft, languages: Languages) -> [FieldError] {
         var errors: [FieldError] = []
+        if let language = draft.language, !languages.allowed.contains(language) {
+            errors.append(FieldError(field: "language", message: "'\(language)' is not one of the console's languages; allowed: \(languages.allowed.joined(separator: ", "))"))
+        }
         if let title = draft.title { errors += text(title, field: "title", limit: maxTitleLength, required: true) }
         if let uiArea = draft.uiArea { errors += text(uiArea, field: "ui_area", limit: maxUIAreaLength, required: true) }
         if let description = draft.description, let description {

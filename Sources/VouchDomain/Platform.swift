@@ -5,4 +5,13 @@ public enum Platform: String, Sendable, CaseIterable, Codable {
     case web
 
     public static let allowedList = allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The platform in a sentence: "on iOS", "on the web".
+    public var displayName: String {
+        switch self {
+        case .ios: "iOS"
+        case .android: "Android"
+        case .web: "the web"
+        }
+    }
 }

@@ -15,6 +15,8 @@ public struct Tester: Sendable, Equatable {
     /// Nil once withdrawn.
     public var name: String?
     public var contact: String?
+    /// Where notifications by email go (docs/notifications.md); apart from the free-text `contact`.
+    public var email: String?
     public var assistiveTech: [AssistiveTechProfile]
     public var targetingKeys: [String]
     public var consent: Consent
@@ -24,8 +26,9 @@ public struct Tester: Sendable, Equatable {
     public var withdrawnAt: Date?
 
     public init(id: String, name: String?, contact: String?, assistiveTech: [AssistiveTechProfile], targetingKeys: [String], consent: Consent,
-                status: Status = .active, createdAt: Date, updatedAt: Date, withdrawnAt: Date? = nil) {
+                status: Status = .active, createdAt: Date, updatedAt: Date, withdrawnAt: Date? = nil, email: String? = nil) {
         self.id = id
+        self.email = email
         self.name = name
         self.contact = contact
         self.assistiveTech = assistiveTech

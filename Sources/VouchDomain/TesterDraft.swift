@@ -4,13 +4,16 @@ import Foundation
 public struct TesterDraft: Sendable, Equatable {
     public var name: String?
     public var contact: String??
+    /// The address for notifications by email; `.some(nil)` clears it.
+    public var email: String??
     public var assistiveTech: [AssistiveTechProfile]?
     public var targetingKeys: [String]?
     public var consentVersion: String?
 
     public init(name: String? = nil, contact: String?? = nil, assistiveTech: [AssistiveTechProfile]? = nil, targetingKeys: [String]? = nil,
-                consentVersion: String? = nil) {
+                consentVersion: String? = nil, email: String?? = nil) {
         self.name = name
+        self.email = email
         self.contact = contact
         self.assistiveTech = assistiveTech
         self.targetingKeys = targetingKeys
@@ -42,7 +45,7 @@ public enum TesterValidator {
         guard errors.isEmpty else { throw ValidationFailure(TesterValidator.withoutEchoes(errors)) }
         return Tester(id: id, name: clean(draft.name!), contact: draft.contact.flatMap { $0 }.flatMap(nonEmpty), assistiveTech: draft.assistiveTech!,
                       targetingKeys: unique(draft.targetingKeys!), consent: Consent(version: clean(draft.consentVersion!), givenAt: time, recordedBy: recordedBy),
-                      createdAt: time, updatedAt: time)
+                      createdAt: time, updatedAt: time, email: draft.email.flatMap { $0 }.flatMap(nonEmpty))
     }
 
     /// Applies a partial update to an active tester; a new consent version renews the consent record.
@@ -54,6 +57,7 @@ public enum TesterValidator {
         var next = tester
         if let name = draft.name { next.name = clean(name) }
         if let contact = draft.contact { next.contact = contact.flatMap(nonEmpty) }
+        if let email = draft.email { next.email = email.flatMap(nonEmpty) }
         if let assistiveTech = draft.assistiveTech { next.assistiveTech = assistiveTech }
         if let keys = draft.targetingKeys { next.targetingKeys = unique(keys) }
         if let version = draft.consentVersion, clean(version) != tester.consent.version {

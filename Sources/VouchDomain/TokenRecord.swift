@@ -13,9 +13,12 @@ public struct TokenRecord: Sendable, Equatable {
     public var createdBy: String
     public var createdAt: Date
     public var revokedAt: Date?
+    /// A staff principal's address for notifications by email (docs/notifications.md); never a tester's.
+    public var email: String?
 
     public init(id: String, name: String, principalName: String, role: Role, testerID: String? = nil, secretSHA256: [UInt8], createdBy: String,
-                createdAt: Date, revokedAt: Date? = nil) {
+                createdAt: Date, revokedAt: Date? = nil, email: String? = nil) {
+        self.email = email
         self.id = id
         self.name = name
         self.principalName = principalName

@@ -5,6 +5,9 @@ import VouchConsole
 import VouchCrypto
 import VouchDomain
 import VouchHTTP
+import VouchClient
+import VouchMail
+import VouchNotifications
 import VouchServerKit
 import VouchServices
 import VouchStore
@@ -22,6 +25,8 @@ public final class VouchApplication: Sendable {
     public let logger: Logger
     public let promotion: PromotionService
     public let deliveries: DeliveryWorker
+    /// Sends notifications by email; nil while `notifications.smtp_url` is not set.
+    public let mail: NotificationWorker?
     public let readiness = Readiness()
     public let authFailures: AuthFailureLimiter
     /// Resolves webhook hosts, at registration and before each delivery attempt, on threads of its own, never a
@@ -77,7 +82,9 @@ public final class VouchApplication: Sendable {
             logger.error(message, [("error", String(describing: error))])
         })
         promotion = PromotionService(store: store, settings: settings.promotion, clock: clock, logger: logger)
+        mail = try VouchApplication.makeMailWorker(store: store, settings: settings, clock: clock, logger: logger)
         VouchApplication.follow(changes, snapshots: snapshots, tokens: tokens, deliveries: deliveries, eventStreams: eventStreams, promotion: promotion)
+        if let mail { changes.subscribe { [weak mail] in mail?.react(to: $0) } }
         // Every request the fast path leaves presents its token here, looked up in the directory unretained
         // (`OFREPFastPath.Tokens`).
         let directory = OFREPFastPath.Tokens(tokens)
@@ -95,13 +102,13 @@ public final class VouchApplication: Sendable {
         let services = Services(store: store, promotion: promotion, checkWebhookAddress: { try VouchApplication.check(url: $0, with: addressPolicy) },
                                 makeWebhookSecret: WebhookSigner.makeSecret, linkValidSeconds: settings.console.linkValidSeconds,
                                 programmeOperator: settings.programmeOperator, defaultLanguage: settings.console.defaultLanguage,
-                                consentTexts: settings.consentTexts, clock: clock)
+                                consentTexts: settings.consentTexts, mailEnabled: mail != nil, clock: clock)
         APIRoutes.register(in: &router, services: services, store: store, promotion: promotion, settings: settings, clock: clock)
         if settings.console.enabled {
             let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)
             consoleSessions = sessions
             ConsolePages.register(in: &router, sessions: sessions, services: services, store: store, promotion: promotion,
-                                  tokens: tokens, authFailures: authFailures, logger: logger, clock: clock)
+                                  tokens: tokens, authFailures: authFailures, logger: logger, mail: settings.mail, clock: clock)
         } else {
             consoleSessions = nil
         }
@@ -139,6 +146,7 @@ public final class VouchApplication: Sendable {
         follower?.start()
         eventStreams.start()
         deliveries.start()
+        mail?.start()
         promotion.start()
         let logger = self.logger
         consoleSessions?.startSweeping(onError: { logger.warning("console session sweep failed", [("error", String(describing: $0))]) })
@@ -153,6 +161,32 @@ public final class VouchApplication: Sendable {
         workers.stop()
         promotion.stop()
         deliveries.stop()
+        mail?.stop()
+    }
+
+    /// The mail worker when `notifications.*` is configured: the relay, the sender, the credentials from their file
+    /// (a file that cannot be read stops the start), the console's address for links.
+    static func makeMailWorker(store: any Store, settings: ApplicationSettings, clock: @escaping @Sendable () -> Date,
+                               logger: Logger) throws -> NotificationWorker? {
+        let mail = settings.mail
+        guard mail.isConfigured else { return nil }
+        let server: SMTPURL
+        let from: MailAddress
+        do {
+            server = try SMTPURL(mail.smtpURL)
+            from = try MailAddress(mail.from, for: .from)
+        } catch {
+            throw ConfigurationError("notifications: \(error)")
+        }
+        let credentials = try mail.credentials().map { SMTPClient.Credentials(username: $0.username, password: $0.password) }
+        let composer = NotificationComposer(from: from, consoleURL: settings.console.publicURL,
+                                            unsubscribeKey: try NotificationService.unsubscribeKey(in: store))
+        let workerSettings = NotificationWorker.Settings(server: server, credentials: credentials, composer: composer,
+                                                         schedule: DeliverySchedule(retryDelays: mail.retryDelays),
+                                                         timeoutSeconds: mail.timeoutSeconds, leaseMilliseconds: settings.leaseMilliseconds)
+        return NotificationWorker(store: store, settings: workerSettings, clock: clock, onError: { message, error in
+            logger.error(message, [("error", String(describing: error))])
+        })
     }
 
     /// Lets `/metrics` report the server's open connections and the ones its deadlines cut.

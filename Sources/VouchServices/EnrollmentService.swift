@@ -4,7 +4,8 @@ import VouchStore
 
 /// Which testers a fix is on for while it is in testing.
 public struct EnrollmentService: Sendable {
-    let store: any EnrollmentStore
+    let store: any EnrollmentStore & TesterStore & FixStore & PanelStore
+    let notifications: NotificationPlanner
     let clock: @Sendable () -> Date
 
     /// The most testers one change may enroll.
@@ -12,8 +13,11 @@ public struct EnrollmentService: Sendable {
     /// The most panels one change may enroll.
     public static let maxPanelsPerChange = 50
 
-    public init(store: any EnrollmentStore, clock: @escaping @Sendable () -> Date) {
+    public init(store: any EnrollmentStore & TesterStore & FixStore & PanelStore,
+                notifications: NotificationPlanner = NotificationPlanner(enabled: false, defaultLanguage: "en"),
+                clock: @escaping @Sendable () -> Date) {
         self.store = store
+        self.notifications = notifications
         self.clock = clock
     }
 
@@ -36,7 +40,23 @@ public struct EnrollmentService: Sendable {
             errors.append(FieldError(field: "panels", message: "must list 1 to \(EnrollmentService.maxPanelsPerChange) panel ids (p_…)"))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
-        return try store.enroll(testers ?? [], panels: panels ?? [], in: key, by: Requester(principal), at: clock())
+        let time = clock()
+        // Read before the write: who has an address (named testers and the panels' members), and which revision she is
+        // to try. Each newly enrolled tester's mail is queued in the enrollment's own transaction.
+        let ids = testers ?? []
+        let panelIDs = panels ?? []
+        let revision = notifications.enabled ? try store.fix(key)?.revision : nil
+        var candidates = ids
+        if revision != nil {
+            for panel in panelIDs { candidates += try store.panel(panel)?.members.map(\.testerID) ?? [] }
+        }
+        let recipients = revision == nil ? [] : try Set(candidates).sorted().compactMap { try store.tester($0) }.filter { $0.email != nil }
+        let planner = notifications
+        return try store.enroll(ids, panels: panelIDs, in: key, by: Requester(principal), at: time) { added in
+            guard let revision else { return [] }
+            let newlyAdded = Set(added)
+            return planner.enrolled(recipients.filter { newlyAdded.contains($0.id) }, in: key, revision: revision, at: time)
+        }
     }
 
     /// Ends one tester's part in the fix; her feedback stays.

@@ -8,6 +8,7 @@ import VouchStore
 public struct FeedbackService: Sendable {
     let store: any FeedbackStore & FixStore & EnrollmentStore
     let clock: @Sendable () -> Date
+    let notifications: NotificationPlanner
 
     /// The most records one submission may carry.
     public static let maxRecordsPerSubmission = 500
@@ -24,7 +25,10 @@ public struct FeedbackService: Sendable {
         }
     }
 
-    public init(store: any FeedbackStore & FixStore & EnrollmentStore, clock: @escaping @Sendable () -> Date) {
+    public init(store: any FeedbackStore & FixStore & EnrollmentStore,
+                notifications: NotificationPlanner = NotificationPlanner(enabled: false, defaultLanguage: "en"),
+                clock: @escaping @Sendable () -> Date) {
+        self.notifications = notifications
         self.store = store
         self.clock = clock
     }
@@ -57,6 +61,8 @@ public struct FeedbackService: Sendable {
                     "severity": .string(record.severity.rawValue), "regression": .bool(record.regression),
                 ], at: record.recordedAt)
             }
+        }, notifying: { [notifications] stored, fix, recipients in
+            try notifications.blockingReported(stored, on: fix, recipients: recipients, at: time)
         })
     }
 

@@ -7,21 +7,26 @@ public struct FixService: Sendable {
     let store: any FixStore & EnrollmentStore
     let promotion: PromotionService
     let clock: @Sendable () -> Date
+    /// The languages a fix's text may be written in, and the one a new fix takes unless its author says.
+    let languages: FixValidator.Languages
 
     /// The most a revision's note or a rollback's reason may say.
     public static let maxNoteLength = 1_000
 
-    public init(store: any FixStore & EnrollmentStore, promotion: PromotionService, clock: @escaping @Sendable () -> Date) {
+    public init(store: any FixStore & EnrollmentStore, promotion: PromotionService, defaultLanguage: String = "en",
+                clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.promotion = promotion
         self.clock = clock
+        languages = FixValidator.Languages(allowed: InvitationService.languages, fallback: defaultLanguage)
     }
 
     /// Creates a draft fix from what the person entered.
     /// - Parameter readErrors: what reading the input already found wrong, reported with the rest.
     public func create(_ draft: FixDraft, readErrors: [FieldError] = [], by principal: Principal) throws -> Fix {
         try AccessDenied.unless(principal, may: .editFixes)
-        let fix = try FixValidator.makeFix(from: draft, author: principal.name, at: clock(), priorErrors: readErrors)
+        let fix = try FixValidator.makeFix(from: draft, author: principal.name, at: clock(), languages: languages,
+                                           priorErrors: readErrors)
         return try store.createFix(fix, by: Requester(principal),
                                    emitting: [WebhookEventFactory.make(.fixCreated, fix: fix, evidence: nil, at: fix.createdAt)])
     }
@@ -50,7 +55,7 @@ public struct FixService: Sendable {
         if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
         let time = clock()
         return try store.updateFix(key, action: .fixUpdate, by: Requester(principal), note: nil) { fix in
-            try FixValidator.applyPatch(draft, to: fix, at: time)
+            try FixValidator.applyPatch(draft, to: fix, at: time, languages: languages)
         }.after
     }
 

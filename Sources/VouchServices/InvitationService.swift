@@ -53,9 +53,12 @@ public struct InvitationService: Sendable {
     let programmeOperator: ProgrammeOperator
     let defaultLanguage: String
     let clock: @Sendable () -> Date
+    let notifications: NotificationPlanner
 
-    public init(store: any InvitationStore, programmeOperator: ProgrammeOperator, defaultLanguage: String = "en", clock: @escaping @Sendable () -> Date) {
+    public init(store: any InvitationStore, programmeOperator: ProgrammeOperator, defaultLanguage: String = "en",
+                notifications: NotificationPlanner = NotificationPlanner(enabled: false, defaultLanguage: "en"), clock: @escaping @Sendable () -> Date) {
         self.store = store
+        self.notifications = notifications
         self.programmeOperator = programmeOperator
         self.defaultLanguage = defaultLanguage
         self.clock = clock
@@ -181,13 +184,17 @@ public struct InvitationService: Sendable {
             let id = TesterService.makeID()
             // Keys the invitation bound win: she was invited for that account, and is not asked for another.
             let keys = invitation.targetingKeys.isEmpty ? answers.targetingKeys : invitation.targetingKeys
-            let draft = TesterDraft(name: answers.name, contact: answers.email.map { $0 }, assistiveTech: answers.assistiveTech, targetingKeys: keys,
-                                    consentVersion: answers.consentVersion)
-            var tester = try TesterValidator.makeTester(from: draft, id: id, recordedBy: id, at: now, priorErrors: languageErrors)
+            let draft = TesterDraft(name: answers.name, assistiveTech: answers.assistiveTech, targetingKeys: keys,
+                                    consentVersion: answers.consentVersion, email: answers.email.map { $0 })
+            var tester = try TesterValidator.makeTester(from: draft, id: id, recordedBy: id, at: now,
+                                                        priorErrors: languageErrors + NotificationPlanner.emailErrors(answers.email))
             tester.consent.givenBy = .tester
             tester.consent.language = answers.language
             return tester
-        }, makeLink: makeLink)
+        }, makeLink: makeLink) { [notifications] tester, keys in
+            // She is told what she was enrolled in at the address she just gave, in the language she chose.
+            keys.flatMap { notifications.enrolled([tester], in: $0, revision: nil, at: now) }
+        }
     }
 
     /// The invitation an address's secret opens now, or nil: unknown, expired, used up or revoked all look the same

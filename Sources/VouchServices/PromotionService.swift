@@ -67,6 +67,8 @@ public final class PromotionService: Sendable {
             return [WebhookEventFactory.make(type, fix: after, evidence: evidence, extra: extra(after), id: after.promotionEventID.flatMap {
                 action == .promote || action == .retryPromotion ? $0 : nil
             } ?? WebhookEventFactory.makeID(), at: time)]
+        }, notifying: { [settings] before, after, recipients in
+            try settings.notifications.fixChanged(before, after, recipients: recipients, at: time)
         }) { fix in
             try prepare(fix).applying(action, at: time)
         }
@@ -152,6 +154,12 @@ public final class PromotionService: Sendable {
             let input = try input(for: fix, latest: latest)
             let report = CriteriaEvaluator.evaluate(input)
             if let next = CriteriaEvaluator.nextTimeChange(input) { timer.schedule(next) }
+            if report.awaitsDecision, settings.notifications.enabled {
+                let time = clock()
+                try store.queueNotifications { [settings] recipients in
+                    try settings.notifications.readyForDecision(fix, recipients: recipients, at: time)
+                }
+            }
             if report.readyToPromote {
                 do {
                     _ = try promote(key, action: .promote, by: "vouchd", expectedRevision: fix.revision,
@@ -260,7 +268,10 @@ public final class PromotionService: Sendable {
                 switch fix.state {
                 case .testing:
                     let input = try input(for: fix)
-                    if CriteriaEvaluator.evaluate(input).readyToPromote {
+                    let report = CriteriaEvaluator.evaluate(input)
+                    // A fix that waits for a decision is looked at too: after a restart its release managers' mail
+                    // is queued if the process died before it was (its id makes it once only).
+                    if report.readyToPromote || (report.awaitsDecision && settings.notifications.enabled) {
                         try afterChange(fix.key.rawValue)
                     } else {
                         consider(CriteriaEvaluator.nextTimeChange(input))

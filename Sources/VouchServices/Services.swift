@@ -18,23 +18,29 @@ public struct Services: Sendable {
     public let invitations: InvitationService
     public let joining: JoinService
     public let panels: PanelService
+    public let notifications: NotificationService
+    public let evidence: EvidenceService
 
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
                 programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
-                consentTexts: ConsentTextLibrary = .standard, clock: @escaping @Sendable () -> Date) {
-        fixes = FixService(store: store, promotion: promotion, clock: clock)
+                consentTexts: ConsentTextLibrary = .standard, mailEnabled: Bool = false, clock: @escaping @Sendable () -> Date) {
+        let planner = NotificationPlanner(enabled: mailEnabled, defaultLanguage: defaultLanguage)
+        fixes = FixService(store: store, promotion: promotion, defaultLanguage: defaultLanguage, clock: clock)
         targets = TargetService(store: store, clock: clock)
-        testers = TesterService(store: store, clock: clock)
-        enrollments = EnrollmentService(store: store, clock: clock)
-        feedback = FeedbackService(store: store, clock: clock)
+        testers = TesterService(store: store, notifications: planner, clock: clock)
+        enrollments = EnrollmentService(store: store, notifications: planner, clock: clock)
+        feedback = FeedbackService(store: store, notifications: planner, clock: clock)
         approvals = ApprovalService(store: store, promotion: promotion, clock: clock)
         webhooks = WebhookService(store: store, checkAddress: checkWebhookAddress, makeSecret: makeWebhookSecret, clock: clock)
         tokens = TokenService(store: store, clock: clock)
         links = LinkService(store: store, defaultValidSeconds: linkValidSeconds, clock: clock)
-        invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage, clock: clock)
+        notifications = NotificationService(store: store, clock: clock)
+        invitations = InvitationService(store: store, programmeOperator: programmeOperator, defaultLanguage: defaultLanguage,
+                                        notifications: planner, clock: clock)
         joining = JoinService(store: store, invitations: invitations, consentTexts: consentTexts, programmeOperator: programmeOperator,
                               linkValidSeconds: linkValidSeconds, clock: clock)
         panels = PanelService(store: store, clock: clock)
+        evidence = EvidenceService(store: store, programmeOperator: programmeOperator, clock: clock)
     }
 }

@@ -6,10 +6,14 @@ import VouchStore
 /// Testers: enrolled with their consent, changed, withdrawn with erasure, and given a copy of what is kept about them.
 public struct TesterService: Sendable {
     let store: any TesterStore & EnrollmentStore
+    let notifications: NotificationPlanner
     let clock: @Sendable () -> Date
 
-    public init(store: any TesterStore & EnrollmentStore, clock: @escaping @Sendable () -> Date) {
+    public init(store: any TesterStore & EnrollmentStore,
+                notifications: NotificationPlanner = NotificationPlanner(enabled: false, defaultLanguage: "en"),
+                clock: @escaping @Sendable () -> Date) {
         self.store = store
+        self.notifications = notifications
         self.clock = clock
     }
 
@@ -19,7 +23,7 @@ public struct TesterService: Sendable {
     public func create(_ draft: TesterDraft, readErrors: [FieldError] = [], by principal: Principal) throws -> Tester {
         try AccessDenied.unless(principal, may: .manageTesters)
         let tester = try TesterValidator.makeTester(from: draft, id: TesterService.makeID(), recordedBy: principal.name, at: clock(),
-                                                    priorErrors: readErrors)
+                                                    priorErrors: readErrors + NotificationPlanner.emailErrors(draft.email))
         return try store.createTester(tester, by: Requester(principal))
     }
 
@@ -44,8 +48,9 @@ public struct TesterService: Sendable {
         }
         if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
         let time = clock()
+        let emailErrors = NotificationPlanner.emailErrors(draft.email)
         return try store.updateTester(id, by: Requester(principal)) { tester in
-            try TesterValidator.applyPatch(draft, to: tester, recordedBy: principal.name, at: time)
+            try TesterValidator.applyPatch(draft, to: tester, recordedBy: principal.name, at: time, priorErrors: emailErrors)
         }.after
     }
 
@@ -54,7 +59,11 @@ public struct TesterService: Sendable {
     public func withdraw(_ id: String, purgeFeedback: Bool, readErrors: [FieldError] = [], by principal: Principal) throws -> Withdrawal {
         try TesterScope(store: store).requireTesterAccess(principal, testerID: id)
         if !readErrors.isEmpty { throw ValidationFailure(readErrors) }
-        return try store.withdrawTester(id, purgeFeedback: purgeFeedback, by: Requester(principal), at: clock())
+        let time = clock()
+        let planner = notifications
+        return try store.withdrawTester(id, purgeFeedback: purgeFeedback, by: Requester(principal), at: time) { before in
+            planner.withdrawal(of: before, at: time)
+        }
     }
 
     /// Everything kept about the tester (GDPR Art. 15), for those who manage testers or for herself.

@@ -24,10 +24,11 @@ public struct TokenService: Sendable {
     ///   - tester: the tester a `tester` token acts as.
     ///   - issuedTo: the principal a staff token is issued to; the token's name when nil.
     /// - Returns: the token and its secret, which is kept nowhere and never shown again.
-    public func create(name: String?, role roleName: String?, tester: String?, issuedTo principalText: String?, readErrors: [FieldError] = [],
-                       by principal: Principal) throws -> (token: TokenRecord, secret: String) {
+    /// - Parameter email: a staff principal's address for notifications by email; refused on a tester token.
+    public func create(name: String?, role roleName: String?, tester: String?, issuedTo principalText: String?, email: String? = nil,
+                       readErrors: [FieldError] = [], by principal: Principal) throws -> (token: TokenRecord, secret: String) {
         try AccessDenied.unless(principal, may: .manageTokens)
-        var errors = readErrors
+        var errors = readErrors + NotificationPlanner.emailErrors(email)
         if let name {
             // Checked as sent, as the document's pattern checks it: a tab at either end is a control character too.
             if SchemaText.problem(name, limit: 100, required: true, lineBreaks: false) != nil
@@ -48,6 +49,9 @@ public struct TokenService: Sendable {
             errors.append(FieldError(field: "tester", message: "a tester token must name its tester (t_…)"))
         } else if role != .tester, tester != nil {
             errors.append(FieldError(field: "tester", message: "only tokens with the role tester are bound to a tester"))
+        }
+        if role == .tester, email?.isEmpty == false {
+            errors.append(FieldError(field: "email", message: "a tester's address is the tester's own email; leave email out of a tester token"))
         }
         if role == .tester, principalText != nil {
             errors.append(FieldError(field: "principal", message: "a tester token's principal is its tester; leave principal out"))
@@ -70,7 +74,7 @@ public struct TokenService: Sendable {
         let secret = TokenService.makeSecret()
         let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: name.trimmingCharacters(in: .whitespaces),
                                  principalName: issuedTo?.name.value ?? tester ?? "", role: role, testerID: tester, secretSHA256: Digest.sha256(secret),
-                                 createdBy: principal.name, createdAt: clock())
+                                 createdBy: principal.name, createdAt: clock(), email: email.flatMap { $0.isEmpty ? nil : $0 })
         try store.createToken(record, principal: issuedTo, by: Requester(principal))
         return (record, secret)
     }

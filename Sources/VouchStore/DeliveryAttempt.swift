@@ -31,8 +31,21 @@ public struct DeliveryAttempt: Sendable {
 /// off for longer than the lease): the other process's attempt stands, this one is not recorded.
 public struct LeaseLost: Error, Sendable, CustomStringConvertible {
     public var deliveryID: String
+    /// What was leased: a webhook delivery, or a notification by email (which a withdrawal or an opt-out may also
+    /// have cancelled meanwhile).
+    public var leased = "webhook delivery"
+    /// Whether it was cancelled meanwhile (its webhook deleted or disabled, her withdrawal, an opt-out) rather than
+    /// taken over: expected, and nothing an operator must act on.
+    public var cancelled = false
+
+    public init(deliveryID: String, leased: String = "webhook delivery", cancelled: Bool = false) {
+        self.deliveryID = deliveryID
+        self.leased = leased
+        self.cancelled = cancelled
+    }
 
     public var description: String {
-        "the lease on webhook delivery \(deliveryID) passed to another vouchd before this attempt ended; the attempt is not recorded"
+        cancelled ? "the \(leased) \(deliveryID) was cancelled before this attempt ended; the attempt is not recorded"
+            : "the lease on \(leased) \(deliveryID) passed to another vouchd before this attempt ended; the attempt is not recorded"
     }
 }

@@ -5,10 +5,12 @@ import VouchDomain
 public protocol FeedbackStore: Sendable {
     /// Stores a submission's records in one transaction: reads the fix inside it, hands it to `build`, which makes the
     /// records against it (or throws), then checks that the fix takes feedback at the records' revision and every
-    /// tester is active and enrolled. A replayed idempotency claim returns the records first stored under it.
+    /// tester is active and enrolled. A replayed idempotency claim returns the records first stored under it. The
+    /// notifications by email `notifying` plans from the new records are queued in the same transaction.
     func submitFeedback(to key: String, by requester: Requester, idempotency: IdempotencyClaim?,
                         _ build: @escaping @Sendable (Fix) throws -> [Feedback],
-                        emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission
+                        emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent],
+                        notifying: @escaping @Sendable (_ stored: [Feedback], Fix, NotificationRecipients) throws -> [MailNotification]) throws -> FeedbackSubmission
     func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback]
     /// The latest feedback per tester on one revision, and how many records that revision has.
     func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence
@@ -19,6 +21,12 @@ public protocol FeedbackStore: Sendable {
 }
 
 extension FeedbackStore {
+    public func submitFeedback(to key: String, by requester: Requester, idempotency: IdempotencyClaim?,
+                               _ build: @escaping @Sendable (Fix) throws -> [Feedback],
+                               emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
+        try submitFeedback(to: key, by: requester, idempotency: idempotency, build, emitting: emitting, notifying: { _, _, _ in [] })
+    }
+
     /// Stores records already made against the fix as the caller read it.
     public func submitFeedback(_ records: [Feedback], by requester: Requester, idempotency: IdempotencyClaim?,
                                emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {

@@ -10,14 +10,21 @@ public protocol FixStore: Sendable {
     /// Fixes in a state the promotion timer looks at (testing, promoting, releasing…).
     func fixes(in states: [FixState]) throws -> [Fix]
     /// Reads the fix, applies `change` inside the write transaction, stores and audits the result, and puts the
-    /// events `emitting` returns in the outbox in the same transaction.
+    /// events `emitting` returns, and the notifications by email `notifying` plans, in their outboxes in the same
+    /// transaction.
     func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+                   notifying: (Fix, Fix, NotificationRecipients) throws -> [MailNotification],
                    _ change: (Fix) throws -> Fix) throws -> FixChange
     /// Every fix's evaluation rule, for building the OFREP snapshot at start.
     func flagRules() throws -> [FlagRule]
 }
 
 extension FixStore {
+    public func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+                          _ change: (Fix) throws -> Fix) throws -> FixChange {
+        try updateFix(key, action: action, by: principal, note: note, emitting: emitting, notifying: { _, _, _ in [] }, change)
+    }
+
     public func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, _ change: (Fix) throws -> Fix) throws -> FixChange {
         try updateFix(key, action: action, by: principal, note: note, emitting: { _, _ in [] }, change)
     }

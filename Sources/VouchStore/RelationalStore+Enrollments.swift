@@ -10,7 +10,8 @@ extension RelationalStore {
         }
     }
 
-    public func enroll(_ testerIDs: [String], panels: [String], in key: String, by principal: Requester, at time: Date) throws -> EnrollmentChange {
+    public func enroll(_ testerIDs: [String], panels: [String], in key: String, by principal: Requester, at time: Date,
+                       notifying: ([String]) throws -> [MailNotification]) throws -> EnrollmentChange {
         try write(by: principal) { connection, changes in
             guard try RelationalStore.fix(key, on: connection) != nil else { throw StoreError.notFound(kind: "fix", id: key) }
             var errors = try RelationalStore.testerErrors(testerIDs, withdrawn: "cannot be enrolled", on: connection)
@@ -35,6 +36,7 @@ extension RelationalStore {
                 if !panels.isEmpty { details["panels"] = .strings(panels) }
                 try audit(connection, AuditEvent(at: time, by: principal, action: .fixEnroll, fixKey: key, after: JSONWriter.string(.object(details))))
                 changes.flagRuleChanged(key)
+                try RelationalStore.enqueue(try notifying(added), on: connection, recording: &changes)
             }
             return EnrollmentChange(enrollments: try RelationalStore.enrollments(of: key, on: connection), added: added, removed: [])
         }

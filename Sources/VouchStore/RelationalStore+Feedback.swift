@@ -11,10 +11,11 @@ extension RelationalStore {
 
     public func submitFeedback(to key: String, by requester: Requester, idempotency: IdempotencyClaim?,
                                _ build: @escaping @Sendable (Fix) throws -> [Feedback],
-                               emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent]) throws -> FeedbackSubmission {
+                               emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent],
+                               notifying: @escaping @Sendable ([Feedback], Fix, NotificationRecipients) throws -> [MailNotification]) throws -> FeedbackSubmission {
         // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
         try groupWrite(by: requester) { connection, changes in
-            try RelationalStore.submit(to: key, by: requester, idempotency: idempotency, build, emitting: emitting, on: connection,
+            try RelationalStore.submit(to: key, by: requester, idempotency: idempotency, build, emitting: emitting, notifying: notifying, on: connection,
                                        recording: &changes, store: self)
         }
     }
@@ -23,6 +24,7 @@ extension RelationalStore {
     /// are stored against.
     static func submit(to key: String, by requester: Requester, idempotency: IdempotencyClaim?, _ build: (Fix) throws -> [Feedback],
                        emitting: ([Feedback], [Feedback], Fix) -> [WebhookEvent],
+                       notifying: ([Feedback], Fix, NotificationRecipients) throws -> [MailNotification],
                        on connection: any SQLConnection, recording changes: inout TransactionChanges, store: RelationalStore) throws -> FeedbackSubmission {
         guard let fix = try fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
         let records = try build(fix)
@@ -87,6 +89,7 @@ extension RelationalStore {
                 let latest = try latest(of: fix.key.rawValue, revision: fix.revision, on: connection)
                 _ = try enqueue(emitting(records, latest, fix), to: endpoints, ignoringSubscriptions: false, on: connection, recording: &changes)
             }
+            try enqueue(try notifying(records, fix, NotificationRecipients(connection: connection)), on: connection, recording: &changes)
             changes.record(.feedbackRecorded(FeedbackRecorded(fix: fix, records: records)))
         }
         if let claim = idempotency {

@@ -7,7 +7,7 @@ extension RelationalStore {
     static let fixColumns = """
         key, title, description, ui_area, platforms, wcag, expected_announcement, author, revision, state,
         paused_from, rollout_percentage, created_at_ms, updated_at_ms, testing_since_ms, criteria_json, rollout_steps, rollout_interval_s,
-        rollout_next_step_at_ms, promotion_event_id
+        rollout_next_step_at_ms, promotion_event_id, language
         """
 
     public func createFix(_ fix: Fix, by principal: Requester, emitting events: [WebhookEvent]) throws -> Fix {
@@ -16,7 +16,7 @@ extension RelationalStore {
                 throw StoreError.alreadyExists(kind: "fix", id: fix.key.rawValue)
             }
             try connection.query(
-                "INSERT INTO fixes (\(RelationalStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO fixes (\(RelationalStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 RelationalStore.values(of: fix))
             try audit(connection, AuditEvent(at: fix.createdAt, by: principal, action: .fixCreate, fixKey: fix.key.rawValue,
                                              after: JSONWriter.string(fix.jsonValue)))
@@ -45,6 +45,7 @@ extension RelationalStore {
     }
 
     public func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+                          notifying: (Fix, Fix, NotificationRecipients) throws -> [MailNotification],
                           _ change: (Fix) throws -> Fix) throws -> FixChange {
         try write(by: principal) { connection, changes in
             guard let before = try RelationalStore.fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
@@ -58,7 +59,7 @@ extension RelationalStore {
                     UPDATE fixes SET title = ?, description = ?, ui_area = ?, platforms = ?, wcag = ?, expected_announcement = ?,
                         author = ?, revision = ?, state = ?, paused_from = ?, rollout_percentage = ?, created_at_ms = ?, updated_at_ms = ?,
                         testing_since_ms = ?, criteria_json = ?, rollout_steps = ?, rollout_interval_s = ?, rollout_next_step_at_ms = ?,
-                        promotion_event_id = ?
+                        promotion_event_id = ?, language = ?
                     WHERE key = ?
                     """, values)
                 changes.record(.fixChanged(fixChange))
@@ -68,6 +69,7 @@ extension RelationalStore {
             try audit(connection, AuditEvent(at: after.updatedAt, by: principal, action: action, fixKey: key, note: note,
                                              before: JSONWriter.string(before.jsonValue), after: JSONWriter.string(after.jsonValue)))
             _ = try RelationalStore.enqueue(emitting(before, after), onlyTo: nil, on: connection, recording: &changes)
+            try RelationalStore.enqueue(try notifying(before, after, NotificationRecipients(connection: connection)), on: connection, recording: &changes)
             return fixChange
         }
     }
@@ -154,6 +156,7 @@ extension RelationalStore {
             fix.criteria.isEmpty ? .null : .text(JSONWriter.string(fix.criteria.jsonValue)),
             .optional(fix.rollout.map { $0.steps.map(String.init).joined(separator: ",") }), .optional(fix.rollout?.intervalSeconds),
             fix.nextRolloutStepAt.map { .integer(StoreClock.milliseconds($0)) } ?? .null, .optional(fix.promotionEventID),
+            .optional(fix.language),
         ]
     }
 
@@ -178,6 +181,7 @@ extension RelationalStore {
         }
         fix.nextRolloutStepAt = row.optionalInt(18).map { StoreClock.date(Int64($0)) }
         fix.promotionEventID = row.optionalString(19)
+        fix.language = row.optionalString(20)
         return fix
     }
 }

@@ -49,7 +49,7 @@ extension RelationalStore {
     }
 
     public func acceptInvitation(secretSHA256: [UInt8], at time: Date, consentText: AgreedConsentText?, makeTester: (Invitation) throws -> Tester,
-                                 makeLink: ((Tester) -> TesterLink)?) throws -> InvitationAcceptance {
+                                 makeLink: ((Tester) -> TesterLink)?, notifying: (Tester, [String]) throws -> [MailNotification]) throws -> InvitationAcceptance {
         try write(by: .daemon) { connection, changes in
             guard var invitation = try connection.query("SELECT \(RelationalStore.invitationColumns) FROM invitations WHERE secret_sha256 = ?",
                                                         [.blob(secretSHA256)]).first.map(RelationalStore.invitation(from:)),
@@ -85,6 +85,7 @@ extension RelationalStore {
             }
             let link = makeLink?(tester)
             if let link { try insert(link, on: connection) }
+            try RelationalStore.enqueue(try notifying(tester, enrolled), on: connection, recording: &changes)
             return InvitationAcceptance(tester: tester, invitation: invitation, enrolledFixes: enrolled, joinedPanels: joined, link: link)
         }
     }

@@ -103,6 +103,7 @@ extension RelationalStore {
             }
             if let owner = attempt.claimedBy {
                 let holder = try connection.query("SELECT lease_owner FROM webhook_deliveries WHERE id = ?", [.text(delivery.id)]).first?.optionalString(0)
+                guard delivery.status != .cancelled else { throw LeaseLost(deliveryID: delivery.id, cancelled: true) }
                 guard holder == owner, delivery.status == .pending else { throw LeaseLost(deliveryID: delivery.id) }
             }
             try connection.query(

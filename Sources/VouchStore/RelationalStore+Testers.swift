@@ -52,13 +52,18 @@ extension RelationalStore {
         }
     }
 
-    public func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: Requester, at time: Date) throws -> Withdrawal {
+    public func withdrawTester(_ id: String, purgeFeedback: Bool, by principal: Requester, at time: Date,
+                               notifying: (Tester) throws -> [MailNotification]) throws -> Withdrawal {
         let withdrawal = try write(by: principal) { connection, changes -> Withdrawal in
             guard let before = try RelationalStore.tester(id, on: connection) else { throw StoreError.notFound(kind: "tester", id: id) }
             guard before.isActive else {
                 let when = before.withdrawnAt.map { " at \($0.formatted(.iso8601))" } ?? ""
                 throw StoreConflict("tester \(id) already withdrew\(when); their data was erased then and their feedback unlinked or deleted")
             }
+            // What was queued for her goes, with her choices of mail; the mail that confirms the withdrawal is queued
+            // in the same transaction, with a copy of the address that is erased below (docs/notifications.md).
+            try RelationalStore.forgetNotifications(of: id, on: connection)
+            try RelationalStore.enqueue(try notifying(before), on: connection, recording: &changes)
             let enrolled = try RelationalStore.enrolledFixes(of: id, on: connection)
             // Her keys go from every fix's direct targets too: a maintainer may have added one for her, and the flag
             // must go off for it like for the rest (docs/privacy.md, "Withdrawal and erasure").
@@ -164,7 +169,7 @@ extension RelationalStore {
         guard let row = try connection.query(
             """
             SELECT t.id, t.status, t.consent_version, t.consent_given_at_ms, t.consent_recorded_by, t.created_at_ms, t.updated_at_ms,
-                   t.withdrawn_at_ms, i.name, i.contact, t.consent_given_by, t.consent_language
+                   t.withdrawn_at_ms, i.name, i.contact, t.consent_given_by, t.consent_language, i.email
             FROM testers t LEFT JOIN tester_identities i ON i.tester_id = t.id WHERE t.id = ?
             """, [.text(id)]).first else { return nil }
         let profiles = try connection.query(
@@ -180,7 +185,7 @@ extension RelationalStore {
             consent: Consent(version: row.string(2), givenAt: StoreClock.date(row.int64(3)), recordedBy: row.string(4),
                              givenBy: Consent.Giver(rawValue: row.string(10)) ?? .staff, language: row.optionalString(11)),
             status: Tester.Status(rawValue: row.string(1)) ?? .withdrawn, createdAt: StoreClock.date(row.int64(5)),
-            updatedAt: StoreClock.date(row.int64(6)), withdrawnAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) })
+            updatedAt: StoreClock.date(row.int64(6)), withdrawnAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) }, email: row.optionalString(12))
     }
 
     /// A new active tester with her consent record and personal data.
@@ -199,8 +204,8 @@ extension RelationalStore {
 
     static func writePersonalData(of tester: Tester, on connection: any SQLConnection) throws {
         if let name = tester.name {
-            try connection.query("INSERT INTO tester_identities (tester_id, name, contact) VALUES (?, ?, ?)",
-                                 [.text(tester.id), .text(name), .optional(tester.contact)])
+            try connection.query("INSERT INTO tester_identities (tester_id, name, contact, email) VALUES (?, ?, ?, ?)",
+                                 [.text(tester.id), .text(name), .optional(tester.contact), .optional(tester.email)])
         }
         for (position, profile) in tester.assistiveTech.enumerated() {
             try connection.query("INSERT INTO tester_assistive_tech (tester_id, position, technology, platform, version, browser) VALUES (?, ?, ?, ?, ?, ?)",

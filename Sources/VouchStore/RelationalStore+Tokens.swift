@@ -4,7 +4,7 @@ import VouchIdentity
 import VouchJSON
 
 extension RelationalStore {
-    static let tokenColumns = "id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms, principal"
+    static let tokenColumns = "id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms, principal, email"
 
     /// Stores a token. A staff token's principal is registered first: a new name whose confusable skeleton another
     /// principal already has is refused, so no two principals look alike (docs/decisions.md, "Principals, not tokens").
@@ -34,9 +34,10 @@ extension RelationalStore {
                 try RelationalStore.register(principal.name, field: principal.field, by: token.createdBy, at: token.createdAt, on: connection)
             }
             try connection.query(
-                "INSERT INTO tokens (\(RelationalStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tokens (\(RelationalStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(token.id), .text(token.name), .text(token.role.rawValue), .optional(token.testerID), .blob(token.secretSHA256),
-                 .text(token.createdBy), .integer(StoreClock.milliseconds(token.createdAt)), .null, .text(token.principalName)])
+                 .text(token.createdBy), .integer(StoreClock.milliseconds(token.createdAt)), .null, .text(token.principalName),
+                 .optional(token.email)])
             try audit(connection, AuditEvent(at: token.createdAt, principal: token.createdBy, action: .tokenCreate, subject: token.id,
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: token))))
             changes.record(.tokenAdded(token))
@@ -108,7 +109,8 @@ extension RelationalStore {
         }
         return TokenRecord(id: row.string(0), name: row.string(1), principalName: row.optionalString(8) ?? row.string(1), role: role,
                            testerID: row.optionalString(3), secretSHA256: row.blob(4),
-                           createdBy: row.string(5), createdAt: StoreClock.date(row.int64(6)), revokedAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) })
+                           createdBy: row.string(5), createdAt: StoreClock.date(row.int64(6)), revokedAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) },
+                           email: row.optionalString(9))
     }
 
     /// Adds `name` to the principals, or finds it there; refuses a name that looks like another principal's.

@@ -31,7 +31,10 @@ public final class RelationalStore: Store {
         try assignLegacyPrincipals()
         if !storage.isShared {
             // One process owns an SQLite file: leases of an earlier run (which ended mid-attempt) are its own, and void.
-            try storage.write { try $0.query("UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at_ms = NULL WHERE lease_owner IS NOT NULL") }
+            try storage.write { connection in
+                try connection.query("UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at_ms = NULL WHERE lease_owner IS NOT NULL")
+                try connection.query("UPDATE notifications SET lease_owner = NULL, lease_expires_at_ms = NULL WHERE lease_owner IS NOT NULL")
+            }
         }
     }
 

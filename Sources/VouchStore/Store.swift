@@ -6,4 +6,4 @@
 /// that cannot take the work at the moment (busy, unreachable, its disk full) makes a call throw `StoreUnavailable`.
 public protocol Store: ClusterStore, FixStore, TargetStore, TokenStore, TesterStore, EnrollmentStore, FeedbackStore, ApprovalStore,
     WebhookStore, DeliveryStore, AuditStore, ServerKeyStore, TesterLinkStore, ConsoleSessionStore, OperationalCountsStore, InvitationStore,
-    ConsentTextStore, JoinDraftStore, PanelStore {}
+    ConsentTextStore, JoinDraftStore, PanelStore, NotificationStore {}

@@ -20,6 +20,8 @@ public enum StoreChange: Sendable {
     case approvalRecorded(fixKey: String)
     /// This many webhook deliveries were put in the outbox.
     case outboxRowsAdded(Int)
+    /// This many notifications by email were put in their outbox.
+    case notificationsQueued(Int)
     /// A dead or cancelled delivery is pending again.
     case deliveryRequeued(id: String)
     /// A delivery reached its end (succeeded, dead).

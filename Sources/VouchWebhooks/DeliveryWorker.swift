@@ -181,6 +181,9 @@ public final class DeliveryWorker: Sendable {
             _ = try store.recordAttempt(DeliveryAttempt(deliveryID: job.delivery.id, number: number, at: now, statusCode: outcome.statusCode,
                                                         error: outcome.error, durationMilliseconds: outcome.durationMilliseconds,
                                                         decision: decision, claimedBy: owner))
+        } catch let lost as LeaseLost where lost.cancelled {
+            // Its webhook was deleted or disabled while the attempt ran: the delivery ended as cancelled, as asked.
+            return
         } catch let lost as LeaseLost {
             // Frozen or cut off past the lease: another vouchd has taken the delivery over, and its attempt stands.
             onError("a webhook attempt came back after its lease had passed to another vouchd", lost)

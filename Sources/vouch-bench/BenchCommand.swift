@@ -29,6 +29,8 @@ import VouchStore
 ///                                             a webhook endpoint and that many pending deliveries, vouchd stopped
 ///     vouch-bench delivery-status --state-dir DIR
 ///                                             deliveries by status and attempts recorded
+///     vouch-bench mail-rate --state-dir DIR [--mails 2000]
+///                                             notifications sent per second by the mail worker to a loopback SMTP server
 ///     vouch-bench promotion-delay --url URL --token T --mode approval|soak [--repetitions 10] [--soak-seconds 2]
 ///                                             last criterion met → first fix.promoted request at a receiver
 ///     vouch-bench console --url URL --admin-token T [--sessions 50] [--seconds 10] [--rate 20]
@@ -53,6 +55,7 @@ enum BenchCommand {
           vouch-bench http-timing --url URL --token TOKEN [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
           vouch-bench enqueue-deliveries --state-dir DIR --url URL [--events 5000]
           vouch-bench delivery-status --state-dir DIR
+          vouch-bench mail-rate --state-dir DIR [--mails 2000]
           vouch-bench promotion-delay --url URL --token TOKEN --mode approval|soak [--repetitions 10] [--soak-seconds 2]
           vouch-bench console --url URL --admin-token T [--sessions 50] [--seconds 10] [--rate 20]
           vouch-bench streams --url URL --admin-token T --sdk-token T --fix KEY --pid PID [--streams 10000] [--addresses 100] [--changes 5] [--hold-seconds 0]
@@ -124,6 +127,8 @@ enum BenchCommand {
             case "enqueue-deliveries":
                 try OutboxFiller.fill(stateDirectory: try options.required("--state-dir"), url: try options.required("--url"),
                                       events: try options.int("--events", 5_000))
+            case "mail-rate":
+                try MailRateBench.run(stateDirectory: try options.required("--state-dir"), mails: try options.int("--mails", 2_000))
             case "delivery-status":
                 try OutboxFiller.status(stateDirectory: try options.required("--state-dir"))
             case "promotion-delay":

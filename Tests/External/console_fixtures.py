@@ -192,6 +192,8 @@ STATES: list[tuple[str, str, Callable[[ConsoleBrowser, Story], Visit]]] = [
     ("anonymous", "signing in with a revoked token",
      lambda browser, story: browser.submit("/console/sign-in", {"token": _revoked_token(story)})),
     ("anonymous", "a personal link that does not work", lambda browser, story: browser.open("/console/link/" + "x" * 43)),
+    ("anonymous", "a link to stop emails that does not work",
+     lambda browser, story: browser.open("/console/unsubscribe/" + "74" * 8 + ".tester_enrolled." + "0" * 32)),
     ("admin", "a form sent without the session's security token",
      lambda browser, story: browser.submit("/console/", {"csrf": ""})),
 ]

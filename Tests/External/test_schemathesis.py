@@ -208,6 +208,8 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
     # Identifiers by operation: what one operation changes (disables, withdraws) must not starve another.
     per_operation = [
         (["actOnFix"], {"path.key": "all_fixes"}),
+        # A whole valid report at once (a seeded fix in testing, an enrolled tester, answers that agree) is a rare draw.
+        (["submitFeedback"], {"path.key": "fixes"}),
         (["getTester", "updateTester", "exportTester", "createTesterLink", "listTesterLinks"], {"path.id": "testers"}),
         (["revokeTesterLink"], {"path.id": "link_testers", "path.link": "links"}),
         (["submitFeedback"], {"body.tester": "testers"}),
@@ -224,6 +226,7 @@ def write_config(path: pathlib.Path, seeded: Seeded) -> None:
         (["removePanelMember"], {"path.id": "removable_panels", "path.tester": "testers"}),
         (["deletePanel"], {"path.id": "deletable_panels"}),
         (["getConsentText"], {"path.version": "consent_versions"}),
+        (["acrReport"], {"query.fixes": "fixes"}),
     ]
     for operation_ids, parameters in per_operation:
         lines += ["[[operations]]",

@@ -7,6 +7,20 @@ import VouchTestSupport
 @Suite struct FixCriteriaRolloutTests {
     static let key = DaemonProcess.fixKey
 
+    @Test func aFixSaysTheLanguageItsTextIsWrittenIn() throws {
+        let server = try DaemonProcess()
+        defer { server.stop() }
+        let created = try server.vouch("fix", "create", Self.key, "--title", "チャンネルのロゴに名前を付ける", "--ui-area", "チャンネル選択",
+                                       "--platform", "ios", "--language", "ja")
+        try #require(created.status == 0, "\(created)")
+        #expect(try server.json("fix", "show", Self.key)["language"] == .string("ja"))
+        #expect(try server.vouch("fix", "update", Self.key, "--language", "en").status == 0)
+        #expect(try server.vouch("fix", "show", Self.key).stdout.contains("\nWritten in: en\n"))
+        let refused = try server.vouch("fix", "update", Self.key, "--language", "fr")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("en, ja"), "\(refused)")
+    }
+
     @Test func criteriaOverridesChangeTheStatus() throws {
         let server = try DaemonProcess()
         defer { server.stop() }

@@ -17,6 +17,8 @@ import Testing
             who is in them.
           enroll: Enroll testers in a fix, remove them, or list who is enrolled.
           feedback: Submit testers' feedback on a fix, list it, and sum it up.
+          evidence: Export what testers verified, in the formats auditors and buyers
+            read.
           status: Explain every promotion criterion of a fix, met or not, what is still
             missing, and its approvals.
           approve: Approve a fix's current revision for release, as a release manager
@@ -25,6 +27,8 @@ import Testing
             promoted until a new revision.
           webhook: Add, list, change and test the webhooks that receive Vouch's events,
             and follow their deliveries.
+          notifications: List the notifications by email: to whom, about what, and
+            whether they were sent.
           token: Create, list and revoke API tokens.
           audit: List the audit events: who changed what, and when, oldest first.
           eval: Evaluate a fix's flag for one user, as an app would.
@@ -63,7 +67,7 @@ import Testing
           list: List fixes, in order of their keys.
           show: Show every field of one fix.
           update: Change a fix's title, UI area, platforms, WCAG criteria, expected
-            announcement or description.
+            announcement, description or language.
           start: Start testing a fix: its flag turns on for the keys it targets and
             stays off for everyone else.
           revise: Record a new revision of a fix after its implementation changed, such
@@ -98,6 +102,7 @@ import Testing
         Usage: vouch fix create <key> --title <text> --ui-area <name>
                --platform <platform> ... [--wcag <criterion> ...]
                [--expected-announcement <text>] [--description <text>]
+               [--language <language>]
 
         Arguments:
           <key>: The new fix's flag key: 1 to 100 lowercase letters, digits, '.', '_' or
@@ -116,6 +121,9 @@ import Testing
             say once the fix works, such as "NHK, button, selected".
           --description <text>: What changed and how to try it, for the people who test
             it.
+          --language <language>: The language the title, UI area and expected
+            announcement are written in. Default on creation: the server's
+            console.default_language. Allowed: en, ja.
 
         Global options: --server, --token, --json; see 'vouch --help'.
 

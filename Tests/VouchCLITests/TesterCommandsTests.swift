@@ -26,6 +26,7 @@ import VouchTestSupport
             Status: active
             Name: Ana Example
             Contact: none
+            Email: none
             Assistive technology: VoiceOver 18.2 on iOS
             Targeting keys: tablet-9, user-1
             Consent: version 2026-11, given on \(ConsoleTime.say(created)), recorded by admin
@@ -62,9 +63,16 @@ import VouchTestSupport
         #expect(updated.contains("\nContact: ana@example.org\n") && updated.contains("\nTargeting keys: user-1\n"), "\(updated)")
         #expect(try server.vouch("tester", "update", id, "--contact=").status == 0)
         #expect(try server.vouch("tester", "show", id).stdout.contains("\nContact: none\n"))
+        // An address for mail, apart from the contact; one that is not an address is refused by name.
+        #expect(try server.vouch("tester", "update", id, "--email", "ana@example.org").status == 0)
+        #expect(try server.vouch("tester", "show", id).stdout.contains("\nEmail: ana@example.org\n"))
+        let notAnAddress = try server.vouch("tester", "update", id, "--email", "ana at example")
+        #expect(notAnAddress.status == 65 && notAnAddress.stderr.contains("email") && !notAnAddress.stderr.contains("ana at example"), "\(notAnAddress)")
+        #expect(try server.vouch("tester", "update", id, "--email=").status == 0)
+        #expect(try server.vouch("tester", "show", id).stdout.contains("\nEmail: none\n"))
         let nothing = try server.vouch("tester", "update", id)
         #expect(nothing.status == 64)
-        #expect(nothing.stderr.hasPrefix("Error: Give at least one field to change: --name, --contact, --assistive-tech, --targeting-key or --consent.\n"))
+        #expect(nothing.stderr.hasPrefix("Error: Give at least one field to change: --name, --contact, --email, --assistive-tech, --targeting-key or --consent.\n"))
 
         // The export holds everything; written to a file, only its owner may read it.
         let export = try server.json("tester", "export", id)
@@ -189,7 +197,7 @@ import VouchTestSupport
     func testerTokenUsageErrors(_ options: [String], _ error: String) throws {
         #expect(try VouchRun.run(["token", "create", "--name", "ana"] + options) == VouchRun(status: 64, stdout: "", stderr: """
             \(error)
-            Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>]
+            Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>] [--email <address>]
             See 'vouch token create --help'.
 
             """))

@@ -3,7 +3,7 @@ import Testing
 
 /// Usage errors: `Error:`, `Usage:` and `See …` on stderr, nothing on stdout, exit 64.
 @Suite struct UsageErrorGoldenTests {
-    static let fixCreateUsage = "Usage: vouch fix create <key> --title <text> --ui-area <name> --platform <platform> ... [--wcag <criterion> ...] [--expected-announcement <text>] [--description <text>]"
+    static let fixCreateUsage = "Usage: vouch fix create <key> --title <text> --ui-area <name> --platform <platform> ... [--wcag <criterion> ...] [--expected-announcement <text>] [--description <text>] [--language <language>]"
 
     static func usageError(_ lines: String...) -> VouchRun {
         VouchRun(status: 64, stdout: "", stderr: lines.map { $0 + "\n" }.joined())
@@ -74,7 +74,7 @@ import Testing
     @Test func invalidEnumeratedValueSuggestsTheClosest() throws {
         #expect(try VouchRun.run(["token", "create", "--name", "ios-app", "--role", "sdj"]) == UsageErrorGoldenTests.usageError(
             "Error: Invalid value 'sdj' for '--role <role>'. Did you mean 'sdk'? Allowed: admin, release_manager, maintainer, tester, sdk.",
-            "Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>]",
+            "Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>] [--email <address>]",
             "See 'vouch token create --help'."))
     }
 

@@ -7,10 +7,10 @@ import Testing
 struct MessageCatalogTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The Swift sources of the console, where pages name their messages as `.someKey`.
+    /// The Swift sources of the console, where pages name their messages as `.someKey`, and of the mails.
     static func consoleSources() throws -> String {
         var text = ""
-        for folder in ["Sources/VouchConsoleKit", "Sources/VouchConsole"] {
+        for folder in ["Sources/VouchConsoleKit", "Sources/VouchConsole", "Sources/VouchNotifications"] {
             let root = repository.appendingPathComponent(folder)
             let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
             for case let file as URL in files where file.pathExtension == "swift" { text += try String(contentsOf: file, encoding: .utf8) + "\n" }

@@ -49,4 +49,17 @@ struct MessagesTests {
         #expect(Words.verdict(.cantTell) == "I can't tell", "the English words come from the English catalog")
         #expect(Words.state(.rolledBack) == "Rolled back")
     }
+
+    @Test func anAuthorsTextIsMarkedWithItsLanguageOnlyWhereThePageSpeaksAnother() {
+        #expect(Messages(.en).authored("テレビ <番組>", language: "ja").markup == "<span lang=\"ja\">テレビ &lt;番組&gt;</span>")
+        #expect(Messages(.ja).authored("テレビ", language: "ja").markup == "テレビ")
+        #expect(Messages(.ja).authored("TV guide", language: nil).markup == "TV guide", "a language not recorded is not guessed")
+    }
+
+    @Test(arguments: [(90, "1 分", "1 minute"), (3_600, "1 時間", "1 hour"), (5_400, "1 時間 30 分", "1 hour 30 minutes"),
+                      (172_800, "2 日", "2 days"), (7 * 86_400 + 3 * 3_600, "7 日 3 時間", "7 days 3 hours")])
+    func lengthsOfTimeUseTheLanguagesUnits(seconds: Int, japanese: String, english: String) {
+        #expect(Messages(.ja).duration(seconds) == japanese)
+        #expect(Messages(.en).duration(seconds) == english, "the evaluator's words, as vouch status says them")
+    }
 }

@@ -152,4 +152,29 @@ import VouchDomain
         }
         #expect(fieldNames(failure) == ["platforms[1]", "wcag[1]"])
     }
+
+    @Test func aFixIsWrittenInTheLanguageItsAuthorNamesOrTheDefault() throws {
+        let languages = FixValidator.Languages(allowed: ["en", "ja"], fallback: "ja")
+        #expect(try FixValidator.makeFix(from: completeDraft(), author: "ann", at: created, languages: languages).language == "ja")
+        var draft = completeDraft()
+        draft.language = "en"
+        let fix = try FixValidator.makeFix(from: draft, author: "ann", at: created, languages: languages)
+        #expect(fix.language == "en")
+        let changed = try FixValidator.applyPatch(FixDraft(language: "ja"), to: fix, at: later, languages: languages)
+        #expect(changed.language == "ja")
+        #expect(changed.updatedAt == later)
+        #expect(try FixValidator.applyPatch(FixDraft(title: "Other"), to: fix, at: later, languages: languages).language == "en", "kept when not sent")
+    }
+
+    @Test func aLanguageTheConsoleDoesNotSpeakIsRefusedByName() throws {
+        let languages = FixValidator.Languages(allowed: ["en", "ja"], fallback: "en")
+        var draft = completeDraft()
+        draft.language = "fr"
+        let failure = try #require(throws: ValidationFailure.self) {
+            try FixValidator.makeFix(from: draft, author: "ann", at: created, languages: languages)
+        }
+        #expect(failure.errors == [FieldError(field: "language", message: "'fr' is not one of the console's languages; allowed: en, ja")])
+        let fix = try FixValidator.makeFix(from: completeDraft(), author: "ann", at: created, languages: languages)
+        #expect(throws: ValidationFailure.self) { try FixValidator.applyPatch(FixDraft(language: "JA"), to: fix, at: later, languages: languages) }
+    }
 }

@@ -154,7 +154,7 @@ struct ConsoleMaintainerTesterTests {
         _ = try testerBrowser.openLink(link.path)
         let browser = try server.signedInBrowser(role: "maintainer")
         let page = try browser.get("/console/testers/\(tester)")
-        #expect(page.html.contains("Revoke<span class=\"visually-hidden\"> link \(link.id)</span>"))
+        #expect(page.html.contains("Revoke<span class=\"visually-hidden\"> personal link \(link.id)</span>"))
         let confirm = try browser.get("/console/testers/\(tester)/links/\(link.id)/revoke")
         #expect(confirm.status == 200)
         #expect(confirm.html.contains("<h1 class=\"heading-l\">Revoke link \(link.id) of Aiko Tanaka?</h1>"))

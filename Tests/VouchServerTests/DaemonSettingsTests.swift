@@ -40,8 +40,8 @@ import VouchWebhooks
                     #expect(phrase == "from 0 to 1", "\(setting.key) says '\(phrase)'")
                 case .percentageList:
                     #expect(phrase == "from 1 to 100", "\(setting.key) says '\(phrase)'")
-                case .listenAddress, .path, .oneOf, .boolean, .assistiveTechList, .originList, .publicURL, .databaseURL, .text, .issuerURL,
-                     .scopeList, .claimName, .roleMapping:
+                case .listenAddress, .path, .oneOf, .boolean, .assistiveTechList, .originList, .publicURL, .databaseURL, .text, .smtpURL, .mailAddress, .issuerURL,
+                     .optionalPath, .scopeList, .claimName, .roleMapping:
                     Issue.record("\(setting.key) states a range, '\(phrase)', that its check does not have")
                 }
             }
@@ -59,8 +59,8 @@ import VouchWebhooks
             case .boolean: _ = defaults.boolean(setting.key)
             case .durationList: _ = defaults.secondsList(setting.key)
             case .percentageList: _ = defaults.integerList(setting.key)
-            case .listenAddress, .path, .oneOf, .ratio, .assistiveTechList, .originList, .publicURL, .databaseURL, .text, .issuerURL,
-                 .scopeList, .claimName, .roleMapping: break
+            case .listenAddress, .path, .oneOf, .ratio, .assistiveTechList, .originList, .publicURL, .databaseURL, .text, .smtpURL, .mailAddress, .issuerURL,
+                 .optionalPath, .scopeList, .claimName, .roleMapping: break
             }
         }
         _ = defaults.applicationSettings

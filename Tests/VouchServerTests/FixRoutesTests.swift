@@ -21,6 +21,24 @@ import VouchJSON
         #expect(patched.json["title"]?.stringValue == "Label channel logos")
     }
 
+    @Test func aFixKeepsTheLanguageItsTextIsWrittenIn() throws {
+        var settings = InProcessServer.testSettings()
+        settings.console.defaultLanguage = "ja"
+        let server = try InProcessServer(settings: settings)
+        let created = try server.call("POST", "/v1/fixes", json: InProcessServer.channelSelectorFix)
+        #expect(created.json["language"]?.stringValue == "ja", "console.default_language")
+        let english = try server.call("PATCH", "/v1/fixes/tv-channel-selector-labels", json: #"{"language":"en"}"#)
+        #expect(english.status == 200)
+        #expect(english.json["language"]?.stringValue == "en")
+        #expect(try server.call("GET", "/v1/fixes/tv-channel-selector-labels").json["language"]?.stringValue == "en", "stored")
+        let refused = try server.call("PATCH", "/v1/fixes/tv-channel-selector-labels", json: #"{"language":"fr","title":""}"#)
+        #expect(refused.status == 422)
+        #expect(refused.errorFields.sorted() == ["language", "title"])
+        let made = try server.call("POST", "/v1/fixes", json: #"{"key":"menu-fix","title":"メニュー","ui_area":"メインメニュー","platforms":["ios"],"language":"ja"}"#)
+        #expect(made.status == 201)
+        #expect(made.json["language"]?.stringValue == "ja")
+    }
+
     @Test func invalidCreateNamesEveryFieldAndStoresNothing() throws {
         let server = try InProcessServer()
         let answer = try server.call("POST", "/v1/fixes", json: #"{"key":"Bad Key","title":"","platforms":["ios","tv"],"wcag":["4.1.1","9.9.9"],"state":"released","colour":"red"}"#)

@@ -88,6 +88,7 @@ struct JoinPagesTests {
         #expect(joined.status == 200)
         #expect(joined.html.contains("参加しました"))
         #expect(joined.html.contains("/console/link/"))
+        #expect(!joined.html.contains("language-switcher"), "a link shown once offers no way to lose it")
         #expect(browser.cookies["vouch_join"] == nil)
         let tester = try #require(try server.store.testers(after: nil, limit: 10).first)
         #expect(tester.consent.givenBy == .tester)

@@ -222,7 +222,7 @@ import VouchTestSupport
             #expect(schemas[name]?["additionalProperties"] == .bool(false), "\(name) must refuse unknown fields")
         }
         let writable = Set(schemas["FixCreate"]?["properties"]?.objectValue?.keys ?? [])
-        #expect(writable == ["key", "title", "description", "ui_area", "platforms", "wcag", "expected_announcement"])
+        #expect(writable == ["key", "title", "description", "ui_area", "platforms", "wcag", "expected_announcement", "language"])
         #expect(schemas["FixCreate"]?["required"] == .strings(["key", "title", "ui_area", "platforms"]))
         #expect(schemas["TokenCreate"]?["required"] == .strings(["name", "role"]))
         // The OFREP context takes any attributes, so it must not refuse them.

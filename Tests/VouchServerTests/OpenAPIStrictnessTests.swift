@@ -26,11 +26,11 @@ import VouchTestSupport
         return [
             Base(operation: "POST /v1/fixes", path: "/v1/fixes", body: object(#"""
                 {"key":"strict-fix","title":"Labels","description":"Adds labels","ui_area":"Channel list","platforms":["ios"],"wcag":["4.1.2"],
-                 "expected_announcement":"NHK, button"}
+                 "expected_announcement":"NHK, button","language":"en"}
                 """#)),
             Base(operation: "PATCH /v1/fixes/{key}", path: "/v1/fixes/patch-fix", body: object(#"""
                 {"key":"patch-fix","title":"Labels","description":"Adds labels","ui_area":"Channel list","platforms":["web"],"wcag":["1.1.1"],
-                 "expected_announcement":"NHK, button"}
+                 "expected_announcement":"NHK, button","language":"ja"}
                 """#)),
             Base(operation: "PUT /v1/fixes/{key}/criteria", path: "/v1/fixes/\(key)/criteria",
                  body: object(#"{"min_soak":"5s","required_assistive_tech":["ios:voiceover"]}"#)),
@@ -38,12 +38,13 @@ import VouchTestSupport
             Base(operation: "POST /v1/fixes/{key}/targets", path: "/v1/fixes/\(key)/targets", body: object(#"{"add":["user-1"],"remove":["user-2"]}"#)),
             Base(operation: "POST /v1/fixes/{key}/approvals", path: "/v1/fixes/\(key)/approvals", body: object(#"{"decision":"approve"}"#)),
             Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"strict-app","role":"sdk"}"#)),
+            Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"strict-maintainer","role":"maintainer","email":"mia@example.org"}"#)),
             Base(operation: "POST /v1/tokens", path: "/v1/tokens", body: object(#"{"name":"phone","role":"tester","tester":"\#(tester)"}"#)),
             Base(operation: "POST /v1/testers", path: "/v1/testers", body: object(#"""
-                {"name":"Ana","contact":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v1"}
+                {"name":"Ana","contact":"ana@example.com","email":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v1"}
                 """#)),
             Base(operation: "PATCH /v1/testers/{id}", path: "/v1/testers/\(tester)", body: object(#"""
-                {"name":"Ana","contact":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v2"}
+                {"name":"Ana","contact":"ana@example.com","email":"ana@example.com","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-9"],"consent":"v2"}
                 """#)),
             Base(operation: "POST /v1/testers/{id}/links", path: "/v1/testers/\(tester)/links", body: object(#"{"valid_for":"14d"}"#)),
             Base(operation: "POST /v1/invitations", path: "/v1/invitations", body: object(#"""
@@ -174,7 +175,8 @@ import VouchTestSupport
         try server.createChannelSelectorFix()
         let webhook = try #require(try server.call("POST", "/v1/webhooks", json: #"{"url":"http://127.0.0.1:9/first"}"#).json["id"]?.stringValue)
         let document = try OpenAPIDocumentTests.document()
-        let examples = ["state": "draft", "status": "dead", "cursor": "c29tZS1rZXk"]
+        let examples = ["state": "draft", "status": "dead", "cursor": "c29tZS1rZXk", "released_from": "2026-12-01", "released_to": "2026-12-31",
+                        "fixes": Self.key, "product_name": "Example TV", "product_version": "5.4.1", "format": "markdown"]
         var checked = 0
         var refusals: [String] = []
         for (template, item) in try #require(document["paths"]?.objectValue).members {

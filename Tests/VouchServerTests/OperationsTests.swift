@@ -94,9 +94,10 @@ import VouchTestSupport
         let run = try VouchdRun(["check-config", "--config", config, "--log-level", "debug"], environment: ["VOUCHD_WEBHOOKS_TIMEOUT": "5s"])
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.output.split(separator: "\n").map(String.init)
-        // Every key, then the database, then the identity provider (none here).
-        #expect(lines.count == DaemonSettings.all.count + 2)
-        #expect(lines.dropLast().last?.hasPrefix("Database: SQLite at ") == true, "\(lines.dropLast().last ?? "")")
+        // Every key, then the database, the mail relay and the identity provider (neither set here).
+        #expect(lines.count == DaemonSettings.all.count + 3)
+        #expect(lines.dropLast(2).last?.hasPrefix("Database: SQLite at ") == true, "\(lines.dropLast(2).last ?? "")")
+        #expect(lines.dropLast().last == "Notifications by email: off (notifications.smtp_url is empty)")
         #expect(lines.last == "Identity provider: none (console.oidc.issuer is empty); staff sign in with a token")
         #expect(lines.contains("listen = 127.0.0.1:9999    # from file \(config):1"))
         #expect(lines.contains("criteria.min_soak = 2h    # from file \(config):2"))

@@ -96,7 +96,7 @@ struct PersonalLinkOpeningTests {
         #expect(created["via"]?.stringValue?.hasSuffix("created by admin, opened in a browser signed in as mona") == true)
         // Where the release manager weighs the evidence.
         let review = try server.signedInBrowser(role: "release_manager", name: "rita").get("/console/fixes/\(TesterConsoleJourney.key)")
-        #expect(review.html.contains("Entered by mona on the tester's personal link, not by the tester"))
+        #expect(review.html.contains("Entered by mona on the tester&#39;s personal link, not by the tester"))
 
         // The tester's own opening of her link records no one else.
         let own = try TesterConsoleJourney(server, name: "Cy", keys: ["user-9"], createFix: false)

@@ -14,11 +14,14 @@ struct PostgresDaemonTests {
             let run = try VouchdRun(["check-config"], environment: ["VOUCHD_DATABASE_URL": url])
             #expect(run.status == 0, "\(run.errors)")
             let lines = run.output.split(separator: "\n").map(String.init)
-            #expect(lines.last?.hasPrefix("Database: PostgreSQL database \(database.name) on ") == true, "\(lines.last ?? "")")
+            // The database's line, then mail's.
+            #expect(lines.last == "Notifications by email: off (notifications.smtp_url is empty)")
+            let databaseLine = lines.dropLast().last
+            #expect(databaseLine?.hasPrefix("Database: PostgreSQL database \(database.name) on ") == true, "\(databaseLine ?? "")")
             let known = EmbeddedMigrations.all(for: .postgres).map(\.version).max() ?? 0
             #expect(known >= 4)
-            #expect(lines.last?.contains(": connected; schema version 0 (this vouchd knows up to \(known); it migrates at start)") == true,
-                    "\(lines.last ?? "")")
+            #expect(databaseLine?.contains(": connected; schema version 0 (this vouchd knows up to \(known); it migrates at start)") == true,
+                    "\(databaseLine ?? "")")
             #expect(lines.contains { $0.hasPrefix("database.url = ") && $0.contains("# from environment VOUCHD_DATABASE_URL") })
             #expect(!run.output.contains("hunter2") && !run.errors.contains("hunter2"), "the password was shown")
         }

@@ -38,7 +38,9 @@ struct FixStoreTests {
             state.withLock { $0.fixes.values.filter { states.contains($0.state) } }
         }
 
+        /// Keeps no outbox of mail, so it has no recipients to offer `notifying`, which is never called.
         func updateFix(_ key: String, action: AuditAction, by principal: Requester, note: String?, emitting: (Fix, Fix) -> [WebhookEvent],
+                       notifying: (Fix, Fix, NotificationRecipients) throws -> [MailNotification],
                        _ change: (Fix) throws -> Fix) throws -> FixChange {
             try state.withLock { state in
                 guard let before = state.fixes[key] else { throw StoreError.notFound(kind: "fix", id: key) }

@@ -50,11 +50,7 @@ struct FeedbackController {
 
     func list(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let limit = try Paging.limit(from: request.query["limit"])
-        var revision: Int?
-        if let text = request.query["revision"] {
-            guard let number = Int(text), number >= 1 else { throw FieldError(field: "revision", message: "must be a whole number of 1 or more, got '\(text)'") }
-            revision = number
-        }
+        let revision = try FeedbackController.revision(in: request)
         var after: Int64?
         if let cursor = try Cursor.decode(request.query["cursor"]) {
             guard let seq = Int64(cursor) else { throw FieldError(field: "cursor", message: "must be a next_cursor value from a previous page") }
@@ -64,6 +60,13 @@ struct FeedbackController {
                                            for: context.principal)
         let page = Cursor.page(stored, limit: limit) { String($0.seq) }
         return .json(.object(["feedback": .array(page.items.map(\.feedback.jsonValue)), "next_cursor": .optional(page.next)]))
+    }
+
+    /// The `revision` query parameter, when given.
+    static func revision(in request: HTTPRequest) throws -> Int? {
+        guard let text = request.query["revision"] else { return nil }
+        guard let number = Int(text), number >= 1 else { throw FieldError(field: "revision", message: "must be a whole number of 1 or more, got '\(text)'") }
+        return number
     }
 
     func summary(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {

@@ -23,7 +23,9 @@ struct TokenController {
         let role = reader.string("role")
         let tester = reader.nullableString("tester") ?? nil
         let issuedTo = reader.nullableString("principal") ?? nil
-        let created = try tokens.create(name: name, role: role, tester: tester, issuedTo: issuedTo, readErrors: reader.problems, by: context.principal)
+        let email = reader.nullableString("email") ?? nil
+        let created = try tokens.create(name: name, role: role, tester: tester, issuedTo: issuedTo, email: email, readErrors: reader.problems,
+                                        by: context.principal)
         var body = created.token.jsonObject
         body["token"] = .string(created.secret)
         return .json(.object(body), status: 201)

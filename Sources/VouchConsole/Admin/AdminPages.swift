@@ -27,9 +27,11 @@ struct AdminPages {
     }
 
     /// The "Next page" link under a list, keeping the page's other query values; nothing on the last page.
-    static func nextPageLink(_ path: String, cursor: String?, keeping query: [(String, String)] = [], subject: String) -> HTML {
+    /// `hidden` is what a screen reader hears after "Next page": " of deliveries", or the page's language's words.
+    static func nextPageLink(_ path: String, cursor: String?, keeping query: [(String, String)] = [], subject: String,
+                             next: String = "Next page", hidden: String? = nil) -> HTML {
         guard let cursor else { return .empty }
         let parts = (query + [("cursor", cursor)]).map { ConsoleRoutes.percentEncoded($0.0) + "=" + ConsoleRoutes.percentEncoded($0.1) }
-        return "<p class=\"body\"><a href=\"\(path)?\(parts.joined(separator: "&"))\">Next page<span class=\"visually-hidden\"> of \(subject)</span></a></p>"
+        return "<p class=\"body\"><a href=\"\(path)?\(parts.joined(separator: "&"))\">\(next)<span class=\"visually-hidden\"> \(hidden ?? "of \(subject)")</span></a></p>"
     }
 }

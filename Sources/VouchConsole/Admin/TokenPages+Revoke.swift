@@ -22,29 +22,30 @@ extension TokenPages {
     }
 
     private func renderConfirmation(_ request: ConsoleRequest, token: TokenRecord, refusal: String?) -> HTTPResponse {
+        let messages = request.messages
         let isOwn = request.principal?.tokenID == token.id
-        var consequences = [
-            token.role == .sdk ? "The app that uses it can no longer read flags, and gets the default value of every flag."
-                : "The person, app or script that uses it is refused from now on.",
-            "Every console session signed in with it ends at once.",
-            "A revoked token cannot be used again: if it is still needed, create a new one and hand it over.",
-        ]
-        if isOwn { consequences.insert("This is the token you signed in with: you will be signed out.", at: 0) }
+        var consequences = [messages[token.role == .sdk ? .tokensRefusesSdk : .tokensRefuses], messages[.tokensSessionsEnd], messages[.tokensCannotReuse]]
+        if isOwn { consequences.insert(messages[.tokensIsOwn], at: 0) }
         let banner = refusal.map { words in
-            NotificationBanner(.important, heading: "The token was not revoked", body: "<p class=\"body\">Vouch refused: \(Words.prose(words)).</p>")
+            NotificationBanner(.important, heading: messages[.tokensNotRevoked],
+                               body: "<p class=\"body\">\(messages.html(.tokensVouchRefused, ["reason": messages.prose(words)]))</p>")
         }
         let items = consequences.map { item -> HTML in "<li>\(item)</li>" }
+        let createOrBack = messages.html(.tokensCreateOrBack, ["create": "<a href=\"/console/tokens/new\">\(messages[.tokensCreateLink])</a>",
+                                                               "back": "<a href=\"/console/tokens\">\(messages[.tokensGoBack])</a>"])
         let form: HTML = refusal == nil
-            ? request.form("/console/tokens/\(token.id)/revoke", "<div class=\"button-group\">" + Button("Revoke the token", kind: .warning).render()
-                           + "<a href=\"/console/tokens\">Cancel<span class=\"visually-hidden\">: keep the token</span></a></div>")
-            : "<p class=\"body\"><a href=\"/console/tokens/new\">Create a token</a> or <a href=\"/console/tokens\">go back to all tokens</a>.</p>"
-        var response = request.page("Revoke the token \(token.name)?", backLink: BackLink(href: "/console/tokens", text: "All tokens"), banner: banner,
-                                    content: """
-        <h1 class="heading-l">Revoke the token \(token.name)?</h1>
-        \(SummaryList([SummaryList.Row("Issued to", text: token.principalName), SummaryList.Row("Role", text: TokenPages.roleWords(token)),
-                       SummaryList.Row("Created", "by \(token.createdBy) on \(Words.timeElement(token.createdAt))"),
-                       SummaryList.Row("Id", text: token.id)]).render())
-        <h2 class="heading-m">What stops working</h2>
+            ? request.form("/console/tokens/\(token.id)/revoke", "<div class=\"button-group\">" + Button(messages[.tokensRevokeButton], kind: .warning).render()
+                           + "<a href=\"/console/tokens\">\(messages[.tokensCancel])<span class=\"visually-hidden\">\(messages[.tokensKeep])</span></a></div>")
+            : "<p class=\"body\">\(createOrBack)</p>"
+        let title = messages(.tokensRevokeQuestion, ["name": token.name])
+        let created = messages.html(.tokensCreatedBy, ["name": "\(token.createdBy)", "date": messages.staffTimeElement(token.createdAt)])
+        var response = request.translatedPage(title, backLink: BackLink(href: "/console/tokens", text: messages[.tokensCaption]), banner: banner,
+                                              content: """
+        <h1 class="heading-l">\(title)</h1>
+        \(SummaryList([SummaryList.Row(messages[.tokensIssuedTo], text: token.principalName), SummaryList.Row(messages[.tokensRole], text: TokenPages.roleWords(token, messages)),
+                       SummaryList.Row(messages[.tokensCreatedRow], created),
+                       SummaryList.Row(messages[.tokensId], text: token.id)]).render(messages))
+        <h2 class="heading-m">\(messages[.tokensWhatStops])</h2>
         <ul class="list">\(items)</ul>
         \(form)
         """)

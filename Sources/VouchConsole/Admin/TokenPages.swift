@@ -23,35 +23,42 @@ struct TokenPages {
     }
 
     func list(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let messages = request.messages
         let page = try AdminPages.page(request, key: \.id, fetch: store.tokens)
         let rows = page.items.map { token -> [HTML] in
-            ["\(token.name)<br><span class=\"hint\">\(token.id)</span>", "\(token.principalName)", "\(TokenPages.roleWords(token))", state(of: token)]
+            ["\(token.name)<br><span class=\"hint\">\(token.id)</span>", "\(token.principalName)", "\(TokenPages.roleWords(token, messages))",
+             state(of: token, messages)]
         }
-        let table = DataTable(caption: "All tokens", columns: ["Name", "Issued to", "Role", "Status"], rows: rows, emptyText: "No token.")
-        let banner: NotificationBanner? = request.http.query["done"] == "revoked" ? NotificationBanner(.success, heading: "The token is revoked") : nil
-        return request.page("Tokens", banner: banner, content: """
-        <h1 class="heading-l">Tokens</h1>
-        <p class="body">People sign in, and apps and scripts call Vouch, with a token. Each token is issued to a person or system (its principal) and has one role. The server keeps only a hash of each secret.</p>
-        <p class="body"><a href="/console/tokens/new" class="button">Create a token</a></p>
+        let table = DataTable(caption: messages[.tokensCaption],
+                              columns: [messages[.tokensName], messages[.tokensIssuedTo], messages[.tokensRole], messages[.tokensStatus]],
+                              rows: rows, emptyText: messages[.tokensNone])
+        let banner: NotificationBanner? = request.http.query["done"] == "revoked" ? NotificationBanner(.success, heading: messages[.tokensRevokedBanner]) : nil
+        return request.translatedPage(messages[.tokensTitle], banner: banner, content: """
+        <h1 class="heading-l">\(messages[.tokensTitle])</h1>
+        <p class="body">\(messages[.tokensIntro])</p>
+        <p class="body"><a href="/console/tokens/new" class="button">\(messages[.tokensCreate])</a></p>
         \(table.render())
-        \(AdminPages.nextPageLink("/console/tokens", cursor: page.next, subject: "tokens"))
+        \(AdminPages.nextPageLink("/console/tokens", cursor: page.next, subject: "tokens", next: messages[.tokensNextPage], hidden: messages[.tokensOfTokens]))
         """)
     }
 
     /// "Active since …" with a revoke link, or when it was revoked.
-    private func state(of token: TokenRecord) -> HTML {
+    private func state(of token: TokenRecord, _ messages: Messages) -> HTML {
         if let revokedAt = token.revokedAt {
-            return "\(StatusTag("Revoked").render()) on \(Words.timeElement(revokedAt)); created \(Words.timeElement(token.createdAt))"
+            return messages.html(.tokensRevokedOn, ["revoked": StatusTag(messages[.tokensRevoked]).render(), "date": messages.staffTimeElement(revokedAt),
+                                                    "created": messages.staffTimeElement(token.createdAt)])
         }
+        let active = messages.html(.tokensActiveSince, ["active": StatusTag(messages[.tokensActive], tone: .good).render(),
+                                                        "date": messages.staffTimeElement(token.createdAt)])
         return """
-        \(StatusTag("Active", tone: .good).render()) since \(Words.timeElement(token.createdAt))
-        <br><a href="/console/tokens/\(token.id)/revoke">Revoke<span class="visually-hidden"> the token \(token.name)</span></a>
+        \(active)
+        <br><a href="/console/tokens/\(token.id)/revoke">\(messages[.tokensRevoke])<span class="visually-hidden"> \(messages(.tokensRevokeHidden, ["name": token.name]))</span></a>
         """
     }
 
     /// "release manager", or "tester t_… (bound to that tester)".
-    static func roleWords(_ token: TokenRecord) -> String {
-        let role = Words.role(token.role)
-        return token.testerID.map { "\(role), for tester \($0)" } ?? role
+    static func roleWords(_ token: TokenRecord, _ messages: Messages = .english) -> String {
+        let role = messages.role(token.role)
+        return token.testerID.map { messages(.tokensRoleForTester, ["role": role, "tester": $0]) } ?? role
     }
 }

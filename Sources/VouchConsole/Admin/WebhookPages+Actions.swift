@@ -21,19 +21,18 @@ extension WebhookPages {
 
     func confirmDisable(_ request: ConsoleRequest) throws -> HTTPResponse {
         let endpoint = try endpoint(request)
-        return confirmation(request, endpoint, verb: "Disable", action: "disable", consequences: [
-            "It receives no events while it is disabled, not even a test event.",
-            "Deliveries to it that are still waiting or retrying are cancelled.",
-        ] + (endpoint.required ? ["It is required: a fix being promoted that waits for its answer fails its promotion, "
-                                  + "and while it is disabled, promotions do not wait for it."] : []))
+        let messages = request.messages
+        return confirmation(request, endpoint, question: .webhookActionDisableQuestion, button: .webhookActionDisableButton, action: "disable",
+                            consequences: [messages[.webhookActionDisableNoEvents], messages[.webhookActionCancelled]]
+                                + (endpoint.required ? [messages[.webhookActionDisableRequired]] : []))
     }
 
     func confirmDelete(_ request: ConsoleRequest) throws -> HTTPResponse {
         let endpoint = try endpoint(request)
-        return confirmation(request, endpoint, verb: "Delete", action: "delete", consequences: [
-            "It receives no more events, and it cannot be enabled again: to send events there later, add it anew, with a new secret.",
-            "Deliveries to it that are still waiting or retrying are cancelled; the record of past deliveries is kept.",
-        ] + (endpoint.required ? ["It is required: a fix being promoted that waits for its answer fails its promotion. Later promotions no longer wait for it."] : []))
+        let messages = request.messages
+        return confirmation(request, endpoint, question: .webhookActionDeleteQuestion, button: .webhookActionDeleteButton, action: "delete",
+                            consequences: [messages[.webhookActionDeleteNoMore], messages[.webhookActionDeleteCancelled]]
+                                + (endpoint.required ? [messages[.webhookActionDeleteRequired]] : []))
     }
 
     func delete(_ request: ConsoleRequest) throws -> HTTPResponse {
@@ -48,14 +47,17 @@ extension WebhookPages {
     }
 
     /// A confirmation page: what the action stops, in words, then the button that does it.
-    private func confirmation(_ request: ConsoleRequest, _ endpoint: WebhookEndpoint, verb: String, action: String, consequences: [String]) -> HTTPResponse {
+    private func confirmation(_ request: ConsoleRequest, _ endpoint: WebhookEndpoint, question: MessageKey, button: MessageKey, action: String,
+                              consequences: [String]) -> HTTPResponse {
+        let messages = request.messages
         let path = "/console/webhooks/\(endpoint.id)"
         let items = consequences.map { item -> HTML in "<li>\(item)</li>" }
-        return request.page("\(verb) the webhook to \(endpoint.url)?", backLink: BackLink(href: path, text: "Back to the webhook"), content: """
-        <h1 class="heading-l">\(verb) the webhook to \(endpoint.url)?</h1>
+        let title = messages(question, ["url": endpoint.url])
+        return request.translatedPage(title, backLink: BackLink(href: path, text: messages[.webhookActionBack]), content: """
+        <h1 class="heading-l">\(title)</h1>
         <ul class="list">\(items)</ul>
-        \(request.form(path + "/" + action, "<div class=\"button-group\">" + Button("\(verb) the webhook", kind: .warning).render()
-                       + "<a href=\"\(path)\">Cancel<span class=\"visually-hidden\">: keep the webhook as it is</span></a></div>"))
+        \(request.form(path + "/" + action, "<div class=\"button-group\">" + Button(messages[button], kind: .warning).render()
+                       + "<a href=\"\(path)\">\(messages[.webhookActionCancel])<span class=\"visually-hidden\">\(messages[.webhookActionKeep])</span></a></div>"))
         """)
     }
 

@@ -23,14 +23,14 @@ extension WebhookPages {
         }
 
         /// What the form must say before the service is asked: the radios have no default, so each needs an answer.
-        var unanswered: [FieldIssue] {
+        func unanswered(_ messages: Messages) -> [FieldIssue] {
             var issues: [FieldIssue] = []
-            if url.isEmpty { issues.append(FieldIssue(field: "url", message: "Enter the webhook's URL, starting with https:// or http://")) }
+            if url.isEmpty { issues.append(FieldIssue(field: "url", message: messages[.webhookFormEnterURL])) }
             if !["true", "false"].contains(required) {
-                issues.append(FieldIssue(field: "required", message: "Choose whether promotions wait for this webhook"))
+                issues.append(FieldIssue(field: "required", message: messages[.webhookFormChooseRequired]))
             }
             if !["true", "false"].contains(enabled) {
-                issues.append(FieldIssue(field: "enabled", message: "Choose whether this webhook receives events from now on"))
+                issues.append(FieldIssue(field: "enabled", message: messages[.webhookFormChooseEnabled]))
             }
             return issues
         }
@@ -43,31 +43,41 @@ extension WebhookPages {
         }
     }
 
-    static let formIssues = FormFields([("url", "URL"), ("events", "Events"), ("required", "Required"), ("enabled", "Enabled")])
+    static func formIssues(_ messages: Messages) -> FormFields {
+        FormFields([("url", messages[.webhooksUrl]), ("events", messages[.webhooksEvents]), ("required", messages[.webhooksRequired]),
+                    ("enabled", messages[.webhookFormEnabledLabel])])
+    }
 
     func newForm(_ request: ConsoleRequest) throws -> HTTPResponse {
         renderForm(request, entry: Entry(), issues: [])
     }
 
     func create(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let messages = request.messages
         let entry = Entry(request)
-        let unanswered = entry.unanswered
+        let unanswered = entry.unanswered(messages)
         guard unanswered.isEmpty else { return renderForm(request, entry: entry, issues: unanswered) }
         let endpoint: WebhookEndpoint
         switch try ServiceRefusal.attempt({ try services.webhooks.create(entry.fields, by: try request.signedIn) }) {
         case .success(let created): endpoint = created
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
-            return renderForm(request, entry: entry, issues: Self.formIssues.issues(from: refusal.issues))
+            return renderForm(request, entry: entry, issues: Self.formIssues(messages).issues(from: refusal.issues, messages: messages))
         }
         let (id, secret) = (endpoint.id, endpoint.secret)
-        // The secret is in this answer only: it is shown here, never put in an address or kept for a later page.
-        var response = request.page("Webhook added", banner: NotificationBanner(.success, heading: "The webhook to \(entry.url) is added"), content: """
-        <h1 class="heading-l">Webhook added</h1>
-        <p class="body">Vouch signs every request to it with this secret (Standard Webhooks): the receiver checks each request's webhook-signature header with it.</p>
-        \(OneTimeSecret(label: "Signing secret", value: secret, keepAdvice: "in the receiver's configuration").render())
-        <p class="body"><a href="/console/webhooks/\(id)">Go to the webhook's page</a>, to send it a test event.</p>
-        <p class="body"><a href="/console/webhooks">Back to all webhooks</a></p>
+        let secretBox = OneTimeSecret(label: messages[.webhookFormSecret], value: secret, keepAdvice: "in the receiver's configuration",
+                                      warning: messages[.webhookFormSecretWarning])
+        let pageLink: HTML = "<a href=\"/console/webhooks/\(id)\">\(messages[.webhookFormPageLink])</a>"
+        // The secret is in this answer only: it is shown here, never put in an address or kept for a later page, and the
+        // page offers no language link, which would lose it.
+        var response = request.translatedPage(messages[.webhookFormAddedTitle],
+                                              banner: NotificationBanner(.success, heading: messages(.webhookFormAddedBanner, ["url": entry.url])),
+                                              switcher: false, content: """
+        <h1 class="heading-l">\(messages[.webhookFormAddedTitle])</h1>
+        <p class="body">\(messages.html(.webhookFormSigns, ["standard": WebhookPages.standard(messages)]))</p>
+        \(secretBox.render(messages))
+        <p class="body">\(messages.html(.webhookFormGoToPage, ["link": pageLink]))</p>
+        <p class="body"><a href="/console/webhooks">\(messages[.webhookFormBackToAll])</a></p>
         """)
         response.status = 201
         return response
@@ -75,24 +85,25 @@ extension WebhookPages {
 
     private func renderForm(_ request: ConsoleRequest, entry: Entry, issues: [FieldIssue]) -> HTTPResponse {
         func issue(_ field: String) -> FieldIssue? { issues.first { $0.field == field } }
-        let events = WebhookEventType.subscribable.map { RadioGroup.Option($0.rawValue, WebhookWords.event($0), hint: $0.rawValue) }
+        let messages = request.messages
+        let events = WebhookEventType.subscribable.map { RadioGroup.Option($0.rawValue, WebhookWords.event($0, messages), hint: $0.rawValue) }
         let fields = [
-            TextField(name: "url", label: "URL", hint: "Where Vouch sends its events, such as https://deploy.example.com/hooks/vouch.",
-                      value: entry.url, issue: issue("url"), type: "url", autocomplete: "off", spellcheck: false).render(),
-            CheckboxGroup(name: "events", legend: "Which events should it receive?", hint: "Choose none to receive every event, also kinds added later.",
-                          options: events, selected: entry.events, issue: issue("events")).render(),
-            RadioGroup(name: "required", legend: "Should promotions wait for it?",
-                       hint: "A promoted fix is released only once every required webhook has answered with success.",
-                       options: [.init("true", "Yes, a fix is released only once it answers with success"), .init("false", "No, it is only told")],
-                       selected: entry.required, issue: issue("required")).render(),
-            RadioGroup(name: "enabled", legend: "Should it receive events from now on?",
-                       options: [.init("true", "Yes, send it events from now on"), .init("false", "No, add it disabled, to enable later")],
-                       selected: entry.enabled, issue: issue("enabled")).render(),
-            Button("Add the webhook").render(),
+            TextField(name: "url", label: messages[.webhooksUrl], hint: messages[.webhookFormUrlHint],
+                      value: entry.url, issue: issue("url"), type: "url", autocomplete: "off", spellcheck: false).render(messages),
+            CheckboxGroup(name: "events", legend: messages[.webhookFormWhichEvents], hint: messages[.webhookFormEventsHint],
+                          options: events, selected: entry.events, issue: issue("events")).render(messages),
+            RadioGroup(name: "required", legend: messages[.webhookFormShouldWait], hint: messages[.webhookFormShouldWaitHint],
+                       options: [.init("true", messages[.webhooksRequiredYes]), .init("false", messages[.webhookFormOnlyTold])],
+                       selected: entry.required, issue: issue("required")).render(messages),
+            RadioGroup(name: "enabled", legend: messages[.webhookFormShouldReceive],
+                       options: [.init("true", messages[.webhookFormReceiveYes]), .init("false", messages[.webhookFormReceiveNo])],
+                       selected: entry.enabled, issue: issue("enabled")).render(messages),
+            Button(messages[.webhookFormAddButton]).render(),
         ]
-        return request.page("Add a webhook", issues: issues, backLink: BackLink(href: "/console/webhooks", text: "All webhooks"), content: """
-        <h1 class="heading-l">Add a webhook</h1>
-        <p class="body">Its signing secret is shown once, on the next page.</p>
+        return request.translatedPage(messages[.webhooksAdd], issues: issues, backLink: BackLink(href: "/console/webhooks", text: messages[.webhooksCaption]),
+                                      content: """
+        <h1 class="heading-l">\(messages[.webhooksAdd])</h1>
+        <p class="body">\(messages[.webhookFormShownOnce])</p>
         \(request.form("/console/webhooks/new", HTML.join(fields)))
         """)
     }

@@ -29,77 +29,88 @@ struct WebhookPages {
     }
 
     func list(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let messages = request.messages
         let page = try AdminPages.page(request, key: \.id, fetch: store.endpoints)
         let rows = page.items.map { endpoint -> [HTML] in
-            ["<a href=\"/console/webhooks/\(endpoint.id)\">\(endpoint.url)<span class=\"visually-hidden\">, webhook details</span></a>",
-             "\(WebhookWords.events(endpoint.events))", endpoint.required ? "Yes" : "No", WebhookWords.enabledTag(endpoint).render()]
+            ["<a href=\"/console/webhooks/\(endpoint.id)\">\(endpoint.url)<span class=\"visually-hidden\">\(messages[.webhooksDetails])</span></a>",
+             "\(WebhookWords.events(endpoint.events, messages))", "\(messages[endpoint.required ? .webhooksYes : .webhooksNo])",
+             WebhookWords.enabledTag(endpoint, messages).render()]
         }
-        let table = DataTable(caption: "All webhooks", columns: ["URL", "Events", "Required", "Status"], rows: rows,
-                              emptyText: "No webhook yet: nothing receives Vouch's events, and a promoted fix is released at once.")
-        let banner: NotificationBanner? = request.http.query["done"] == "deleted" ? NotificationBanner(.success, heading: "The webhook is deleted") : nil
-        return request.page("Webhooks", banner: banner, content: """
-        <h1 class="heading-l">Webhooks</h1>
-        <p class="body">A webhook is an address that receives Vouch's events as signed requests (Standard Webhooks). When a fix is promoted, it is released once every required webhook has answered with success.</p>
-        <p class="body"><a href="/console/webhooks/new" class="button">Add a webhook</a></p>
+        let table = DataTable(caption: messages[.webhooksCaption],
+                              columns: [messages[.webhooksUrl], messages[.webhooksEvents], messages[.webhooksRequired], messages[.webhooksStatus]],
+                              rows: rows, emptyText: messages[.webhooksEmpty])
+        let banner: NotificationBanner? = request.http.query["done"] == "deleted" ? NotificationBanner(.success, heading: messages[.webhooksDeletedBanner]) : nil
+        return request.translatedPage(messages[.webhooksTitle], banner: banner, content: """
+        <h1 class="heading-l">\(messages[.webhooksTitle])</h1>
+        <p class="body">\(messages.html(.webhooksIntro, ["standard": WebhookPages.standard(messages)]))</p>
+        <p class="body"><a href="/console/webhooks/new" class="button">\(messages[.webhooksAdd])</a></p>
         \(table.render())
-        \(AdminPages.nextPageLink("/console/webhooks", cursor: page.next, subject: "webhooks"))
+        \(AdminPages.nextPageLink("/console/webhooks", cursor: page.next, subject: "webhooks", next: messages[.tokensNextPage], hidden: messages[.webhooksOfWebhooks]))
         """)
     }
 
     func details(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let messages = request.messages
         let endpoint = try endpoint(request)
         let status = WebhookDelivery.Status(rawValue: request.http.query["status"] ?? "")
         let deliveries = try AdminPages.page(request, key: \.id) { try store.deliveries(endpoint: endpoint.id, status: status, after: $0, limit: $1) }
-        let table = WebhookDeliveryTable(endpoint: endpoint, deliveries: deliveries.items, status: status, csrf: request.csrf)
+        let table = WebhookDeliveryTable(endpoint: endpoint, deliveries: deliveries.items, status: status, csrf: request.csrf, messages: messages)
         let path = "/console/webhooks/\(endpoint.id)"
-        return request.page("Webhook to \(endpoint.url)", backLink: BackLink(href: "/console/webhooks", text: "All webhooks"),
-                            banner: Self.banner(for: request.http.query["done"]), content: """
-        <h1 class="heading-l">Webhook to \(endpoint.url)</h1>
-        \(SummaryList(summary(of: endpoint)).render())
-        <h2 class="heading-m">Actions</h2>
+        let title = messages(.webhooksPageTitle, ["url": endpoint.url])
+        return request.translatedPage(title, backLink: BackLink(href: "/console/webhooks", text: messages[.webhooksCaption]),
+                                      banner: Self.banner(for: request.http.query["done"], messages), content: """
+        <h1 class="heading-l">\(title)</h1>
+        \(SummaryList(summary(of: endpoint, messages)).render(messages))
+        <h2 class="heading-m">\(messages[.webhooksActions])</h2>
         \(actions(for: endpoint, request: request))
         \(table.render())
-        \(AdminPages.nextPageLink(path, cursor: deliveries.next, keeping: status.map { [("status", $0.rawValue)] } ?? [], subject: "deliveries"))
+        \(AdminPages.nextPageLink(path, cursor: deliveries.next, keeping: status.map { [("status", $0.rawValue)] } ?? [], subject: "deliveries",
+                                  next: messages[.tokensNextPage], hidden: messages[.webhooksOfDeliveries]))
         """)
     }
 
-    private func summary(of endpoint: WebhookEndpoint) -> [SummaryList.Row] {
-        let events: HTML = endpoint.events.isEmpty ? "Every event, also kinds added later"
-            : "<ul class=\"list\">\(endpoint.events.map { type -> HTML in "<li>\(WebhookWords.event(type)) (\(type.rawValue))</li>" })</ul>"
-        var status = WebhookWords.enabledTag(endpoint).render()
-        if let reason = endpoint.disabledReason, !endpoint.enabled { status = status + " \(reason)" }
+    private func summary(of endpoint: WebhookEndpoint, _ messages: Messages) -> [SummaryList.Row] {
+        let events: HTML = endpoint.events.isEmpty ? "\(messages[.webhooksEveryEventLater])"
+            : "<ul class=\"list\">\(endpoint.events.map { type -> HTML in "<li>\(WebhookWords.event(type, messages)) (\(type.rawValue))</li>" })</ul>"
+        var status = WebhookWords.enabledTag(endpoint, messages).render()
+        if let reason = endpoint.disabledReason, !endpoint.enabled { status = status + " " + messages.authored(reason, language: Language.en.rawValue) }
         return [
-            SummaryList.Row("URL", text: endpoint.url),
-            SummaryList.Row("Events it receives", events),
-            SummaryList.Row("Promotions wait for it", text: WebhookWords.required(endpoint.required)),
-            SummaryList.Row("Status", status),
-            SummaryList.Row("Added", "by \(endpoint.createdBy) on \(Words.timeElement(endpoint.createdAt))"),
-            SummaryList.Row("Id", text: endpoint.id),
+            SummaryList.Row(messages[.webhooksUrl], text: endpoint.url),
+            SummaryList.Row(messages[.webhooksEventsItReceives], events),
+            SummaryList.Row(messages[.webhooksPromotionsWait], text: WebhookWords.required(endpoint.required, messages)),
+            SummaryList.Row(messages[.webhooksStatus], status),
+            SummaryList.Row(messages[.webhooksAdded], messages.html(.webhooksAddedBy, ["name": "\(endpoint.createdBy)",
+                                                                                      "date": messages.staffTimeElement(endpoint.createdAt)])),
+            SummaryList.Row(messages[.tokensId], text: endpoint.id),
         ]
     }
 
     /// What may be done now: a test and disabling while it is enabled, enabling while it is not, and deleting.
     private func actions(for endpoint: WebhookEndpoint, request: ConsoleRequest) -> HTML {
+        let messages = request.messages
         let path = "/console/webhooks/\(endpoint.id)"
         let toggle: HTML = endpoint.enabled
             ? """
-            \(request.form(path + "/test", "<p class=\"body\">A test event (webhook.test) goes to this webhook only, signed and retried like any other event.</p>" + Button("Send a test event", kind: .secondary).render()))
-            <p class="body"><a href="\(path)/disable">Disable this webhook</a></p>
+            \(request.form(path + "/test", "<p class=\"body\">\(messages[.webhooksTestText])</p>" + Button(messages[.webhooksSendTest], kind: .secondary).render()))
+            <p class="body"><a href="\(path)/disable">\(messages[.webhooksDisableLink])</a></p>
             """
-            : request.form(path + "/enable", "<p class=\"body\">While it is disabled, it receives no events.</p>" + Button("Enable this webhook").render())
-        return toggle + "<p class=\"body\"><a href=\"\(path)/delete\">Delete this webhook</a></p>"
+            : request.form(path + "/enable", "<p class=\"body\">\(messages[.webhooksDisabledText])</p>" + Button(messages[.webhooksEnableButton]).render())
+        return toggle + "<p class=\"body\"><a href=\"\(path)/delete\">\(messages[.webhooksDeleteLink])</a></p>"
     }
 
+    /// The specification's name, which is English in every language.
+    static func standard(_ messages: Messages) -> HTML { messages.authored("Standard Webhooks", language: Language.en.rawValue) }
+
     /// The success banner after a change, chosen by the `done` flag of the address it was sent to.
-    static func banner(for done: String?) -> NotificationBanner? {
-        let heading: String? = switch done {
-        case "tested": "A test event is on its way: its delivery is in the table below"
-        case "enabled": "The webhook is enabled: it receives events from now on"
-        case "disabled": "The webhook is disabled: it receives no events until it is enabled again"
-        case "redelivered": "The delivery is queued again, with its retries anew"
+    static func banner(for done: String?, _ messages: Messages) -> NotificationBanner? {
+        let heading: MessageKey? = switch done {
+        case "tested": .webhooksTested
+        case "enabled": .webhooksEnabled
+        case "disabled": .webhooksDisabled
+        case "redelivered": .webhooksRedelivered
         default: nil
         }
-        return heading.map { NotificationBanner(.success, heading: $0) }
+        return heading.map { NotificationBanner(.success, heading: messages[$0]) }
     }
 
     /// The endpoint the route names; a deleted or unknown one is a 404.

@@ -4,54 +4,54 @@ import VouchDomain
 /// Words for webhook values: what an administrator reads instead of `fix.rollout_step` or `dead`.
 enum WebhookWords {
     /// "A fix's testing started", for the event's checkbox and its deliveries.
-    static func event(_ type: WebhookEventType) -> String {
+    static func event(_ type: WebhookEventType, _ messages: Messages = .english) -> String {
         switch type {
-        case .fixCreated: "A fix is created"
-        case .fixTestingStarted: "A fix's testing starts"
-        case .fixRevised: "A fix gets a new revision"
-        case .feedbackReceived: "A tester's feedback arrives"
-        case .approvalRecorded: "A release manager approves or rejects a fix"
-        case .fixPromoted: "A fix is promoted"
-        case .fixReleased: "A fix is released"
-        case .fixPromotionFailed: "A fix's promotion fails"
-        case .fixPaused: "A fix is paused"
-        case .fixResumed: "A fix is resumed"
-        case .fixRolledBack: "A fix is rolled back"
-        case .fixRolloutStep: "A phased rollout takes a step"
-        case .webhookTest: "A test event"
+        case .fixCreated: messages[.eventFixCreated]
+        case .fixTestingStarted: messages[.eventFixTestingStarted]
+        case .fixRevised: messages[.eventFixRevised]
+        case .feedbackReceived: messages[.eventFeedbackReceived]
+        case .approvalRecorded: messages[.eventApprovalRecorded]
+        case .fixPromoted: messages[.eventFixPromoted]
+        case .fixReleased: messages[.eventFixReleased]
+        case .fixPromotionFailed: messages[.eventFixPromotionFailed]
+        case .fixPaused: messages[.eventFixPaused]
+        case .fixResumed: messages[.eventFixResumed]
+        case .fixRolledBack: messages[.eventFixRolledBack]
+        case .fixRolloutStep: messages[.eventFixRolloutStep]
+        case .webhookTest: messages[.eventWebhookTest]
         }
     }
 
     /// The events a webhook receives, for the list, in words: "Every event" when it chose none.
-    static func events(_ types: [WebhookEventType]) -> String {
-        types.isEmpty ? "Every event" : types.map(event).joined(separator: "; ")
+    static func events(_ types: [WebhookEventType], _ messages: Messages = .english) -> String {
+        types.isEmpty ? messages[.webhooksEveryEvent] : types.map { event($0, messages) }.joined(separator: messages.language == .en ? "; " : "、")
     }
 
     /// A delivery status as the filter of a webhook's page names it.
-    static func statusWord(_ status: WebhookDelivery.Status) -> String {
+    static func statusWord(_ status: WebhookDelivery.Status, _ messages: Messages = .english) -> String {
         switch status {
-        case .pending: "Waiting or retrying"
-        case .succeeded: "Delivered"
-        case .dead: "Failed"
-        case .cancelled: "Cancelled"
+        case .pending: messages[.deliveryPending]
+        case .succeeded: messages[.deliverySucceeded]
+        case .dead: messages[.deliveryDead]
+        case .cancelled: messages[.deliveryCancelled]
         }
     }
 
     /// Where a delivery stands, as a tag whose word says it and whose colour only repeats it.
-    static func statusTag(_ delivery: WebhookDelivery) -> StatusTag {
+    static func statusTag(_ delivery: WebhookDelivery, _ messages: Messages = .english) -> StatusTag {
         switch delivery.status {
-        case .pending: StatusTag(delivery.attempts == 0 ? "Waiting to be sent" : "Retrying", tone: .waiting)
-        case .succeeded: StatusTag("Delivered", tone: .good)
-        case .dead: StatusTag("Failed, no more retries", tone: .bad)
-        case .cancelled: StatusTag("Cancelled")
+        case .pending: StatusTag(messages[delivery.attempts == 0 ? .deliveryWaiting : .deliveryRetrying], tone: .waiting)
+        case .succeeded: StatusTag(messages[.deliverySucceeded], tone: .good)
+        case .dead: StatusTag(messages[.deliveryFailedForGood], tone: .bad)
+        case .cancelled: StatusTag(messages[.deliveryCancelled])
         }
     }
 
-    static func enabledTag(_ endpoint: WebhookEndpoint) -> StatusTag {
-        endpoint.enabled ? StatusTag("Enabled", tone: .good) : StatusTag("Disabled", tone: .bad)
+    static func enabledTag(_ endpoint: WebhookEndpoint, _ messages: Messages = .english) -> StatusTag {
+        endpoint.enabled ? StatusTag(messages[.webhooksEnabledTag], tone: .good) : StatusTag(messages[.webhooksDisabledTag], tone: .bad)
     }
 
-    static func required(_ required: Bool) -> String {
-        required ? "Yes, a fix is released only once it answers with success" : "No"
+    static func required(_ required: Bool, _ messages: Messages = .english) -> String {
+        required ? messages[.webhooksRequiredYes] : messages[.webhooksNo]
     }
 }

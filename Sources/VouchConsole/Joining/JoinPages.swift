@@ -165,7 +165,8 @@ struct JoinPages {
         let cookie = try sessions.start(.link(id: link.id, testerID: link.testerID, openedBy: nil),
                                         for: Requester(name: link.testerID, credential: .link(use)), endingNoLaterThan: link.expiresAt, secure: secure)
         let messages = request.messages
-        var response = request.translatedPage(messages[.joinJoinedTitle], content: """
+        // No language links: following one would lose the link's address, shown only here.
+        var response = request.translatedPage(messages[.joinJoinedTitle], switcher: false, content: """
         <div class="panel" role="status">
         <h1 class="heading-l">\(messages[.joinJoinedTitle])</h1>
         <p class="body">\(messages[.joinJoinedText])</p>

@@ -5,6 +5,8 @@ import VouchHTTP
 /// it and a way back that does nothing.
 struct Confirmation {
     var title: String
+    /// The heading, when it marks part of the title (a fix's title in its own language); the title otherwise.
+    var heading: HTML?
     var back: BackLink
     /// What will happen, in words and numbers.
     var consequences: HTML
@@ -16,14 +18,16 @@ struct Confirmation {
     var issues: [FieldIssue] = []
 
     func response(_ request: ConsoleRequest) -> HTTPResponse {
+        let messages = request.messages
         let buttons: HTML = """
         <div class="button-group">\(button.render())
-        <a href="\(back.href)">Cancel</a></div>
+        <a href="\(back.href)">\(messages[.confirmationCancel])</a></div>
         """
-        return request.page(title, issues: issues, backLink: back, content: """
-        <h1 class="heading-l">\(title)</h1>
+        let content: HTML = """
+        <h1 class="heading-l">\(heading ?? "\(title)")</h1>
         \(consequences)
         \(request.form(action, fields + buttons))
-        """)
+        """
+        return request.translatedPage(title, issues: issues, backLink: back, content: content)
     }
 }

@@ -12,7 +12,7 @@ struct EnrollmentPages {
     let lookup: MaintainerLookup
     let services: Services
 
-    static let fields = FormFields([("testers", "Testers to enroll")])
+    static func fields(_ messages: Messages) -> FormFields { FormFields([("testers", messages[.enrollmentsFieldLabel])]) }
     /// More testers than this are enrolled with `vouch enroll`; the API takes 500 per request.
     static let listedTesters = 500
 
@@ -22,10 +22,11 @@ struct EnrollmentPages {
     }
 
     func show(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let messages = request.messages
         let banner: NotificationBanner? = switch request.http.query["done"] {
-        case "enrolled": NotificationBanner(.success, heading: "Testers enrolled",
-                                            body: "<p class=\"body\">While the fix is in testing, the flag is on for their targeting keys and they find the fix in their console.</p>")
-        case "unenrolled": NotificationBanner(.success, heading: "Tester removed from this fix")
+        case "enrolled": NotificationBanner(.success, heading: messages[.enrollmentsEnrolled],
+                                            body: "<p class=\"body\">\(messages[.enrollmentsEnrolledText])</p>")
+        case "unenrolled": NotificationBanner(.success, heading: messages[.enrollmentsRemoved])
         default: nil
         }
         return try render(request, fix: try lookup.fix(request), chosen: [], issues: [], banner: banner)
@@ -36,40 +37,41 @@ struct EnrollmentPages {
         let key = fix.key.rawValue
         let chosen = request.form.values("testers")
         guard !chosen.isEmpty else {
-            return try render(request, fix: fix, chosen: [], issues: [FieldIssue(field: "testers", message: "Select at least one tester to enroll")], banner: nil)
+            return try render(request, fix: fix, chosen: [], issues: [FieldIssue(field: "testers", message: request.messages[.enrollmentsSelectOne])], banner: nil)
         }
         switch try ServiceRefusal.attempt({ try services.enrollments.enroll(chosen, in: key, by: try request.signedIn) }) {
         case .success: return .seeOther("/console/fixes/\(key)/enrollments?done=enrolled")
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
-            return try render(request, fix: fix, chosen: Set(chosen), issues: EnrollmentPages.fields.issues(from: refusal.issues), banner: nil)
+            return try render(request, fix: fix, chosen: Set(chosen),
+                              issues: EnrollmentPages.fields(request.messages).issues(from: refusal.issues, messages: request.messages), banner: nil)
         }
     }
 
     private func render(_ request: ConsoleRequest, fix: Fix, chosen: Set<String>, issues: [FieldIssue], banner: NotificationBanner?) throws -> HTTPResponse {
         let key = fix.key.rawValue
+        let messages = request.messages
         let enrolled = try lookup.store.enrollments(of: key)
         let enrolledIDs = Set(enrolled.map(\.testerID))
         let rows = try enrolled.map { enrollment -> [HTML] in
-            let name = try lookup.store.tester(enrollment.testerID).map(TesterWords.name) ?? "Unknown tester"
+            let name = try lookup.store.tester(enrollment.testerID).map { TesterWords.name($0, messages) } ?? messages[.enrollmentsUnknown]
             return ["<a href=\"/console/testers/\(enrollment.testerID)\">\(name)</a>", "\(enrollment.testerID)",
-                    "<a href=\"/console/fixes/\(key)/enrollments/\(enrollment.testerID)/remove\">Remove<span class=\"visually-hidden\"> \(name) from this fix</span></a>"]
+                    "<a href=\"/console/fixes/\(key)/enrollments/\(enrollment.testerID)/remove\">\(messages[.enrollmentsRemove])<span class=\"visually-hidden\"> \(messages(.enrollmentsRemoveHidden, ["name": name]))</span></a>"]
         }
-        let table = DataTable(caption: "Enrolled testers", columns: ["Tester", "Pseudonym", "Action"], rows: rows,
-                              emptyText: "No tester is enrolled yet.")
+        let table = DataTable(caption: messages[.enrollmentsCaption], columns: [messages[.enrollmentsTester], messages[.enrollmentsPseudonym], messages[.enrollmentsAction]],
+                              rows: rows, emptyText: messages[.enrollmentsEmpty])
         let candidates = try lookup.activeTesters(limit: EnrollmentPages.listedTesters).filter { !enrolledIDs.contains($0.id) }
         let enrollForm: HTML = candidates.isEmpty
-            ? "<h2 class=\"heading-m\">Enroll testers</h2><p class=\"body\">Every active tester is enrolled already. <a href=\"/console/testers/new\">Add a tester</a></p>"
+            ? "<h2 class=\"heading-m\">\(messages[.enrollmentsEnrollTitle])</h2><p class=\"body\">\(messages[.enrollmentsAllEnrolled]) <a href=\"/console/testers/new\">\(messages[.enrollmentsAddTester])</a></p>"
             : request.form("/console/fixes/\(key)/enrollments", CheckboxGroup(
-                name: "testers", legend: "Enroll testers", heading: .sectionHeading,
-                hint: "Select the testers who should try this fix. Only active testers are listed.",
-                options: candidates.map { RadioGroup.Option($0.id, "\(TesterWords.name($0)) (\($0.id))", hint: TesterWords.assistiveTech(of: $0)) },
-                selected: chosen, issue: issues.first { $0.field == "testers" }).render() + Button("Enroll selected testers").render())
-        let title = "Enrolled testers: \(fix.title)"
-        return request.page(title, issues: issues, backLink: BackLink(href: "/console/fixes/\(key)", text: "Back to the fix"), banner: banner, content: """
-        <h1 class="heading-l">\(title)</h1>
-        <p class="body">While the fix is in testing, its flag is on for the targeting keys of every tester enrolled here, and they find the fix in their console.</p>
-        <p class="body">State of the fix: \(Words.stateTag(fix.state).render())</p>
+                name: "testers", legend: messages[.enrollmentsEnrollTitle], heading: .sectionHeading, hint: messages[.enrollmentsEnrollHint],
+                options: candidates.map { RadioGroup.Option($0.id, "\(TesterWords.name($0, messages)) (\($0.id))", hint: TesterWords.assistiveTech(of: $0, messages)) },
+                selected: chosen, issue: issues.first { $0.field == "testers" }).render(messages) + Button(messages[.enrollmentsEnrollButton]).render())
+        return request.translatedPage(messages(.enrollmentsTitle, ["title": fix.title]), issues: issues,
+                                      backLink: BackLink(href: "/console/fixes/\(key)", text: messages[.decisionBackToFix]), banner: banner, content: """
+        <h1 class="heading-l">\(messages.html(.enrollmentsTitle, ["title": messages.title(of: fix)]))</h1>
+        <p class="body">\(messages[.enrollmentsIntro])</p>
+        <p class="body">\(messages.html(.enrollmentsStateOfFix, ["state": Words.stateTag(fix.state, messages).render()]))</p>
         \(table.render())
         \(enrollForm)
         """)
@@ -78,14 +80,16 @@ struct EnrollmentPages {
     func confirmRemoval(_ request: ConsoleRequest) throws -> HTTPResponse {
         let (fix, tester) = try enrollment(request)
         let key = fix.key.rawValue
-        let name = TesterWords.name(tester)
-        return Confirmation(title: "Remove \(name) from \(fix.title)?",
-                            back: BackLink(href: "/console/fixes/\(key)/enrollments", text: "Back to enrolled testers"), consequences: """
+        let messages = request.messages
+        let name = TesterWords.name(tester, messages)
+        return Confirmation(title: messages(.enrollmentsRemoveQuestion, ["name": name, "title": fix.title]),
+                            heading: messages.html(.enrollmentsRemoveQuestion, ["name": "\(name)", "title": messages.title(of: fix)]),
+                            back: BackLink(href: "/console/fixes/\(key)/enrollments", text: messages[.enrollmentsBackToEnrolled]), consequences: """
             <ul class="list">
-            <li>The flag turns off for \(name)'s targeting keys, unless a key is also a direct target of the fix.</li>
-            <li>The fix leaves \(name)'s console. Feedback already given (tester \(Words.shortID(tester.id))) is kept.</li>
+            <li>\(messages(.enrollmentsRemoveFlag, ["name": name]))</li>
+            <li>\(messages(.enrollmentsRemoveKept, ["name": name, "tester": messages.shortID(tester.id)]))</li>
             </ul>
-            """, action: "/console/fixes/\(key)/enrollments/\(tester.id)/remove", button: Button("Remove from this fix", kind: .warning))
+            """, action: "/console/fixes/\(key)/enrollments/\(tester.id)/remove", button: Button(messages[.enrollmentsRemoveButton], kind: .warning))
             .response(request)
     }
 

@@ -15,7 +15,7 @@ struct FixActionPages {
 
     var store: any Store { lookup.store }
 
-    static let noteFields = FormFields([("note", "What changed")])
+    static func noteFields(_ messages: Messages) -> FormFields { FormFields([("note", messages[.maintainerWhatChanged])]) }
 
     func register(in router: inout APIRouter) {
         for action in MaintainerAction.allCases {
@@ -35,7 +35,7 @@ struct FixActionPages {
         let key = fix.key.rawValue
         let note = request.field("note")
         if action == .revise, note.isEmpty {
-            return try render(request, fix, action, note: note, issues: [FieldIssue(field: "note", message: "Enter what changed in the new build")])
+            return try render(request, fix, action, note: note, issues: [FieldIssue(field: "note", message: request.messages[.maintainerEnterWhatChanged])])
         }
         let outcome = try ServiceRefusal.attempt {
             try services.fixes.perform(action.fixAction, on: key, note: action == .revise ? note : nil, by: try request.signedIn)
@@ -43,7 +43,7 @@ struct FixActionPages {
         switch outcome {
         case .success: return .seeOther("/console/fixes/\(key)?done=\(action.done)")
         case .failure(let refusal) where refusal.status == 422:
-            return try render(request, fix, action, note: note, issues: FixActionPages.noteFields.issues(from: refusal.issues))
+            return try render(request, fix, action, note: note, issues: FixActionPages.noteFields(request.messages).issues(from: refusal.issues, messages: request.messages))
         // Someone else moved the fix meanwhile: say where it is now, in words.
         case .failure(let refusal) where refusal.status == 409: return refused(request, try lookup.fix(request), action, status: 409)
         case .failure(let refusal): throw refusal.problem
@@ -52,55 +52,60 @@ struct FixActionPages {
 
     private func render(_ request: ConsoleRequest, _ fix: Fix, _ action: MaintainerAction, note: String, issues: [FieldIssue]) throws -> HTTPResponse {
         let key = fix.key.rawValue
+        let messages = request.messages
         let noteField: HTML = action == .revise
-            ? TextArea(name: "note", label: "What changed", hint: "Such as the new build's number and what it changes. Up to 1000 characters; it is kept in the audit log.",
-                       value: note, issue: issues.first { $0.field == "note" }, rows: 3).render()
+            ? TextArea(name: "note", label: messages[.maintainerWhatChanged],
+                       hint: messages(.maintainerWhatChangedHint, ["count": String(FixService.maxNoteLength)]),
+                       value: note, issue: issues.first { $0.field == "note" }, rows: 3).render(messages)
             : .empty
-        return Confirmation(title: action.question(fix.title), back: BackLink(href: "/console/fixes/\(key)", text: "Back to the fix"),
-                            consequences: try consequences(of: action, for: fix), action: "/console/fixes/\(key)/\(action.rawValue)",
-                            button: Button(action.button, kind: action == .abandon ? .warning : .primary), fields: noteField, issues: issues)
-            .response(request)
+        return Confirmation(title: messages(action.question, ["title": fix.title]), heading: messages.html(action.question, ["title": messages.title(of: fix)]),
+                            back: BackLink(href: "/console/fixes/\(key)", text: messages[.decisionBackToFix]),
+                            consequences: try consequences(of: action, for: fix, messages), action: "/console/fixes/\(key)/\(action.rawValue)",
+                            button: Button(messages[action.button], kind: action == .abandon ? .warning : .primary), fields: noteField, issues: issues).response(request)
     }
 
     /// What the action does, to whom, in words and numbers.
-    private func consequences(of action: MaintainerAction, for fix: Fix) throws -> HTML {
-        let revision = fix.revision
+    private func consequences(of action: MaintainerAction, for fix: Fix, _ messages: Messages) throws -> HTML {
         let key = fix.key.rawValue
+        let revisions = ["revision": messages.number(fix.revision), "next": messages.number(fix.revision + 1)]
         switch action {
         case .start:
             let testers = try store.enrollments(of: key).count
             let targets = try store.targets(of: key).count
-            let newRevision: HTML = fix.state == .rolledBack
-                ? "<li>Testing starts on a new revision, \(revision + 1): feedback and approvals for revision \(revision) no longer count.</li>" : .empty
+            let newRevision: HTML = fix.state == .rolledBack ? "<li>\(messages(.maintainerStartNewRevision, revisions))</li>" : .empty
+            let enroll: HTML = "<a href=\"/console/fixes/\(key)/enrollments\">\(messages[.maintainerEnrollTesters])<span class=\"visually-hidden\"> \(messages[.maintainerInThisFix])</span></a>"
+            let addTargets: HTML = "<a href=\"/console/fixes/\(key)/targets\">\(messages[.maintainerAddTargets])</a>"
             let nobody: HTML = testers + targets == 0
-                ? WarningText("No tester is enrolled and no key is targeted directly, so for now the flag stays off for everyone.").render() + """
-                <p class="body"><a href="/console/fixes/\(key)/enrollments">Enroll testers<span class="visually-hidden"> in this fix</span></a> or <a href="/console/fixes/\(key)/targets">add direct targets</a>, before or after you start.</p>
+                ? WarningText(messages[.maintainerStartNobody]).render(messages) + """
+                <p class="body">\(messages.html(.maintainerStartEnrollOr, ["enroll": enroll, "targets": addTargets]))</p>
                 """
                 : .empty
+            let flagOn = messages(.maintainerStartFlagOn, ["testers": messages.count(testers, one: .maintainerTestersOne, other: .maintainerTestersOther),
+                                                           "targets": messages.count(targets, one: .maintainerTargetsOne, other: .maintainerTargetsOther)])
             return """
             <ul class="list">
-            <li>The flag turns on for the targeting keys of the \(count(testers, "tester")) enrolled in this fix and for its \(count(targets, "direct target")). Everyone else still gets it off.</li>
+            <li>\(flagOn)</li>
             \(newRevision)
-            <li>Enrolled testers find the fix in their console and can tell you how it works with their assistive technology.</li>
+            <li>\(messages[.maintainerStartTesters])</li>
             </ul>
             \(nobody)
             """
         case .revise:
             return """
-            <p class="body">Revise the fix when its implementation changes, such as a new build.</p>
+            <p class="body">\(messages[.maintainerReviseWhen])</p>
             <ul class="list">
-            <li>The fix goes from revision \(revision) to revision \(revision + 1) and keeps its state, \(Words.state(fix.state)).</li>
-            <li>Approvals given for revision \(revision) no longer count: a release manager must approve again.</li>
-            <li>Only feedback on revision \(revision + 1) counts towards the criteria from then on, so testers need to try the new build.</li>
+            <li>\(messages(.maintainerReviseRevision, revisions.merging(["state": messages.state(fix.state)]) { $1 }))</li>
+            <li>\(messages(.maintainerReviseApprovals, revisions))</li>
+            <li>\(messages(.maintainerReviseFeedback, revisions))</li>
             </ul>
             """
         case .abandon:
             return """
             <ul class="list">
-            <li>The flag turns off for everyone, for good: an abandoned fix cannot be started again.</li>
-            <li>Enrolled testers no longer see it in their console. Their feedback and the audit log are kept.</li>
+            <li>\(messages[.maintainerAbandonOff])</li>
+            <li>\(messages[.maintainerAbandonKept])</li>
             </ul>
-            \(WarningText("You cannot undo this.").render())
+            \(WarningText(messages[.maintainerCannotUndo]).render(messages))
             """
         }
     }
@@ -108,15 +113,15 @@ struct FixActionPages {
     /// The action is not possible in the fix's state: say so, with the state and when it is possible.
     private func refused(_ request: ConsoleRequest, _ fix: Fix, _ action: MaintainerAction, status: Int) -> HTTPResponse {
         let key = fix.key.rawValue
-        var response = request.page(action.refusal, backLink: BackLink(href: "/console/fixes/\(key)", text: "Back to the fix"), content: """
-        <h1 class="heading-l">\(action.refusal)</h1>
-        <p class="body">State of the fix: \(Words.stateTag(fix.state).render())</p>
-        <p class="body">\(action.rule)</p>
-        <p class="body"><a href="/console/fixes/\(key)">Go to the fix<span class="visually-hidden"> \(fix.title)</span></a></p>
+        let messages = request.messages
+        var response = request.translatedPage(messages[action.refusal], backLink: BackLink(href: "/console/fixes/\(key)", text: messages[.decisionBackToFix]),
+                                              content: """
+        <h1 class="heading-l">\(messages[action.refusal])</h1>
+        <p class="body">\(messages.html(.maintainerStateOfFix, ["state": Words.stateTag(fix.state, messages).render()]))</p>
+        <p class="body">\(messages[action.rule])</p>
+        <p class="body"><a href="/console/fixes/\(key)">\(messages[.maintainerGoToFix])<span class="visually-hidden"> \(messages.title(of: fix))</span></a></p>
         """)
         response.status = status
         return response
     }
-
-    private func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }

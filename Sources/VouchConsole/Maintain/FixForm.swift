@@ -14,11 +14,18 @@ struct FixForm {
     var wcag = ""
     var expectedAnnouncement = ""
     var description = ""
+    /// The language tag the text is written in; "" leaves it to the server's default (or, editing, as it is).
+    var language = ""
 
-    static let fields = FormFields([
-        ("key", "Flag key"), ("title", "Title"), ("ui_area", "UI area"), ("platforms", "Platforms"), ("wcag", "WCAG success criteria"),
-        ("expected_announcement", "Expected announcement"), ("description", "Description"),
-    ])
+    /// The fields' labels, for the problems the service names by field.
+    static func fields(_ messages: Messages) -> FormFields {
+        FormFields([
+            ("key", messages[.fixFormFlagKey]), ("title", messages[.fixFormTitle]), ("ui_area", messages[.fixFormUiArea]),
+            ("platforms", messages[.fixFormPlatforms]), ("wcag", messages[.fixFormWcag]),
+            ("expected_announcement", messages[.fixFormExpectedAnnouncement]), ("description", messages[.fixFormDescription]),
+            ("language", messages[.fixFormLanguage]),
+        ])
+    }
 
     init() {}
 
@@ -30,6 +37,7 @@ struct FixForm {
         wcag = fix.wcag.joined(separator: ", ")
         expectedAnnouncement = fix.expectedAnnouncement ?? ""
         description = fix.description ?? ""
+        language = fix.language ?? ""
     }
 
     init(_ request: ConsoleRequest) {
@@ -40,6 +48,7 @@ struct FixForm {
         wcag = request.field("wcag")
         expectedAnnouncement = request.field("expected_announcement")
         description = request.field("description")
+        language = request.field("language")
     }
 
     /// WCAG numbers separated by commas or blanks.
@@ -51,33 +60,32 @@ struct FixForm {
     func draft(includingKey: Bool) -> FixDraft {
         FixDraft(key: includingKey ? key : nil, title: title, description: .some(description.isEmpty ? nil : description), uiArea: uiArea,
                  platforms: Platform.allCases.map(\.rawValue).filter(platforms.contains), wcag: wcagNumbers,
-                 expectedAnnouncement: .some(expectedAnnouncement.isEmpty ? nil : expectedAnnouncement))
+                 expectedAnnouncement: .some(expectedAnnouncement.isEmpty ? nil : expectedAnnouncement), language: language.isEmpty ? nil : language)
     }
 
     /// The form's fields; the key only when creating, since it cannot change afterwards.
-    func render(issues: [FieldIssue], includingKey: Bool) -> HTML {
+    func render(issues: [FieldIssue], includingKey: Bool, _ messages: Messages) -> HTML {
         func issue(_ field: String) -> FieldIssue? { issues.first { $0.field == field } }
         let keyField: HTML = includingKey
-            ? TextField(name: "key", label: "Flag key", hint: "What apps ask for the flag by. \(FixKey.rule), such as tv-channel-selector-labels. It cannot be changed later.",
-                        value: key, issue: issue("key"), autocomplete: "off", width: "input--medium", spellcheck: false).render()
+            ? TextField(name: "key", label: messages[.fixFormFlagKey], hint: messages[.fixFormFlagKeyHint],
+                        value: key, issue: issue("key"), autocomplete: "off", width: "input--medium", spellcheck: false).render(messages)
             : .empty
         let platformOptions = Platform.allCases.map { RadioGroup.Option($0.rawValue, Words.platform($0)) }
         return HTML.join([
             keyField,
-            TextField(name: "title", label: "Title", hint: "A short name people will recognise, such as Label channel logos.",
-                      value: title, issue: issue("title")).render(),
-            TextField(name: "ui_area", label: "UI area", hint: "The human name of the part of the app the fix touches, such as TV channel selector.",
-                      value: uiArea, issue: issue("ui_area")).render(),
-            CheckboxGroup(name: "platforms", legend: "Platforms", hint: "Select every platform the fix ships on.", options: platformOptions,
-                          selected: platforms, issue: issue("platforms")).render(),
-            TextField(name: "wcag", label: "WCAG success criteria (optional)",
-                      hint: "The WCAG 2.2 success criteria the fix addresses, by number, separated by commas or spaces, such as 1.1.1, 4.1.2.",
-                      value: wcag, issue: issue("wcag"), autocomplete: "off", width: "input--medium", spellcheck: false).render(),
-            TextField(name: "expected_announcement", label: "Expected announcement (optional)",
-                      hint: "What a screen reader should say once the fix works, such as NHK, button, selected.",
-                      value: expectedAnnouncement, issue: issue("expected_announcement")).render(),
-            TextArea(name: "description", label: "Description (optional)", hint: "What changed, and anything testers should know.",
-                     value: description, issue: issue("description")).render(),
+            TextField(name: "title", label: messages[.fixFormTitle], hint: messages[.fixFormTitleHint], value: title, issue: issue("title")).render(messages),
+            TextField(name: "ui_area", label: messages[.fixFormUiArea], hint: messages[.fixFormUiAreaHint], value: uiArea, issue: issue("ui_area")).render(messages),
+            CheckboxGroup(name: "platforms", legend: messages[.fixFormPlatforms], hint: messages[.fixFormPlatformsHint], options: platformOptions,
+                          selected: platforms, issue: issue("platforms")).render(messages),
+            TextField(name: "wcag", label: messages[.fixFormWcagOptional], hint: messages[.fixFormWcagHint],
+                      value: wcag, issue: issue("wcag"), autocomplete: "off", width: "input--medium", spellcheck: false).render(messages),
+            TextField(name: "expected_announcement", label: messages[.fixFormExpectedAnnouncementOptional], hint: messages[.fixFormExpectedAnnouncementHint],
+                      value: expectedAnnouncement, issue: issue("expected_announcement")).render(messages),
+            TextArea(name: "description", label: messages[.fixFormDescriptionOptional], hint: messages[.fixFormDescriptionHint],
+                     value: description, issue: issue("description")).render(messages),
+            RadioGroup(name: "language", legend: messages[.fixFormLanguageLegend], hint: messages[.fixFormLanguageHint],
+                       options: Language.allCases.map { RadioGroup.Option($0.rawValue, $0.nativeName) }, selected: language.isEmpty ? nil : language,
+                       issue: issue("language"), inline: true).render(messages),
         ])
     }
 }

@@ -24,19 +24,21 @@ struct FixFormPages {
         switch try ServiceRefusal.attempt({ try services.fixes.create(form.draft(includingKey: true), by: try request.signedIn) }) {
         case .success(let fix): return .seeOther("/console/fixes/\(fix.key.rawValue)?done=created")
         case .failure(let refusal) where refusal.status == 422:
-            return renderNew(request, form: form, issues: FixForm.fields.issues(from: refusal.issues))
+            return renderNew(request, form: form, issues: FixForm.fields(request.messages).issues(from: refusal.issues, messages: request.messages))
         case .failure(let refusal) where refusal.status == 409:
-            let issue = FieldIssue(field: "key", message: "A fix with the key '\(form.key)' already exists: choose another key")
+            let issue = FieldIssue(field: "key", message: request.messages(.fixFormKeyTaken, ["key": form.key]))
             return renderNew(request, form: form, issues: [issue])
         case .failure(let refusal): throw refusal.problem
         }
     }
 
     private func renderNew(_ request: ConsoleRequest, form: FixForm, issues: [FieldIssue]) -> HTTPResponse {
-        request.page("Create a fix", issues: issues, backLink: BackLink(href: "/console/fixes", text: "Back to fixes"), content: """
-        <h1 class="heading-l">Create a fix</h1>
-        <p class="body">A new fix is a draft: its flag stays off for everyone until you start testing it.</p>
-        \(request.form("/console/fixes/new", form.render(issues: issues, includingKey: true) + Button("Create fix").render()))
+        let messages = request.messages
+        return request.translatedPage(messages[.fixFormCreateTitle], issues: issues,
+                                      backLink: BackLink(href: "/console/fixes", text: messages[.fixFormBackToFixes]), content: """
+        <h1 class="heading-l">\(messages[.fixFormCreateTitle])</h1>
+        <p class="body">\(messages[.fixFormCreateIntro])</p>
+        \(request.form("/console/fixes/new", form.render(issues: issues, includingKey: true, messages) + Button(messages[.fixFormCreateButton]).render()))
         """)
     }
 
@@ -53,18 +55,20 @@ struct FixFormPages {
         case .success: return .seeOther("/console/fixes/\(key)?done=edited")
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
-            return renderEdit(request, fix: fix, form: form, issues: FixForm.fields.issues(from: refusal.issues))
+            return renderEdit(request, fix: fix, form: form, issues: FixForm.fields(request.messages).issues(from: refusal.issues, messages: request.messages))
         }
     }
 
     private func renderEdit(_ request: ConsoleRequest, fix: Fix, form: FixForm, issues: [FieldIssue]) -> HTTPResponse {
         let key = fix.key.rawValue
-        let title = "Edit fix: \(fix.title)"
-        return request.page(title, issues: issues, backLink: BackLink(href: "/console/fixes/\(key)", text: "Back to the fix"), content: """
-        <h1 class="heading-l">\(title)</h1>
-        \(SummaryList([.init("Flag key", "<code>\(key)</code>"), .init("State", Words.stateTag(fix.state).render())]).render())
-        <p class="body">The flag key cannot be changed. Changing the details does not start a new revision: revise the fix when its build changes.</p>
-        \(request.form("/console/fixes/\(key)/edit", form.render(issues: issues, includingKey: false) + Button("Save changes").render()))
+        let messages = request.messages
+        return request.translatedPage(messages(.fixFormEditTitle, ["title": fix.title]), issues: issues,
+                                      backLink: BackLink(href: "/console/fixes/\(key)", text: messages[.decisionBackToFix]), content: """
+        <h1 class="heading-l">\(messages.html(.fixFormEditTitle, ["title": messages.title(of: fix)]))</h1>
+        \(SummaryList([.init(messages[.fixFormFlagKey], "<code>\(key)</code>"), .init(messages[.fixFormState], Words.stateTag(fix.state, messages).render())])
+            .render(messages))
+        <p class="body">\(messages[.fixFormEditIntro])</p>
+        \(request.form("/console/fixes/\(key)/edit", form.render(issues: issues, includingKey: false, messages) + Button(messages[.fixFormSave]).render()))
         """)
     }
 }

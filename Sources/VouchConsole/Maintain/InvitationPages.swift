@@ -84,8 +84,9 @@ struct InvitationPages {
         let messages = request.messages
         let advice = messages.html(.invitationsLinkAdvice, ["time": messages.timeElement(created.invitation.expiresAt),
                                                             "uses": HTML("\(messages.number(created.invitation.usesAllowed))")])
+        // No language links: following one would lose the address, shown only here.
         return request.translatedPage(messages[.invitationsCreatedTitle], banner: NotificationBanner(.success, heading: messages[.invitationsCreatedTitle]),
-                                      content: """
+                                      switcher: false, content: """
         <h1 class="heading-l">\(messages[.invitationsCreatedTitle])</h1>
         <h2 class="heading-m" id="invitation-address">\(messages[.invitationsLinkHeading])</h2>
         <p class="secret">\(created.url)</p>

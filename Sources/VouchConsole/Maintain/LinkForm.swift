@@ -5,13 +5,17 @@ struct LinkForm {
     var validFor = ""
     var issues: [FieldIssue] = []
 
-    static let choices = [RadioGroup.Option("1d", "1 day"), RadioGroup.Option("7d", "7 days"), RadioGroup.Option("14d", "14 days"),
-                          RadioGroup.Option("30d", "30 days")]
+    /// The lengths offered, in days.
+    static let days = [1, 7, 14, 30]
 
-    var isChosen: Bool { LinkForm.choices.contains { $0.value == validFor } }
+    static func choices(_ messages: Messages) -> [RadioGroup.Option] {
+        days.map { RadioGroup.Option("\($0)d", $0 == 1 ? messages[.linkFormOneDay] : messages(.linkFormDays, ["count": messages.number($0)])) }
+    }
 
-    func render() -> HTML {
-        RadioGroup(name: "valid_for", legend: "How long should the link work?", hint: "It stops working after this, or sooner if you revoke it.",
-                   options: LinkForm.choices, selected: validFor, issue: issues.first { $0.field == "valid_for" }, inline: true).render()
+    var isChosen: Bool { LinkForm.days.contains { "\($0)d" == validFor } }
+
+    func render(_ messages: Messages = .english) -> HTML {
+        RadioGroup(name: "valid_for", legend: messages[.linkFormLegend], hint: messages[.linkFormHint],
+                   options: LinkForm.choices(messages), selected: validFor, issue: issues.first { $0.field == "valid_for" }, inline: true).render(messages)
     }
 }

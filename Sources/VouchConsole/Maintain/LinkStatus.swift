@@ -12,11 +12,11 @@ enum LinkStatus {
         self = link.revokedAt != nil ? .revoked : (link.opens(at: time) ? .active : .expired)
     }
 
-    var tag: StatusTag {
+    func tag(_ messages: Messages = .english) -> StatusTag {
         switch self {
-        case .active: StatusTag("Active", tone: .good)
-        case .expired: StatusTag("Expired")
-        case .revoked: StatusTag("Revoked")
+        case .active: StatusTag(messages[.testerWordsActive], tone: .good)
+        case .expired: StatusTag(messages[.linkStatusExpired])
+        case .revoked: StatusTag(messages[.linkStatusRevoked])
         }
     }
 }

@@ -1,3 +1,4 @@
+import VouchConsoleKit
 import VouchDomain
 
 /// The lifecycle actions a maintainer takes from the console, with the words their pages use.
@@ -19,19 +20,20 @@ enum MaintainerAction: String, CaseIterable, Sendable {
         Lifecycle.allowedActions(from: fix.state, pausedFrom: fix.pausedFrom).contains(fixAction)
     }
 
-    func question(_ title: String) -> String {
+    /// The confirmation page's question, which takes `{title}`.
+    var question: MessageKey {
         switch self {
-        case .start: "Start testing \(title)?"
-        case .revise: "Revise \(title)?"
-        case .abandon: "Abandon \(title)?"
+        case .start: .maintainerStartQuestion
+        case .revise: .maintainerReviseQuestion
+        case .abandon: .maintainerAbandonQuestion
         }
     }
 
-    var button: String {
+    var button: MessageKey {
         switch self {
-        case .start: "Start testing"
-        case .revise: "Revise fix"
-        case .abandon: "Abandon fix"
+        case .start: .maintainerStartButton
+        case .revise: .maintainerReviseButton
+        case .abandon: .maintainerAbandonButton
         }
     }
 
@@ -45,28 +47,28 @@ enum MaintainerAction: String, CaseIterable, Sendable {
     }
 
     /// The fix page's success banner after the action.
-    var banner: String {
+    var banner: MessageKey {
         switch self {
-        case .start: "Testing has started: the fix is on for its enrolled testers and direct targets"
-        case .revise: "The fix has a new revision: approvals were voided, and only feedback from now on counts"
-        case .abandon: "The fix is abandoned: its flag is off for everyone"
+        case .start: .bannerStarted
+        case .revise: .bannerRevised
+        case .abandon: .bannerAbandoned
         }
     }
 
-    var refusal: String {
+    var refusal: MessageKey {
         switch self {
-        case .start: "You cannot start testing this fix now"
-        case .revise: "You cannot revise this fix now"
-        case .abandon: "You cannot abandon this fix now"
+        case .start: .maintainerStartRefusal
+        case .revise: .maintainerReviseRefusal
+        case .abandon: .maintainerAbandonRefusal
         }
     }
 
     /// When the lifecycle allows it (docs/lifecycle.md, "Transitions"), in words.
-    var rule: String {
+    var rule: MessageKey {
         switch self {
-        case .start: "Testing starts from a draft, or from a rolled-back fix with a new revision."
-        case .revise: "A fix can be revised while it is a draft, in testing, after a failed promotion or after a rollback."
-        case .abandon: "A fix can be abandoned only while it is a draft or in testing."
+        case .start: .maintainerStartRule
+        case .revise: .maintainerReviseRule
+        case .abandon: .maintainerAbandonRule
         }
     }
 }

@@ -19,24 +19,30 @@ struct TesterForm {
 
     var name = ""
     var contact = ""
+    var email = ""
     var rows = Array(repeating: Row(), count: rowCount)
     var targetingKeys = ""
     var consent = ""
     var consentGiven = false
 
-    static let fields = FormFields([("name", "Name"), ("contact", "Contact")]
-        + (0..<rowCount).flatMap { index in
-            [("assistive_tech[\(index)].name", "Assistive technology \(index + 1)"),
-             ("assistive_tech[\(index)].platform", "Platform of assistive technology \(index + 1)"),
-             ("assistive_tech[\(index)].version", "Version of assistive technology \(index + 1)")]
-        }
-        + [("targeting_keys", "Targeting keys"), ("consent", "Consent text version"), ("consent_given", "Consent")])
+    static func fields(_ messages: Messages) -> FormFields {
+        FormFields([("name", messages[.testerFormName]), ("contact", messages[.testerFormContact]), ("email", messages[.testerFormEmail])]
+            + (0..<rowCount).flatMap { index in
+                let number = ["number": messages.number(index + 1)]
+                return [("assistive_tech[\(index)].name", messages(.testerFormTechnologyNumber, number)),
+                        ("assistive_tech[\(index)].platform", messages(.testerFormPlatformOf, number)),
+                        ("assistive_tech[\(index)].version", messages(.testerFormVersionOf, number))]
+            }
+            + [("targeting_keys", messages[.testerFormTargetingKeys]), ("consent", messages[.testerFormConsentVersion]),
+               ("consent_given", messages[.testerFormConsentTitle])])
+    }
 
     init() {}
 
     init(_ request: ConsoleRequest) {
         name = request.field("name")
         contact = request.field("contact")
+        email = request.field("email")
         rows = (0..<TesterForm.rowCount).map { index in
             Row(name: request.field("assistive_tech[\(index)].name"), platform: request.field("assistive_tech[\(index)].platform"),
                 version: request.field("assistive_tech[\(index)].version"))
@@ -55,6 +61,7 @@ struct TesterForm {
     var json: JSONValue {
         var object: JSONObject = ["name": .string(name)]
         if !contact.isEmpty { object["contact"] = .string(contact) }
+        if !email.isEmpty { object["email"] = .string(email) }
         object["assistive_tech"] = .array(sentRows.map { _, row in
             var profile: JSONObject = ["name": .string(row.name), "platform": .string(row.platform)]
             if !row.version.isEmpty { profile["version"] = .string(row.version) }
@@ -66,7 +73,7 @@ struct TesterForm {
     }
 
     /// The API's problems on this form's fields, with the consent box's own.
-    func issues(from apiIssues: [FieldIssue]) -> [FieldIssue] {
+    func issues(from apiIssues: [FieldIssue], _ messages: Messages = .english) -> [FieldIssue] {
         let sent = sentRows
         var issues: [FieldIssue] = []
         for issue in apiIssues {
@@ -90,44 +97,49 @@ struct TesterForm {
             if consent.isEmpty { issues.append(FieldIssue(field: "consent", message: "must not be empty")) }
             issues.append(FieldIssue(field: "consent_given", message: "must be confirmed: without the tester's explicit consent, Vouch cannot keep their details"))
         }
-        return TesterForm.fields.issues(from: issues, values: ["targeting_keys": FormFields.list(targetingKeys)])
+        return TesterForm.fields(messages).issues(from: issues, values: ["targeting_keys": FormFields.list(targetingKeys)], messages: messages)
     }
 
-    func render(issues: [FieldIssue]) -> HTML {
+    func render(issues: [FieldIssue], _ messages: Messages = .english) -> HTML {
         func issue(_ field: String) -> FieldIssue? { issues.first { $0.field == field } }
         let technologies = AssistiveTechnology.allCases.map { technology in
-            RadioGroup.Option(technology.rawValue, technology.displayName.prefix(1).uppercased() + technology.displayName.dropFirst())
+            RadioGroup.Option(technology.rawValue, messages.language == .en
+                ? technology.displayName.prefix(1).uppercased() + technology.displayName.dropFirst() : messages.technology(technology))
         }
         let platforms = Platform.allCases.map { RadioGroup.Option($0.rawValue, Words.platform($0)) }
         let rowGroups = rows.enumerated().map { index, row -> HTML in
             let field = "assistive_tech[\(index)]"
+            let legend = messages(index == 0 ? .testerFormTechnologyNumber : .testerFormTechnologyNumberOptional, ["number": messages.number(index + 1)])
             return """
             <fieldset class="field-row">
-            <legend class="fieldset__legend">Assistive technology \(index + 1)\(index == 0 ? "" : " (optional)")</legend>
-            \(Select(name: field + ".name", label: "Technology", options: technologies, placeholder: "Choose a technology", selected: row.name, issue: issue(field + ".name")).render())
-            \(Select(name: field + ".platform", label: "Platform", options: platforms, placeholder: "Choose a platform", selected: row.platform, issue: issue(field + ".platform")).render())
-            \(TextField(name: field + ".version", label: "Version (optional)", value: row.version, issue: issue(field + ".version"), autocomplete: "off", width: "input--short", spellcheck: false).render())
+            <legend class="fieldset__legend">\(legend)</legend>
+            \(Select(name: field + ".name", label: messages[.testerFormTechnology], options: technologies, placeholder: messages[.testerFormChooseTechnology],
+                     selected: row.name, issue: issue(field + ".name")).render(messages))
+            \(Select(name: field + ".platform", label: messages[.testerFormPlatform], options: platforms, placeholder: messages[.testerFormChoosePlatform],
+                     selected: row.platform, issue: issue(field + ".platform")).render(messages))
+            \(TextField(name: field + ".version", label: messages[.testerFormVersionOptional], value: row.version, issue: issue(field + ".version"),
+                        autocomplete: "off", width: "input--short", spellcheck: false).render(messages))
             </fieldset>
             """
         }
         return HTML.join([
-            TextField(name: "name", label: "Name", hint: "The name the team knows the tester by. It is shown only to people who manage testers.",
-                      value: name, issue: issue("name"), autocomplete: "off").render(),
-            TextField(name: "contact", label: "Contact (optional)", hint: "How to reach the tester, such as an email address.",
-                      value: contact, issue: issue("contact"), autocomplete: "off", spellcheck: false).render(),
-            "<h2 class=\"heading-m\">Assistive technology</h2>",
-            "<p class=\"body\">Which assistive technology the tester uses, on which platform. This is health data: only the tester and people who manage testers see it.</p>",
+            TextField(name: "name", label: messages[.testerFormName], hint: messages[.testerFormNameHint],
+                      value: name, issue: issue("name"), autocomplete: "off").render(messages),
+            TextField(name: "contact", label: messages[.testerFormContactOptional], hint: messages[.testerFormContactHint],
+                      value: contact, issue: issue("contact"), autocomplete: "off", spellcheck: false).render(messages),
+            TextField(name: "email", label: messages[.testerFormEmailOptional], hint: messages[.testerFormEmailHint],
+                      value: email, issue: issue("email"), type: "email", autocomplete: "off", spellcheck: false).render(messages),
+            "<h2 class=\"heading-m\">\(messages[.testerFormTechnologyTitle])</h2>",
+            "<p class=\"body\">\(messages[.testerFormTechnologyText])</p>",
             HTML.join(rowGroups),
-            TextArea(name: "targeting_keys", label: "Targeting keys", heading: .sectionHeading,
-                     hint: "The tester's user ids in the app (the OpenFeature targetingKey), one per line or separated by commas, such as user-7.",
-                     value: targetingKeys, issue: issue("targeting_keys"), rows: 3).render(),
-            "<h2 class=\"heading-m\">Consent</h2>",
-            TextField(name: "consent", label: "Consent text version", hint: "The version or date of the consent text the tester read and agreed to, such as 2026-11. It is recorded with the time and your name.",
-                      value: consent, issue: issue("consent"), autocomplete: "off", width: "input--short", spellcheck: false).render(),
-            CheckboxGroup(name: "consent_given", legend: "The tester's consent",
-                          hint: "Vouch may keep which assistive technology someone uses only with their explicit consent. They can withdraw at any time, which erases their personal data.",
-                          options: [RadioGroup.Option("yes", "The tester has given explicit consent to Vouch storing which assistive technology they use (health data)")],
-                          selected: consentGiven ? ["yes"] : [], issue: issue("consent_given")).render(),
+            TextArea(name: "targeting_keys", label: messages[.testerFormTargetingKeys], heading: .sectionHeading, hint: messages[.testerFormTargetingKeysHint],
+                     value: targetingKeys, issue: issue("targeting_keys"), rows: 3).render(messages),
+            "<h2 class=\"heading-m\">\(messages[.testerFormConsentTitle])</h2>",
+            TextField(name: "consent", label: messages[.testerFormConsentVersion], hint: messages[.testerFormConsentVersionHint],
+                      value: consent, issue: issue("consent"), autocomplete: "off", width: "input--short", spellcheck: false).render(messages),
+            CheckboxGroup(name: "consent_given", legend: messages[.testerFormConsentLegend], hint: messages[.testerFormConsentHint],
+                          options: [RadioGroup.Option("yes", messages[.testerFormConsentGiven])],
+                          selected: consentGiven ? ["yes"] : [], issue: issue("consent_given")).render(messages),
         ])
     }
 }

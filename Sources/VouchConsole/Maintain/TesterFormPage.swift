@@ -26,15 +26,17 @@ struct TesterFormPage {
         case .success(let tester): return .seeOther("/console/testers/\(tester.id)?done=created")
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
-            return render(request, form: form, issues: form.issues(from: refusal.issues))
+            return render(request, form: form, issues: form.issues(from: refusal.issues, request.messages))
         }
     }
 
     private func render(_ request: ConsoleRequest, form: TesterForm, issues: [FieldIssue]) -> HTTPResponse {
-        request.page("Add a tester", issues: issues, backLink: BackLink(href: "/console/testers", text: "Back to testers"), content: """
-        <h1 class="heading-l">Add a tester</h1>
-        <p class="body">A tester verifies fixes with their own assistive technology. Elsewhere in Vouch they are known only by a pseudonym (t_…): feedback, the audit log and webhooks never carry their name.</p>
-        \(request.form("/console/testers/new", form.render(issues: issues) + Button("Add tester").render()))
+        let messages = request.messages
+        return request.translatedPage(messages[.testerFormTitle], issues: issues,
+                                      backLink: BackLink(href: "/console/testers", text: messages[.testerBackToTesters]), content: """
+        <h1 class="heading-l">\(messages[.testerFormTitle])</h1>
+        <p class="body">\(messages[.testerFormIntro])</p>
+        \(request.form("/console/testers/new", form.render(issues: issues, messages) + Button(messages[.testerFormButton]).render()))
         """)
     }
 }

@@ -28,7 +28,7 @@ struct TesterLinkPages {
         let tester = try lookup.tester(request)
         var form = LinkForm(validFor: request.field("valid_for"))
         guard form.isChosen else {
-            form.issues = [FieldIssue(field: "valid_for", message: "Choose how long the link should work")]
+            form.issues = [FieldIssue(field: "valid_for", message: request.messages[.linkFormChoose])]
             return try page.render(request, tester: tester, linkForm: form, banner: nil)
         }
         let base = PublicAddress.base(configured: routes.sessions.settings.publicURL, host: request.http.header("host"))
@@ -40,36 +40,40 @@ struct TesterLinkPages {
         case .success(let link): created = link
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
-            form.issues = FormFields([("valid_for", "How long the link works")]).issues(from: refusal.issues)
+            form.issues = FormFields([("valid_for", request.messages[.linkFormLabel])]).issues(from: refusal.issues, messages: request.messages)
             return try page.render(request, tester: tester, linkForm: form, banner: nil)
         }
         let url = created.url
-        let name = TesterWords.name(tester)
-        let until: HTML = " until \(Words.timeElement(created.link.expiresAt))"
-        let channel = tester.contact.map { "such as a message to \($0)" } ?? "such as an email or a direct message"
-        let banner = NotificationBanner(.success, heading: "Personal link created")
-        return request.page("Personal link for \(name)", backLink: BackLink(href: "/console/testers/\(tester.id)", text: "Back to the tester"),
-                            banner: banner, content: """
-        <h1 class="heading-l">Personal link for \(name)</h1>
-        <h2 class="heading-m" id="personal-link">The link</h2>
+        let messages = request.messages
+        let name = TesterWords.name(tester, messages)
+        let channel = tester.contact.map { messages(.linkMessageTo, ["contact": $0]) } ?? messages[.linkAnyChannel]
+        let banner = NotificationBanner(.success, heading: messages[.linkCreated])
+        let sendTo = messages.html(.linkSendTo, ["name": "\(name)", "channel": "\(channel)", "date": messages.staffTimeElement(created.link.expiresAt)])
+        return request.translatedPage(messages(.linkPageTitle, ["name": name]),
+                                      backLink: BackLink(href: "/console/testers/\(tester.id)", text: messages[.withdrawTesterBack]),
+                                      banner: banner, switcher: false, content: """
+        <h1 class="heading-l">\(messages(.linkPageTitle, ["name": name]))</h1>
+        <h2 class="heading-m" id="personal-link">\(messages[.linkTheLink])</h2>
         <p class="secret">\(url)</p>
-        \(WarningText("Copy the link now: it will not be shown again. Vouch keeps only a fingerprint of it, so nobody can show it to you later.").render())
-        <p class="body">Send it to \(name) by a channel only they read, \(channel). Anyone who has the link can sign in as the tester\(until), or until you revoke it.</p>
-        <p class="body">If the link is lost, revoke it and create a new one.</p>
-        <p class="body"><a href="/console/testers/\(tester.id)">Back to \(name)'s page</a></p>
+        \(WarningText(messages[.linkCopyNow]).render(messages))
+        <p class="body">\(sendTo)</p>
+        <p class="body">\(messages[.linkIfLost])</p>
+        <p class="body"><a href="/console/testers/\(tester.id)">\(messages(.linkBackToPage, ["name": name]))</a></p>
         """)
     }
 
     func confirmRevocation(_ request: ConsoleRequest) throws -> HTTPResponse {
         let (tester, link) = try activeLink(request)
-        let name = TesterWords.name(tester)
-        return Confirmation(title: "Revoke link \(link.id) of \(name)?", back: BackLink(href: "/console/testers/\(tester.id)", text: "Back to the tester"),
+        let messages = request.messages
+        let name = TesterWords.name(tester, messages)
+        return Confirmation(title: messages(.linkRevokeQuestion, ["link": link.id, "name": name]),
+                            back: BackLink(href: "/console/testers/\(tester.id)", text: messages[.withdrawTesterBack]),
                             consequences: """
             <ul class="list">
-            <li>The link stops working at once, and a console session \(name) opened with it ends.</li>
-            <li>Their enrollments, feedback and other links stay as they are. Create a new link if they still need one.</li>
+            <li>\(messages(.linkRevokeStops, ["name": name]))</li>
+            <li>\(messages[.linkRevokeKeeps])</li>
             </ul>
-            """, action: "/console/testers/\(tester.id)/links/\(link.id)/revoke", button: Button("Revoke link", kind: .warning))
+            """, action: "/console/testers/\(tester.id)/links/\(link.id)/revoke", button: Button(messages[.linkRevokeButton], kind: .warning))
             .response(request)
     }
 

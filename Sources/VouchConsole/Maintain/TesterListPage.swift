@@ -19,23 +19,27 @@ struct TesterListPage {
         let after = request.http.query["after"].flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
         let fetched = try lookup.store.testers(after: after, limit: TesterListPage.pageSize + 1)
         let testers = fetched.prefix(TesterListPage.pageSize)
+        let messages = request.messages
         let rows = testers.map { tester -> [HTML] in
-            ["<a href=\"/console/testers/\(tester.id)\">\(TesterWords.name(tester))</a>", "\(tester.id)",
-             TesterWords.status(tester).render(), "\(TesterWords.assistiveTech(of: tester))"]
+            ["<a href=\"/console/testers/\(tester.id)\">\(TesterWords.name(tester, messages))</a>", "\(tester.id)",
+             TesterWords.status(tester, messages).render(), "\(TesterWords.assistiveTech(of: tester, messages))"]
         }
-        let table = DataTable(caption: "Testers", columns: ["Name", "Pseudonym", "Status", "Assistive technology"], rows: rows,
-                              emptyText: after == nil ? "No tester yet." : "No more testers.")
+        let table = DataTable(caption: messages[.testersTitle],
+                              columns: [messages[.testersName], messages[.testersPseudonym], messages[.testersStatus], messages[.testersTechnology]],
+                              rows: rows, emptyText: messages[after == nil ? .testersNone : .testersNoMore])
+        let hidden: HTML = "<span class=\"visually-hidden\"> \(messages[.testersOfTesters])</span>"
         var paging: [HTML] = []
-        if after != nil { paging.append("<a href=\"/console/testers\">First page<span class=\"visually-hidden\"> of testers</span></a>") }
+        if after != nil { paging.append("<a href=\"/console/testers\">\(messages[.testersFirstPage])\(hidden)</a>") }
         if fetched.count > TesterListPage.pageSize, let last = testers.last {
-            paging.append("<a href=\"/console/testers?after=\(last.id)\">Next page<span class=\"visually-hidden\"> of testers</span></a>")
+            paging.append("<a href=\"/console/testers?after=\(last.id)\">\(messages[.testersNextPage])\(hidden)</a>")
         }
         let items = paging.map { link -> HTML in "<li>\(link)</li>" }
-        let navigation: HTML = paging.isEmpty ? .empty : "<nav aria-label=\"Pages of testers\"><ul class=\"list list--plain\">\(items)</ul></nav>"
-        return request.page("Testers", content: """
-        <h1 class="heading-l">Testers</h1>
-        <p class="body">People who verify fixes with their assistive technology. Which technology someone uses is health data: only people who manage testers see it, and each tester sees their own.</p>
-        <p class="body"><a href="/console/testers/new" class="button">Add a tester</a></p>
+        let navigation: HTML = paging.isEmpty ? .empty
+            : "<nav aria-label=\"\(messages[.testersPagesLabel])\"><ul class=\"list list--plain\">\(items)</ul></nav>"
+        return request.translatedPage(messages[.testersTitle], content: """
+        <h1 class="heading-l">\(messages[.testersTitle])</h1>
+        <p class="body">\(messages[.testersIntro])</p>
+        <p class="body"><a href="/console/testers/new" class="button">\(messages[.testersAdd])</a></p>
         \(table.render())
         \(navigation)
         """)

@@ -17,12 +17,11 @@ struct TesterPage {
     }
 
     func show(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let messages = request.messages
         let banner: NotificationBanner? = switch request.http.query["done"] {
-        case "created": NotificationBanner(.success, heading: "Tester added", body: """
-            <p class="body">Enroll them in fixes from each fix's page of enrolled testers, and create a personal link below so they can give feedback in the console.</p>
-            """)
-        case "revoked": NotificationBanner(.success, heading: "Personal link revoked", body: "<p class=\"body\">It no longer signs anyone in.</p>")
-        case "withdrawn": NotificationBanner(.success, heading: "Tester withdrawn", body: "<p class=\"body\">Their personal data was erased.</p>")
+        case "created": NotificationBanner(.success, heading: messages[.testerAdded], body: "<p class=\"body\">\(messages[.testerAddedText])</p>")
+        case "revoked": NotificationBanner(.success, heading: messages[.testerLinkRevoked], body: "<p class=\"body\">\(messages[.testerLinkRevokedText])</p>")
+        case "withdrawn": NotificationBanner(.success, heading: messages[.testerWithdrawn], body: "<p class=\"body\">\(messages[.testerWithdrawnText])</p>")
         default: nil
         }
         return try render(request, tester: try lookup.tester(request), linkForm: LinkForm(), banner: banner)
@@ -30,67 +29,75 @@ struct TesterPage {
 
     /// The page, with the personal-link form as given (its problems, after a refused POST).
     func render(_ request: ConsoleRequest, tester: Tester, linkForm: LinkForm, banner: NotificationBanner?) throws -> HTTPResponse {
-        let name = TesterWords.name(tester)
+        let messages = request.messages
+        let name = TesterWords.name(tester, messages)
         let content: HTML = """
         <h1 class="heading-l">\(name)</h1>
-        \(SummaryList(details(of: tester)).render())
-        \(try enrolledFixes(of: tester))
+        \(SummaryList(details(of: tester, messages)).render(messages))
+        \(try enrolledFixes(of: tester, messages))
         \(tester.isActive ? try links(request, tester, linkForm: linkForm) : .empty)
-        \(tester.isActive ? withdrawal(tester) : .empty)
+        \(tester.isActive ? withdrawal(tester, messages) : .empty)
         """
-        return request.page(name, issues: linkForm.issues, backLink: BackLink(href: "/console/testers", text: "Back to testers"), banner: banner,
-                            content: content)
+        return request.translatedPage(name, issues: linkForm.issues, backLink: BackLink(href: "/console/testers", text: messages[.testerBackToTesters]),
+                                      banner: banner, content: content)
     }
 
-    private func details(of tester: Tester) -> [SummaryList.Row] {
-        var rows: [SummaryList.Row] = [.init("Pseudonym", text: tester.id), .init("Status", TesterWords.status(tester).render())]
+    private func details(of tester: Tester, _ messages: Messages) -> [SummaryList.Row] {
+        var rows: [SummaryList.Row] = [.init(messages[.testersPseudonym], text: tester.id),
+                                       .init(messages[.testersStatus], TesterWords.status(tester, messages).render())]
         if let withdrawnAt = tester.withdrawnAt {
-            rows.append(.init("Withdrawn", "\(Words.timeElement(withdrawnAt)). Their name, contact, assistive technology, targeting keys and enrollments were erased."))
+            rows.append(.init(messages[.testerWithdrawnRow], messages.html(.testerWithdrawnAt, ["date": messages.staffTimeElement(withdrawnAt)])))
             return rows
         }
-        let technologies = tester.assistiveTech.map { profile -> HTML in "<li>\(TesterWords.assistiveTech(profile))</li>" }
+        let technologies = tester.assistiveTech.map { profile -> HTML in "<li>\(TesterWords.assistiveTech(profile, messages))</li>" }
+        let consent = messages.html(.testerConsentText, ["version": "\(tester.consent.version)", "date": messages.staffTimeElement(tester.consent.givenAt),
+                                                         "recordedBy": "\(tester.consent.recordedBy)"])
         rows += [
-            .init("Name", text: TesterWords.name(tester)),
-            .init("Contact", text: tester.contact ?? "Not given"),
-            .init("Assistive technology", "<ul class=\"list list--plain\">\(technologies)</ul>"),
-            .init("Targeting keys", text: tester.targetingKeys.joined(separator: ", ")),
-            .init("Consent", "Consent text version \(tester.consent.version), given on \(Words.timeElement(tester.consent.givenAt)), recorded by \(tester.consent.recordedBy)"),
+            .init(messages[.testersName], text: TesterWords.name(tester, messages)),
+            .init(messages[.testerContact], text: tester.contact ?? messages[.testerNotGiven]),
+            .init(messages[.testerFormEmail], text: tester.email ?? messages[.testerNotGiven]),
+            .init(messages[.testersTechnology], "<ul class=\"list list--plain\">\(technologies)</ul>"),
+            .init(messages[.testerTargetingKeys], text: messages.list(tester.targetingKeys)),
+            .init(messages[.testerConsent], consent),
         ]
         return rows
     }
 
-    private func enrolledFixes(of tester: Tester) throws -> HTML {
+    private func enrolledFixes(of tester: Tester, _ messages: Messages) throws -> HTML {
         let fixes = try lookup.store.enrolledFixes(of: tester.id).compactMap { try lookup.store.fix($0) }
-        guard !fixes.isEmpty else { return "<h2 class=\"heading-m\">Enrolled fixes</h2><p class=\"body\">Not enrolled in any fix.</p>" }
+        guard !fixes.isEmpty else { return "<h2 class=\"heading-m\">\(messages[.testerEnrolledFixes])</h2><p class=\"body\">\(messages[.testerNotEnrolled])</p>" }
         let items = fixes.map { fix -> HTML in
-            "<li><a href=\"/console/fixes/\(fix.key.rawValue)\">\(fix.title)</a> \(Words.stateTag(fix.state).render())</li>"
+            "<li><a href=\"/console/fixes/\(fix.key.rawValue)\">\(messages.title(of: fix))</a> \(Words.stateTag(fix.state, messages).render())</li>"
         }
-        return "<h2 class=\"heading-m\">Enrolled fixes</h2><ul class=\"list\">\(items)</ul>"
+        return "<h2 class=\"heading-m\">\(messages[.testerEnrolledFixes])</h2><ul class=\"list\">\(items)</ul>"
     }
 
     private func links(_ request: ConsoleRequest, _ tester: Tester, linkForm: LinkForm) throws -> HTML {
         let now = clock()
+        let messages = request.messages
         let rows = try lookup.store.testerLinks(of: tester.id).map { link -> [HTML] in
             let status = LinkStatus(link, at: now)
             let revoke: HTML = status == .active
-                ? "<a href=\"/console/testers/\(tester.id)/links/\(link.id)/revoke\">Revoke<span class=\"visually-hidden\"> link \(link.id)</span></a>" : "None"
-            return ["\(link.id)", status.tag.render(), Words.timeElement(link.expiresAt), revoke]
+                ? "<a href=\"/console/testers/\(tester.id)/links/\(link.id)/revoke\">\(messages[.testerRevoke])<span class=\"visually-hidden\"> \(messages(.testerRevokeHidden, ["link": link.id]))</span></a>"
+                : "\(messages[.testerNone])"
+            return ["\(link.id)", status.tag(messages).render(), messages.staffTimeElement(link.expiresAt), revoke]
         }
-        let table = DataTable(caption: "Personal links", columns: ["Link", "Status", "Expires", "Action"], rows: rows,
-                              emptyText: "No personal link yet.")
+        let table = DataTable(caption: messages[.testerLinksCaption],
+                              columns: [messages[.testerLink], messages[.testersStatus], messages[.testerExpires], messages[.testerAction]], rows: rows,
+                              emptyText: messages[.testerNoLinks])
         return """
         \(table.render())
-        <h2 class="heading-m">Create a personal link</h2>
-        <p class="body">A personal link signs the tester in to the console without a token, to try their fixes and give feedback. You will see it once, to send it to them.</p>
-        \(request.form("/console/testers/\(tester.id)/links", linkForm.render() + Button("Create a personal link").render()))
+        <h2 class="heading-m">\(messages[.testerCreateLink])</h2>
+        <p class="body">\(messages[.testerCreateLinkText])</p>
+        \(request.form("/console/testers/\(tester.id)/links", linkForm.render(messages) + Button(messages[.testerCreateLink]).render()))
         """
     }
 
-    private func withdrawal(_ tester: Tester) -> HTML {
+    private func withdrawal(_ tester: Tester, _ messages: Messages) -> HTML {
         """
-        <h2 class="heading-m">Withdraw</h2>
-        <p class="body">When a tester asks to stop, withdraw them: their personal data is erased at once.</p>
-        <p class="body"><a href="/console/testers/\(tester.id)/withdraw">Withdraw \(TesterWords.name(tester)) on their behalf</a></p>
+        <h2 class="heading-m">\(messages[.testerWithdrawTitle])</h2>
+        <p class="body">\(messages[.testerWithdrawText])</p>
+        <p class="body"><a href="/console/testers/\(tester.id)/withdraw">\(messages(.testerWithdrawLink, ["name": TesterWords.name(tester, messages)]))</a></p>
         """
     }
 }

@@ -18,20 +18,23 @@ struct TesterWithdrawalPage {
 
     func confirm(_ request: ConsoleRequest) throws -> HTTPResponse {
         let tester = try activeTester(request)
-        let purge = CheckboxGroup(name: "purge_feedback", legend: "Their feedback", options: [
-            RadioGroup.Option("yes", "Also delete their feedback", hint: "Only if they asked for it. Past promotion decisions then lose the evidence they rested on."),
+        let messages = request.messages
+        let purge = CheckboxGroup(name: "purge_feedback", legend: messages[.withdrawTesterFeedback], options: [
+            RadioGroup.Option("yes", messages[.withdrawTesterPurge], hint: messages[.withdrawTesterPurgeHint]),
         ])
-        return Confirmation(title: "Withdraw \(TesterWords.name(tester))?", back: BackLink(href: "/console/testers/\(tester.id)", text: "Back to the tester"),
+        return Confirmation(title: messages(.withdrawTesterQuestion, ["name": TesterWords.name(tester, messages)]),
+                            back: BackLink(href: "/console/testers/\(tester.id)", text: messages[.withdrawTesterBack]),
                             consequences: """
-        <p class="body">Withdraw a tester when they ask to stop taking part. At once, Vouch:</p>
+        <p class="body">\(messages[.withdrawTesterAtOnce])</p>
         <ul class="list">
-        <li>erases their name, contact, assistive technology and targeting keys, also where a key was a fix's direct target</li>
-        <li>removes them from every fix, so the flags turn off for their keys</li>
-        <li>revokes their tokens and personal links, which ends their console sessions</li>
-        <li>removes the comments and device details from their feedback; the verdicts stay, marked as from a withdrawn tester, so past decisions can still be explained</li>
+        <li>\(messages[.withdrawTesterErases])</li>
+        <li>\(messages[.withdrawTesterRemoves])</li>
+        <li>\(messages[.withdrawTesterRevokes])</li>
+        <li>\(messages[.withdrawTesterComments])</li>
         </ul>
-        \(WarningText("You cannot undo this.").render())
-        """, action: "/console/testers/\(tester.id)/withdraw", button: Button("Withdraw tester", kind: .warning), fields: purge.render())
+        \(WarningText(messages[.maintainerCannotUndo]).render(messages))
+        """, action: "/console/testers/\(tester.id)/withdraw", button: Button(messages[.withdrawTesterButton], kind: .warning),
+                            fields: purge.render(messages))
             .response(request)
     }
 

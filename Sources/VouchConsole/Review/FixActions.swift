@@ -13,6 +13,7 @@ struct FixActions {
     let fix: Fix
     let principal: Principal
     let report: CriteriaReport
+    var messages: Messages = .english
 
     /// States in which the API records approvals.
     static let decidableStates: [FixState] = [.testing, .promotionFailed]
@@ -24,13 +25,13 @@ struct FixActions {
             actions.filter { principal.allows($0.0.requiredPermission) && allowed.contains($0.0) }.map { Link(path: base + "/" + $0.0.rawValue, text: $0.1) }
         }
         let editsDetails = principal.allows(.editFixes) && fix.state != .abandoned
-        var links: [Link] = editsDetails ? [Link(path: base + "/edit", text: "Edit details")] : []
-        links += lifecycleLinks([(.start, "Start testing"), (.revise, "Make a new revision"), (.abandon, "Abandon")])
+        var links: [Link] = editsDetails ? [Link(path: base + "/edit", text: messages[.actionsEdit])] : []
+        links += lifecycleLinks([(.start, messages[.actionsStart]), (.revise, messages[.actionsRevise]), (.abandon, messages[.actionsAbandon])])
         if editsDetails {
-            links += [Link(path: base + "/targets", text: "Direct targets"), Link(path: base + "/enrollments", text: "Enrolled testers")]
+            links += [Link(path: base + "/targets", text: messages[.actionsTargets]), Link(path: base + "/enrollments", text: messages[.actionsEnrollments])]
         }
-        if mayDecide { links.append(Link(path: base + "/decision", text: "Approve or reject")) }
-        links += lifecycleLinks(ReleaseAction.allCases.map { ($0.fixAction, $0.linkText) })
+        if mayDecide { links.append(Link(path: base + "/decision", text: messages[.actionsDecide])) }
+        links += lifecycleLinks(ReleaseAction.allCases.map { ($0.fixAction, messages[$0.linkKey]) })
         return links
     }
 
@@ -43,25 +44,25 @@ struct FixActions {
     var decisionRefusal: String? {
         guard principal.allows(.approve), FixActions.decidableStates.contains(fix.state) else { return nil }
         if Principal.sameIdentity(fix.author, principal.name) {
-            return "You created this fix, so another release manager must approve or reject it."
+            return messages[.actionsOwnFix]
         }
         do {
             _ = try ApprovalService.replaceableVote(of: principal.name, in: report, revision: fix.revision)
             return nil
         } catch {
-            return "You have decided on revision \(fix.revision) already. Your decision stands until it no longer counts or the fix has a new revision."
+            return messages(.actionsDecided, ["revision": messages.number(fix.revision)])
         }
     }
 
     func render() -> HTML {
         let items = links.map { link -> HTML in
-            "<li><a href=\"\(link.path)\">\(link.text)<span class=\"visually-hidden\"> for fix \(fix.title)</span></a></li>"
+            "<li><a href=\"\(link.path)\">\(link.text)<span class=\"visually-hidden\"> \(messages.html(.actionsForFix, ["title": messages.title(of: fix)]))</span></a></li>"
         }
-        let list: HTML = items.isEmpty ? "<p class=\"body\">There is nothing you can do to this fix in its current state.</p>"
+        let list: HTML = items.isEmpty ? "<p class=\"body\">\(messages[.actionsNone])</p>"
             : "<ul class=\"list\">\(items)</ul>"
         let refusal: HTML = decisionRefusal.map { "<p class=\"body\">\($0)</p>" } ?? .empty
         return """
-        <h2 class="heading-m">Actions</h2>
+        <h2 class="heading-m">\(messages[.actionsTitle])</h2>
         \(list)
         \(refusal)
         """

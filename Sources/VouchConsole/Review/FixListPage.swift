@@ -10,52 +10,66 @@ struct FixListPage {
 
     func show(_ request: ConsoleRequest) throws -> HTTPResponse {
         let principal = try request.signedIn
+        let messages = request.messages
         let stateText = request.http.query["state"] ?? ""
         let state = FixState(rawValue: stateText)
         guard stateText.isEmpty || state != nil else {
-            let issue = FieldIssue(field: "state", message: "Choose one of the states listed, or All states")
-            return request.page("Fixes", issues: [issue], content: "<h1 class=\"heading-l\">Fixes</h1>" + filter(chosen: nil, issue: issue) + "<p class=\"body\">No fixes are shown until you choose a state.</p>")
+            let issue = FieldIssue(field: "state", message: messages[.fixListChooseState])
+            return request.translatedPage(messages[.fixListTitle], issues: [issue], content: """
+            <h1 class="heading-l">\(messages[.fixListTitle])</h1>
+            \(filter(chosen: nil, issue: issue, messages))
+            <p class="body">\(messages[.fixListNoneUntilState])</p>
+            """)
         }
         // A key sorts after every key before it: the last key shown is where the next page starts.
         let after = request.http.query["after"].flatMap { $0.isEmpty ? nil : $0 }
         let fetched = try store.fixes(state: state, after: after, limit: FixListPage.pageSize + 1)
         let fixes = Array(fetched.prefix(FixListPage.pageSize))
-        let subject = state.map { "fixes that are \(Words.state($0).lowercased())" } ?? "all fixes"
+        // In the middle of an English sentence a state reads in lower case ("fixes that are in testing").
+        let stateWords = ["state": state.map { messages.state($0).lowercased() } ?? ""]
         let rows = fixes.map { fix -> [HTML] in
-            ["<a href=\"\(ReviewPages.path(of: fix))\">\(fix.title)</a><br><span class=\"hint\">\(fix.key.rawValue)</span>",
-             Words.stateTag(fix.state).render(), "\(fix.revision)"]
+            ["<a href=\"\(ReviewPages.path(of: fix))\">\(messages.title(of: fix))</a><br><span class=\"hint\">\(fix.key.rawValue)</span>",
+             Words.stateTag(fix.state, messages).render(), "\(messages.number(fix.revision))"]
         }
-        let empty = after != nil ? "There are no more \(subject)." : state == nil ? "There are no fixes yet." : "No fix is \(Words.state(state!).lowercased()) now."
-        let table = DataTable(caption: ReviewWords.sentence(subject, period: false), columns: ["Fix", "State", "Revision"], rows: rows,
+        let empty = switch (after != nil, state != nil) {
+        case (true, false): messages[.fixListNoMoreAll]
+        case (true, true): messages(.fixListNoMoreInState, stateWords)
+        case (false, false): messages[.fixListNoneYet]
+        case (false, true): messages(.fixListNoneInState, stateWords)
+        }
+        let caption = state == nil ? messages[.fixListCaptionAll] : messages(.fixListCaptionInState, stateWords)
+        let table = DataTable(caption: caption, columns: [messages[.fixListFix], messages[.fixListState], messages[.fixListRevision]], rows: rows,
                               firstColumnHeadsRows: true, emptyText: empty)
-        let create: HTML = principal.allows(.editFixes) ? "<p class=\"body\"><a href=\"/console/fixes/new\" class=\"button\">Create a fix</a></p>" : .empty
-        let title = state.map { "Fixes: \(Words.state($0))" } ?? "Fixes"
-        return request.page(title, content: """
+        let create: HTML = principal.allows(.editFixes)
+            ? "<p class=\"body\"><a href=\"/console/fixes/new\" class=\"button\">\(messages[.overviewCreate])</a></p>" : .empty
+        let title = state.map { messages(.fixListTitleInState, ["state": messages.state($0)]) } ?? messages[.fixListTitle]
+        return request.translatedPage(title, content: """
         <h1 class="heading-l">\(title)</h1>
         \(create)
-        \(filter(chosen: request.http.query["state"], issue: nil))
+        \(filter(chosen: request.http.query["state"], issue: nil, messages))
         \(table.render())
-        \(paging(state: state, after: after, next: fetched.count > FixListPage.pageSize ? fixes.last : nil))
+        \(paging(state: state, after: after, next: fetched.count > FixListPage.pageSize ? fixes.last : nil, messages))
         """)
     }
 
     /// A GET form: the address it leads to can be bookmarked and shared, and it changes nothing, so it needs no CSRF token.
-    private func filter(chosen: String?, issue: FieldIssue?) -> HTML {
-        let options = [RadioGroup.Option("", "All states")] + FixState.allCases.map { RadioGroup.Option($0.rawValue, Words.state($0)) }
-        let radios = RadioGroup(name: "state", legend: "Show fixes in this state", options: options, selected: chosen, issue: issue, inline: true)
+    private func filter(chosen: String?, issue: FieldIssue?, _ messages: Messages) -> HTML {
+        let options = [RadioGroup.Option("", messages[.fixListAllStates])] + FixState.allCases.map { RadioGroup.Option($0.rawValue, messages.state($0)) }
+        let radios = RadioGroup(name: "state", legend: messages[.fixListFilterLegend], options: options, selected: chosen, issue: issue, inline: true)
         return """
         <form method="get" action="/console/fixes">
-        \(radios.render())
-        \(Button("Apply filter", kind: .secondary).render())
+        \(radios.render(messages))
+        \(Button(messages[.fixListApplyFilter], kind: .secondary).render())
         </form>
         """
     }
 
-    private func paging(state: FixState?, after: String?, next: Fix?) -> HTML {
+    private func paging(state: FixState?, after: String?, next: Fix?, _ messages: Messages) -> HTML {
         let query = state.map { "state=\($0.rawValue)&" } ?? ""
+        let hidden: HTML = "<span class=\"visually-hidden\"> \(messages[.fixListOfFixes])</span>"
         var links: [HTML] = []
-        if after != nil { links.append("<li><a href=\"/console/fixes\(state.map { "?state=" + $0.rawValue } ?? "")\">First page<span class=\"visually-hidden\"> of fixes</span></a></li>") }
-        if let next { links.append("<li><a href=\"/console/fixes?\(query)after=\(next.key.rawValue)\">Next page<span class=\"visually-hidden\"> of fixes</span></a></li>") }
-        return links.isEmpty ? .empty : "<nav aria-label=\"Pages of fixes\"><ul class=\"list list--plain\">\(links)</ul></nav>"
+        if after != nil { links.append("<li><a href=\"/console/fixes\(state.map { "?state=" + $0.rawValue } ?? "")\">\(messages[.fixListFirstPage])\(hidden)</a></li>") }
+        if let next { links.append("<li><a href=\"/console/fixes?\(query)after=\(next.key.rawValue)\">\(messages[.fixListNextPage])\(hidden)</a></li>") }
+        return links.isEmpty ? .empty : "<nav aria-label=\"\(messages[.fixListPagesLabel])\"><ul class=\"list list--plain\">\(links)</ul></nav>"
     }
 }

@@ -16,50 +16,61 @@ struct FixPage {
         let fix = try ReviewPages.fix(request, in: store)
         let report = try promotion.report(for: fix)
         let latest = try store.latestFeedback(of: fix.key.rawValue, revision: fix.revision)
-        let actions = FixActions(fix: fix, principal: principal, report: report)
-        return request.page(fix.title, backLink: BackLink(href: "/console/fixes", text: "All fixes"), banner: FixPage.banner(request.http.query["done"]),
-                            content: """
-        <h1 class="heading-l">\(fix.title)</h1>
-        <p class="body">Revision \(fix.revision) of fix \(fix.key.rawValue). State: \(Words.stateTag(fix.state).render())</p>
+        let messages = request.messages
+        let actions = FixActions(fix: fix, principal: principal, report: report, messages: messages)
+        let revision = messages.html(.fixPageRevisionOf, ["revision": "\(messages.number(fix.revision))", "key": "\(fix.key.rawValue)",
+                                                          "state": Words.stateTag(fix.state, messages).render()])
+        return request.translatedPage(fix.title, backLink: BackLink(href: "/console/fixes", text: messages[.fixPageAllFixes]),
+                                      banner: FixPage.banner(request.http.query["done"], messages), content: """
+        <h1 class="heading-l">\(messages.title(of: fix))</h1>
+        <p class="body">\(revision)</p>
         \(actions.render())
-        <h2 class="heading-m">Details</h2>
-        \(FixPage.details(fix))
-        \(CriteriaSection(report: report).render())
-        \(FeedbackSection(latest: latest, revision: fix.revision).render())
-        \(ApprovalsSection(report: report).render())
+        <h2 class="heading-m">\(messages[.fixPageDetails])</h2>
+        \(FixPage.details(fix, messages))
+        \(CriteriaSection(report: report, messages: messages).render())
+        \(FeedbackSection(latest: latest, revision: fix.revision, messages: messages).render())
+        \(ApprovalsSection(report: report, messages: messages).render())
         """)
     }
 
-    static func details(_ fix: Fix) -> HTML {
+    static func details(_ fix: Fix, _ messages: Messages) -> HTML {
+        // The criteria's names are WCAG's English ones (the console has no catalog of their translations): marked so.
+        let wcag: HTML = fix.wcag.isEmpty ? "\(messages[.fixPageNoneGiven])"
+            : "<ul class=\"list list--plain\">\(fix.wcag.map { number -> HTML in "<li>\(messages.authored(Words.wcag(number), language: Language.en.rawValue))</li>" })</ul>"
+        let written: HTML = fix.language.flatMap(Language.init(rawValue:)).map { "<span lang=\"\($0.rawValue)\">\($0.nativeName)</span>" }
+            ?? "\(messages[.fixPageNotRecorded])"
         var rows: [SummaryList.Row] = [
-            .init("Flag key", text: fix.key.rawValue),
-            .init("Title", text: fix.title),
-            .init("UI area", text: fix.uiArea),
-            .init("Platforms", text: fix.platforms.map(Words.platform).joined(separator: ", ")),
-            .init("WCAG success criteria", fix.wcag.isEmpty ? "None given"
-                : "<ul class=\"list list--plain\">\(fix.wcag.map { number -> HTML in "<li>\(Words.wcag(number))</li>" })</ul>"),
-            .init("Expected announcement", text: fix.expectedAnnouncement ?? "None given"),
+            .init(messages[.fixPageFlagKey], text: fix.key.rawValue),
+            .init(messages[.fixPageTitle], messages.title(of: fix)),
+            .init(messages[.fixPageUiArea], messages.area(of: fix)),
+            .init(messages[.fixPagePlatforms], text: messages.list(fix.platforms.map(Words.platform))),
+            .init(messages[.fixPageWcag], wcag),
+            .init(messages[.fixPageExpectedAnnouncement], messages.expectedAnnouncement(of: fix) ?? "\(messages[.fixPageNoneGiven])"),
+            .init(messages[.fixPageWrittenIn], written),
         ]
-        if let description = fix.description { rows.append(.init("Description", text: description)) }
-        rows += [.init("Author", text: fix.author), .init("Revision", text: String(fix.revision)), .init("State", Words.stateTag(fix.state).render())]
-        if let pausedFrom = fix.pausedFrom { rows.append(.init("Paused from", text: Words.state(pausedFrom))) }
-        if let percentage = fix.rolloutPercentage { rows.append(.init("Rollout", text: "\(percentage) percent of users")) }
-        if let since = fix.testingSince { rows.append(.init("In testing since", Words.timeElement(since))) }
-        return SummaryList(rows).render()
+        if let description = fix.description { rows.append(.init(messages[.fixPageDescription], text: description)) }
+        rows += [.init(messages[.fixPageAuthor], text: fix.author), .init(messages[.fixPageRevision], text: messages.number(fix.revision)),
+                 .init(messages[.fixPageState], Words.stateTag(fix.state, messages).render())]
+        if let pausedFrom = fix.pausedFrom { rows.append(.init(messages[.fixPagePausedFrom], text: messages.state(pausedFrom))) }
+        if let percentage = fix.rolloutPercentage {
+            rows.append(.init(messages[.fixPageRollout], text: messages(.fixPageRolloutPercentage, ["percentage": messages.number(percentage)])))
+        }
+        if let since = fix.testingSince { rows.append(.init(messages[.fixPageTestingSince], messages.staffTimeElement(since))) }
+        return SummaryList(rows).render(messages)
     }
 
     /// The success banner after a change, chosen by a word in the address (never by text someone typed).
-    static func banner(_ done: String?) -> NotificationBanner? {
-        let heading: String? = switch done {
-        case DecisionPages.approvedFlag: "Your approval is recorded"
-        case DecisionPages.rejectedFlag: "Your rejection is recorded. The fix cannot be promoted until it has a new revision"
-        case "created": "The fix is created as a draft. Enroll testers, then start testing"
-        case "edited": "Your changes to the fix are saved"
+    static func banner(_ done: String?, _ messages: Messages) -> NotificationBanner? {
+        let key: MessageKey? = switch done {
+        case DecisionPages.approvedFlag: .bannerApproved
+        case DecisionPages.rejectedFlag: .bannerRejected
+        case "created": .bannerCreated
+        case "edited": .bannerEdited
         case let flag? where MaintainerAction.allCases.contains(where: { $0.done == flag }):
             MaintainerAction.allCases.first { $0.done == flag }?.banner
         case let flag?: ReleaseAction.allCases.first { $0.doneFlag == flag }?.banner
         case nil: nil
         }
-        return heading.map { NotificationBanner(.success, heading: $0) }
+        return key.map { NotificationBanner(.success, heading: messages[$0]) }
     }
 }

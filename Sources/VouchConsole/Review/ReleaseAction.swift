@@ -20,33 +20,34 @@ enum ReleaseAction: String, CaseIterable, Sendable {
         }
     }
 
-    var linkText: String {
+    var linkKey: MessageKey {
         switch self {
-        case .pause: "Pause"
-        case .resume: "Resume"
-        case .rollback: "Roll back"
-        case .promote: "Promote"
-        case .retryPromotion: "Retry promotion"
+        case .pause: .actionsPause
+        case .resume: .actionsResume
+        case .rollback: .actionsRollback
+        case .promote: .actionsPromote
+        case .retryPromotion: .actionsRetryPromotion
         }
     }
 
-    func question(_ fix: Fix) -> String {
+    /// The confirmation page's question, which takes `{title}`.
+    var question: MessageKey {
         switch self {
-        case .pause: "Pause \(fix.title)?"
-        case .resume: "Resume \(fix.title)?"
-        case .rollback: "Roll back \(fix.title)?"
-        case .promote: "Promote \(fix.title) to everyone?"
-        case .retryPromotion: "Retry the promotion of \(fix.title)?"
+        case .pause: .releasePauseQuestion
+        case .resume: .releaseResumeQuestion
+        case .rollback: .releaseRollbackQuestion
+        case .promote: .releasePromoteQuestion
+        case .retryPromotion: .releaseRetryQuestion
         }
     }
 
-    var buttonText: String {
+    var buttonText: MessageKey {
         switch self {
-        case .pause: "Pause the fix"
-        case .resume: "Resume the fix"
-        case .rollback: "Roll back the fix"
-        case .promote: "Promote the fix"
-        case .retryPromotion: "Retry the promotion"
+        case .pause: .releasePauseButton
+        case .resume: .releaseResumeButton
+        case .rollback: .releaseRollbackButton
+        case .promote: .releasePromoteButton
+        case .retryPromotion: .releaseRetryButton
         }
     }
 
@@ -67,49 +68,46 @@ enum ReleaseAction: String, CaseIterable, Sendable {
         }
     }
 
-    var banner: String {
+    var banner: MessageKey {
         switch self {
-        case .pause: "The fix is paused: its flag is off for everyone"
-        case .resume: "The fix is resumed"
-        case .rollback: "The fix is rolled back: its flag is off for everyone"
-        case .promote: "The promotion has started"
-        case .retryPromotion: "The promotion has started again"
+        case .pause: .bannerPaused
+        case .resume: .bannerResumed
+        case .rollback: .bannerRolledBack
+        case .promote: .bannerPromoted
+        case .retryPromotion: .bannerPromotionRetried
         }
     }
 
     /// What the action does to the fix's flag and to the people who use the app, in words.
-    func effect(on fix: Fix) -> [String] {
+    func effect(on fix: Fix, _ messages: Messages) -> [String] {
         switch self {
         case .pause:
-            var lines = ["The fix's flag goes off at once for everyone, including the testers, until someone resumes the fix.",
-                         "Resuming returns it to where it is now: \(Words.state(fix.state).lowercased()).",
-                         "Testers cannot send feedback on it while it is paused."]
-            if fix.state == .released || fix.state == .releasing { lines.insert("People who use the app with the fix lose it now.", at: 1) }
+            var lines = [messages[.releasePauseOff], messages(.releasePauseReturns, ["state": messages.state(fix.state).lowercased()]),
+                         messages[.releasePauseNoFeedback]]
+            if fix.state == .released || fix.state == .releasing { lines.insert(messages[.releasePauseLoses], at: 1) }
             return lines
         case .resume:
             let target = fix.pausedFrom ?? .testing
-            return ["The fix returns to \(Words.state(target).lowercased()): \(ReleaseAction.flagWords(target, fix: fix))."]
+            return [messages(.releaseResumeReturns, ["state": messages.state(target).lowercased(), "flag": ReleaseAction.flagWords(target, fix: fix, messages)])]
         case .rollback:
-            return ["The fix's flag goes off at once for everyone, including the testers.",
-                    "The fix can be tested again only as a new revision: starting it again makes revision \(fix.revision + 1), and the feedback and approvals of revision \(fix.revision) no longer count.",
-                    "Your reason is kept in the audit log."]
+            return [messages[.releaseRollbackOff],
+                    messages(.releaseRollbackRevision, ["next": messages.number(fix.revision + 1), "revision": messages.number(fix.revision)]),
+                    messages[.releaseRollbackAudit]]
         case .promote, .retryPromotion:
             let reach = fix.rollout.map { plan in
-                "the fix's flag turns on in steps, for \(plan.steps.map(String.init).joined(separator: ", ")) percent of users, one step every \(CriteriaEvaluator.duration(plan.intervalSeconds))"
-            } ?? "the fix's flag turns on for everyone"
-            return [(self == .promote ? "Vouch sends the promotion to the webhook endpoints." : "Vouch sends the promotion to the webhook endpoints again.")
-                    + " When every required endpoint accepts it, \(reach).",
-                    "Until then the flag stays on only for the testers and the fix's direct targets."]
+                messages(.releaseReachSteps, ["steps": messages.list(plan.steps.map(String.init)), "interval": messages.duration(plan.intervalSeconds)])
+            } ?? messages[.releaseReachEveryone]
+            return [messages(self == .promote ? .releasePromoteSends : .releaseRetrySends, ["reach": reach]), messages[.releaseUntilThen]]
         }
     }
 
     /// Who has the flag in a state the fix can be paused from.
-    static func flagWords(_ state: FixState, fix: Fix) -> String {
+    static func flagWords(_ state: FixState, fix: Fix, _ messages: Messages) -> String {
         switch state {
-        case .released: "its flag is on again for everyone"
-        case .releasing: "its flag is on again for the users in the current step (\(fix.rolloutPercentage ?? 0) percent), and the steps continue"
-        case .promotionFailed: "its flag is on again for the testers and the fix's direct targets, and the promotion stays failed until it is retried or rolled back"
-        default: "its flag is on again for the enrolled testers and the fix's direct targets, and off for everyone else"
+        case .released: messages[.releaseFlagReleased]
+        case .releasing: messages(.releaseFlagReleasing, ["percentage": messages.number(fix.rolloutPercentage ?? 0)])
+        case .promotionFailed: messages[.releaseFlagPromotionFailed]
+        default: messages[.releaseFlagTesting]
         }
     }
 }

@@ -5,51 +5,53 @@ import VouchDomain
 /// question pages ask in the first person, "Yes, it works"), and approvals with their standing. The criteria's
 /// names are the ones `vouch status` says.
 enum ReviewWords {
-    static func criterion(_ name: String) -> String {
+    static func criterion(_ name: String, _ messages: Messages = .english) -> String {
         switch name {
-        case "min_testers_passed": "Minimum passing testers"
-        case "required_assistive_tech": "Required assistive technologies"
-        case "max_blocking": "Maximum blocking reports"
-        case "min_pass_ratio": "Minimum pass ratio"
-        case "min_soak": "Time in testing before promotion"
-        case "approvals_required": "Required approvals"
+        case "min_testers_passed": messages[.criteriaMinTestersPassed]
+        case "required_assistive_tech": messages[.criteriaRequiredAssistiveTech]
+        case "max_blocking": messages[.criteriaMaxBlocking]
+        case "min_pass_ratio": messages[.criteriaMinPassRatio]
+        case "min_soak": messages[.criteriaMinSoak]
+        case "approvals_required": messages[.criteriaApprovalsRequired]
         default: sentence(name.replacingOccurrences(of: "_", with: " "), period: false)
         }
     }
 
-    static func verdict(_ verdict: Verdict) -> String {
+    static func verdict(_ verdict: Verdict, _ messages: Messages = .english) -> String {
         switch verdict {
-        case .passed: "Passed"
-        case .failed: "Failed"
-        case .cantTell: "Can't tell"
+        case .passed: messages[.reviewPassed]
+        case .failed: messages[.reviewFailed]
+        case .cantTell: messages[.reviewCantTell]
         }
     }
 
-    static func severity(_ severity: Severity) -> String {
+    static func severity(_ severity: Severity, _ messages: Messages = .english) -> String {
         switch severity {
-        case .none: "None"
-        case .minor: "Minor"
-        case .moderate: "Moderate"
-        case .serious: "Serious"
-        case .critical: "Critical"
+        case .none: messages[.reviewSeverityNone]
+        case .minor: messages[.reviewSeverityMinor]
+        case .moderate: messages[.reviewSeverityModerate]
+        case .serious: messages[.reviewSeveritySerious]
+        case .critical: messages[.reviewSeverityCritical]
         }
     }
 
-    static func decision(_ decision: Approval.Decision) -> String {
-        decision == .approve ? "Approved" : "Rejected"
+    static func decision(_ decision: Approval.Decision, _ messages: Messages = .english) -> String {
+        messages[decision == .approve ? .approvalsApproved : .approvalsRejected]
     }
 
     /// Whether a decision weighs on promotion now, and why not when it does not, as `vouch status` says it: a
-    /// rejection blocks its revision for good; an approval counts while it is valid.
-    static func standing(_ entry: CriteriaReport.ApprovalEntry, currentRevision: Int) -> HTML {
-        let (tag, words): (StatusTag, String) = switch (entry.approval.decision, entry.standing) {
+    /// rejection blocks its revision for good; an approval counts while it is valid. The service's explanations are
+    /// English prose, marked as such on a page in another language.
+    static func standing(_ entry: CriteriaReport.ApprovalEntry, currentRevision: Int, _ messages: Messages = .english) -> HTML {
+        let prose = { (text: String) -> HTML in messages.authored(sentence(text), language: Language.en.rawValue) }
+        let (tag, words): (StatusTag, HTML) = switch (entry.approval.decision, entry.standing) {
         case (.reject, _) where entry.approval.revision == currentRevision:
-            (StatusTag("Blocking", tone: .bad), "It blocks promotion until a new revision.")
-        case (.reject, _): (StatusTag("Not blocking"), sentence(entry.standing.explanation))
-        case (.approve, .valid): (StatusTag("Valid", tone: .good), "It counts toward promotion.")
-        case (.approve, .expired(let time)): (StatusTag("Expired"), "It expired on \(Words.time(time)) and no longer counts.")
-        case (.approve, .voidedByFailingFeedback): (StatusTag("Voided", tone: .bad), sentence(entry.standing.explanation + "; it no longer counts"))
-        case (.approve, .otherRevision): (StatusTag("Old revision"), sentence(entry.standing.explanation + "; it does not count"))
+            (StatusTag(messages[.standingBlocking], tone: .bad), "\(messages[.standingBlockingText])")
+        case (.reject, _): (StatusTag(messages[.standingNotBlocking]), prose(entry.standing.explanation))
+        case (.approve, .valid): (StatusTag(messages[.standingValid], tone: .good), "\(messages[.standingValidText])")
+        case (.approve, .expired(let time)): (StatusTag(messages[.standingExpired]), "\(messages(.standingExpiredText, ["date": messages.staffTime(time)]))")
+        case (.approve, .voidedByFailingFeedback): (StatusTag(messages[.standingVoided], tone: .bad), prose(entry.standing.explanation + "; it no longer counts"))
+        case (.approve, .otherRevision): (StatusTag(messages[.standingOldRevision]), prose(entry.standing.explanation + "; it does not count"))
         }
         return "\(tag.render()) \(words)"
     }

@@ -41,7 +41,7 @@ struct FeedbackCheckPages {
         }
         let form = request.form(FeedbackJourney.path(fix, "check"),
                                 Form.hidden(FeedbackCheckPages.keyField, answers.idempotencyKey) + Button(messages[.checkSend]).render())
-        let about = messages(.checkAbout, ["title": fix.title, "revision": messages.number(fix.revision)])
+        let about = messages.html(.checkAbout, ["title": messages.title(of: fix), "revision": "\(messages.number(fix.revision))"])
         return request.translatedPage(messages[.checkTitle], backLink: BackLink(href: FeedbackJourney.path(fix, sequence.last ?? .comment)), content: """
         <h1 class="heading-l">\(messages[.checkTitle])</h1>
         <p class="body">\(about)</p>
@@ -103,13 +103,13 @@ struct FeedbackCheckPages {
             ?? TesterFixes(store: journey.store).latestFeedback(on: fix, by: place.testerID)?.id
         guard let reference else { return .seeOther(FeedbackJourney.path(fix)) }
         let messages = request.messages
-        let again: HTML = "<a href=\"\(FeedbackJourney.path(fix))\">\(messages(.sentAgainLink, ["title": fix.title]))</a>"
+        let again: HTML = "<a href=\"\(FeedbackJourney.path(fix))\">\(messages.html(.sentAgainLink, ["title": messages.title(of: fix)]))</a>"
         return request.translatedPage(messages[.sentTitle], content: """
         <div class="panel">
         <h1 class="heading-l panel__title">\(messages[.sentTitle])</h1>
         <p class="body">\(messages[.sentReference])<br><strong>\(messages.shortID(reference))</strong></p>
         </div>
-        <p class="body">\(messages(.sentThanks, ["title": fix.title, "revision": messages.number(fix.revision)]))</p>
+        <p class="body">\(messages.html(.sentThanks, ["title": messages.title(of: fix), "revision": "\(messages.number(fix.revision))"]))</p>
         <h2 class="heading-m">\(messages[.sentNextTitle])</h2>
         <p class="body">\(messages[.sentNext])</p>
         <p class="body">\(messages.html(.sentAgain, ["link": again]))</p>

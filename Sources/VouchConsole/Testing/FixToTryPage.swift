@@ -18,8 +18,8 @@ struct FixToTryPage {
         let fix = place.fix
         let messages = request.messages
         let platforms = messages.list(fix.platforms.map(Words.platform))
-        var rows = [SummaryList.Row(messages[.fixWhereInApp], text: fix.uiArea), SummaryList.Row(messages[.fixPlatforms], text: platforms)]
-        if let expected = fix.expectedAnnouncement { rows.append(SummaryList.Row(messages[.fixScreenReaderShouldSay], text: "“\(expected)”")) }
+        var rows = [SummaryList.Row(messages[.fixWhereInApp], messages.area(of: fix)), SummaryList.Row(messages[.fixPlatforms], text: platforms)]
+        if let expected = messages.expectedAnnouncement(of: fix) { rows.append(SummaryList.Row(messages[.fixScreenReaderShouldSay], "“\(expected)”")) }
         // What the fix should make better, in her words: WCAG numbers and the guidelines' names mean little to most testers.
         let aims = FixAims(fix: fix).aims(messages)
         if !aims.isEmpty {
@@ -28,11 +28,12 @@ struct FixToTryPage {
         }
         rows.append(SummaryList.Row(messages[.fixVersion], text: messages.number(fix.revision)))
         let description: HTML = fix.description.map { "<h2 class=\"heading-m\">\(messages[.fixTeamChanged])</h2><p class=\"body\">\($0)</p>" } ?? .empty
-        let tryIt = fix.expectedAnnouncement.map { messages(.fixTryItExpected, ["area": fix.uiArea, "platforms": platforms, "expected": $0]) }
-            ?? messages(.fixTryIt, ["area": fix.uiArea, "platforms": platforms])
+        let tryIt = messages.expectedAnnouncement(of: fix).map {
+            messages.html(.fixTryItExpected, ["area": messages.area(of: fix), "platforms": "\(platforms)", "expected": $0])
+        } ?? messages.html(.fixTryIt, ["area": messages.area(of: fix), "platforms": "\(platforms)"])
         let pages = FeedbackStep.sequence(for: fix, answers: FeedbackAnswers(idempotencyKey: "")).count
         return request.translatedPage(fix.title, backLink: BackLink(href: "/console/", text: messages[.fixBack]), content: """
-        <h1 class="heading-l">\(fix.title)</h1>
+        <h1 class="heading-l">\(messages.title(of: fix))</h1>
         \(SummaryList(rows).render(messages))
         \(description)
         <h2 class="heading-m">\(messages[.fixWhatToTry])</h2>
@@ -60,7 +61,7 @@ struct FixToTryPage {
         if started { parts.append("<p class=\"body\">\(messages[.fixStarted])</p>") }
         let label = messages[started ? .fixContinueFeedback : .fixGiveFeedback]
         parts.append("""
-        <p class="body"><a href="\(FeedbackJourney.path(fix, .device))" class="button" draggable="false">\(label)<span class="visually-hidden"> \(messages(.fixFeedbackOn, ["title": fix.title]))</span></a></p>
+        <p class="body"><a href="\(FeedbackJourney.path(fix, .device))" class="button" draggable="false">\(label)<span class="visually-hidden"> \(messages.html(.fixFeedbackOn, ["title": messages.title(of: fix)]))</span></a></p>
         """)
         return HTML.join(parts)
     }

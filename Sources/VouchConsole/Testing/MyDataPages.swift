@@ -42,7 +42,7 @@ struct MyDataPages {
             return "<li>\(text)</li>"
         }
         let keys = tester.targetingKeys.map { key -> HTML in "<li>\(key)</li>" }
-        let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey)?.title ?? enrollment.fixKey)</li>" }
+        let fixes = try export.enrollments.map { enrollment -> HTML in "<li>\(try store.fix(enrollment.fixKey).map(messages.title(of:)) ?? "\(enrollment.fixKey)")</li>" }
         let panels = export.panels.map { panel -> HTML in "<li>\(panel.name)</li>" }
         let consent: HTML
         if tester.consent.givenBy == .tester, let language = tester.consent.language {
@@ -57,6 +57,7 @@ struct MyDataPages {
             SummaryList.Row(messages[.myDataTesterNumber], text: tester.id),
             SummaryList.Row(messages[.myDataName], text: tester.name ?? messages[.myDataNotKept]),
             SummaryList.Row(messages[.myDataContact], text: tester.contact ?? messages[.myDataNotGiven]),
+            SummaryList.Row(messages[.myDataEmail], text: tester.email ?? messages[.myDataNotGiven]),
             SummaryList.Row(messages[.myDataTechnology], MyDataPages.list(technologies, empty: messages[.myDataNoneNoted])),
             SummaryList.Row(messages[.myDataAccounts], MyDataPages.list(keys, empty: messages[.myDataNone])),
             SummaryList.Row(messages[.myDataConsent], consent),

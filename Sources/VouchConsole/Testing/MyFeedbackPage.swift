@@ -17,9 +17,9 @@ struct MyFeedbackPage {
         let testerID = try request.testerID
         let feedback = try store.exportTester(testerID).feedback.reversed()
         let enrolled = Set(try store.enrolledFixes(of: testerID))
-        var titles: [String: String] = [:]
-        for key in enrolled { titles[key] = try store.fix(key)?.title }
         let messages = request.messages
+        var titles: [String: HTML] = [:]
+        for key in enrolled { titles[key] = try store.fix(key).map(messages.title(of:)) }
         let rows = feedback.map { record -> [HTML] in
             // A fix she no longer tests is named by its key alone: its page is not hers to open any more.
             let fix: HTML = titles[record.fixKey].map { "<a href=\"/console/testing/\(record.fixKey)\">\($0)</a>" } ?? "\(record.fixKey)"

@@ -9,7 +9,7 @@ public struct ErrorSummary: Sendable {
     public init(issues: [FieldIssue]) { self.issues = issues }
 
     func render(_ messages: Messages = .english) -> HTML {
-        let items = issues.map { issue -> HTML in "<li><a href=\"#\(FieldID.control(issue.field))\">\(issue.message)</a></li>" }
+        let items = issues.map { issue -> HTML in "<li><a href=\"#\(FieldID.control(issue.field))\">\(issue.markup(messages))</a></li>" }
         return """
         <div class="error-summary" tabindex="-1" autofocus>
         <div role="alert">

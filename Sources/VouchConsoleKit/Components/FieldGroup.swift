@@ -16,7 +16,7 @@ struct FieldGroup {
     var hintAndError: HTML {
         let hintMarkup: HTML = hint.map { "<div id=\"\(FieldID.hint(field))\" class=\"hint\">\($0)</div>" } ?? .empty
         let errorMarkup: HTML = issue.map {
-            "<p id=\"\(FieldID.error(field))\" class=\"error-message\"><span class=\"visually-hidden\">\(messages[.errorMessagePrefix])</span> \($0.message)</p>"
+            "<p id=\"\(FieldID.error(field))\" class=\"error-message\"><span class=\"visually-hidden\">\(messages[.errorMessagePrefix])</span> \($0.markup(messages))</p>"
         } ?? .empty
         return hintMarkup + errorMarkup
     }

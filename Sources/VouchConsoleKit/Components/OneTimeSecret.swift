@@ -7,18 +7,22 @@ public struct OneTimeSecret: Sendable {
     public var value: String
     /// Where to keep it, such as "in the receiver's configuration".
     public var keepAdvice: String
+    /// The whole warning, in the page's language; nil says it in English from the label and `keepAdvice`.
+    public var warning: String?
 
-    public init(label: String, value: String, keepAdvice: String) {
+    public init(label: String, value: String, keepAdvice: String, warning: String? = nil) {
         self.label = label
         self.value = value
         self.keepAdvice = keepAdvice
+        self.warning = warning
     }
 
-    public func render() -> HTML {
-        """
+    public func render(_ messages: Messages = .english) -> HTML {
+        let words = warning ?? "This is the only time the \(label.lowercased()) is shown: it will not be shown again. Copy it now and keep it \(keepAdvice)."
+        return """
         <h2 class="heading-m" id="one-time-secret">\(label)</h2>
         <p class="secret"><code>\(value)</code></p>
-        \(WarningText("This is the only time the \(label.lowercased()) is shown: it will not be shown again. Copy it now and keep it \(keepAdvice).").render())
+        \(WarningText(words).render(messages))
         """
     }
 }

@@ -16,6 +16,17 @@ extension Messages {
         }
     }
 
+    /// "release manager" rather than `release_manager`: a role as a person says it, in the middle of a sentence.
+    public func role(_ role: Role) -> String {
+        switch role {
+        case .admin: self[.roleAdmin]
+        case .releaseManager: self[.roleReleaseManager]
+        case .maintainer: self[.roleMaintainer]
+        case .tester: self[.roleTester]
+        case .sdk: self[.roleSdk]
+        }
+    }
+
     public func verdict(_ verdict: Verdict) -> String {
         switch verdict {
         case .passed: self[.verdictPassed]

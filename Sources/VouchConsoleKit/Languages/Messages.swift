@@ -7,7 +7,7 @@ public struct Messages: Sendable {
 
     public init(_ language: Language) { self.language = language }
 
-    /// The English the console shows where a page has not been translated yet (the staff pages).
+    /// English, where words are composed without a request whose language is known.
     public static let english = Messages(.en)
 
     /// The message as written in the catalog.

@@ -30,6 +30,8 @@ public struct ApplicationSettings: Sendable {
     public var programmeOperator: ProgrammeOperator
     /// The consent texts a tester reads before she joins (`consent.texts_directory`).
     public var consentTexts: ConsentTextLibrary
+    /// Notifications by email (`notifications.*`); off while `notifications.smtp_url` is empty.
+    public var mail: MailSettings
 
     /// Every default that is a setting is the configuration's (`DaemonSettings`), so tests that set a few run on the
     /// rest as vouchd ships them.
@@ -45,9 +47,11 @@ public struct ApplicationSettings: Sendable {
                 console: ConsoleSettings = ConsoleSettings(),
                 leaseMilliseconds: Int = DaemonConfiguration.defaults.seconds("database.lease") * 1_000,
                 programmeOperator: ProgrammeOperator = DaemonConfiguration.defaults.programmeOperator,
-                consentTexts: ConsentTextLibrary = .standard) {
-        self.programmeOperator = programmeOperator
+                consentTexts: ConsentTextLibrary = .standard,
+                mail: MailSettings = DaemonConfiguration.defaults.mailSettings) {
+        self.mail = mail
         self.consentTexts = consentTexts
+        self.programmeOperator = programmeOperator
         self.console = console
         self.leaseMilliseconds = leaseMilliseconds
         self.eventStreams = eventStreams
@@ -66,6 +70,7 @@ public struct ApplicationSettings: Sendable {
 extension ApplicationSettings {
     /// The part promotion reads.
     package var promotion: PromotionSettings {
-        PromotionSettings(criteria: criteria, maxTimerSleepMilliseconds: maxTimerSleepMilliseconds, leaseMilliseconds: leaseMilliseconds)
+        PromotionSettings(criteria: criteria, maxTimerSleepMilliseconds: maxTimerSleepMilliseconds, leaseMilliseconds: leaseMilliseconds,
+                          notifications: NotificationPlanner(enabled: mail.isConfigured, defaultLanguage: console.defaultLanguage))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import VouchCodec
 import VouchDomain
+import VouchMail
 
 /// The rule a configuration value must follow, with the words that explain it.
 enum ConfigValueCheck: Sendable {
@@ -25,6 +26,12 @@ enum ConfigValueCheck: Sendable {
     /// Text people read, such as a name or an address to write to: up to so many characters, none of them control
     /// characters (it ends up in pages and mail headers).
     case text(maxCharacters: Int)
+    /// Empty (no mail), or the relay as `SMTPURL` reads it.
+    case smtpURL
+    /// Empty, or a plain `local@domain` address (`MailAddress`).
+    case mailAddress
+    /// Empty, or a path.
+    case optionalPath
     /// Empty, or an OpenID Provider's issuer: `https://` (or `http://` to a loopback address), no query or fragment.
     case issuerURL
     /// OAuth scopes separated by spaces, `openid` among them.
@@ -101,6 +108,16 @@ enum ConfigValueCheck: Sendable {
             guard value.count <= maxCharacters, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 return "expected text of up to \(maxCharacters) characters, on one line, with no control characters"
             }
+            return nil
+        case .smtpURL:
+            guard !value.isEmpty else { return nil }
+            do { _ = try SMTPURL(value) } catch { return "expected empty (no mail) or \(error)" }
+            return nil
+        case .mailAddress:
+            guard !value.isEmpty else { return nil }
+            do { _ = try MailAddress(value, for: .from) } catch { return "expected empty or an address such as vouch@example.com: \(error.problem)" }
+            return nil
+        case .optionalPath:
             return nil
         case .issuerURL:
             return OIDCSettings.issuerProblem(value)

@@ -62,11 +62,25 @@ public struct DaemonConfiguration: Sendable {
     /// Rules between keys, checked once every source is applied.
     public func checkCombinations() throws {
         _ = try consentTextLibrary()
+        try checkMail()
         try checkOIDCCombinations()
         let attempt = seconds("webhooks.timeout") + seconds("webhooks.dns_timeout")
         if seconds("database.lease") <= attempt {
             throw ConfigurationError("database.lease = '\(self["database.lease"])' (\(sources["database.lease"] ?? "default")) is not valid: it must be "
                 + "longer than webhooks.timeout plus webhooks.dns_timeout (\(attempt)s), so that a webhook delivery's lease outlasts its attempt")
+        }
+    }
+
+    /// Mail needs its sender and an https:// console address for its links (RFC 8058's one-click unsubscribe needs
+    /// https).
+    func checkMail() throws {
+        guard !self["notifications.smtp_url"].isEmpty else { return }
+        if self["notifications.from"].isEmpty {
+            throw ConfigurationError("notifications.smtp_url is set but notifications.from is not: set the sender's address, such as vouch@example.com")
+        }
+        if !self["console.public_url"].lowercased().hasPrefix("https://") {
+            throw ConfigurationError("notifications.smtp_url is set but console.public_url is not an https:// address: the mails' links, and "
+                + "their one-click unsubscribe, point there")
         }
     }
 
@@ -195,6 +209,13 @@ public struct DaemonConfiguration: Sendable {
         AuthFailureLimiter.Settings(maxFailures: integer("auth.max_failures"), windowSeconds: max(1, seconds("auth.failure_window")))
     }
 
+    /// Notifications by email (`notifications.*`; the retries follow `webhooks.retry_schedule`).
+    public var mailSettings: MailSettings {
+        MailSettings(smtpURL: self["notifications.smtp_url"], from: self["notifications.from"],
+                     credentialsFile: self["notifications.credentials_file"], timeoutSeconds: seconds("notifications.timeout"),
+                     retryDelays: secondsList("webhooks.retry_schedule"))
+    }
+
     /// Criteria defaults, webhook delivery, rollout and CORS settings for the application.
     public var applicationSettings: ApplicationSettings {
         ApplicationSettings(criteria: criteriaSettings, delivery: deliverySettings, rollout: rolloutPlan, authFailures: authFailureSettings,
@@ -202,7 +223,7 @@ public struct DaemonConfiguration: Sendable {
                             dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000, eventStreams: eventStreamSettings,
                             workerThreads: integer("http.worker_threads"), console: consoleSettings,
                             leaseMilliseconds: seconds("database.lease") * 1_000, programmeOperator: programmeOperator,
-                            consentTexts: checkedConsentTexts)
+                            consentTexts: checkedConsentTexts, mail: mailSettings)
     }
 
     /// The consent texts once `checkCombinations` has read them; a directory that broke since is a stop, not a

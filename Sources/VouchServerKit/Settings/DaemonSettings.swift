@@ -201,6 +201,25 @@ package enum DaemonSettings {
                 a silent DNS server cannot hold the request; deliveries look the name up again before every attempt.
                 """),
         ]),
+        DaemonSettingSection("Notifications by email (docs/notifications.md)", settings: [
+            DaemonSetting("notifications.smtp_url", default: "", .smtpURL, """
+                The mail relay notifications go through: smtps://host[:port] (TLS from the start, port 465 by default) \
+                or smtp://host[:port] (STARTTLS required, port 25 by default; 587 is the usual submission port). On \
+                loopback (127.0.0.1, ::1, localhost) smtp:// may be plain text. Empty sends no mail and queues none. \
+                Needs notifications.from and an https:// console.public_url, where the mails' links point.
+                """),
+            DaemonSetting("notifications.from", default: "", .mailAddress, """
+                The sender of notifications, a plain address such as vouch@example.com, which the relay must accept.
+                """),
+            DaemonSetting("notifications.credentials_file", default: "", .optionalPath, """
+                A file whose first line is the relay's user name and second line its password, readable by vouchd \
+                only (mode 0600). Empty logs in to no one, for a relay that trusts this machine.
+                """),
+            DaemonSetting("notifications.timeout", default: "30s", .duration(1...600), """
+                How long one attempt at sending a mail may take, connecting included (a duration from 1s to 10m). A \
+                failed attempt that may succeed later is retried on webhooks.retry_schedule.
+                """),
+        ]),
         DaemonSettingSection("Phased rollout (vouch fix rollout KEY --phased)", settings: [
             DaemonSetting("rollout.phased_steps", default: "1,2,5,10,20,50,100", .percentageList, """
                 The percentages of users a phased rollout goes through: increasing, from 1 to 100, ending with 100.

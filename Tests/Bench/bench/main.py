@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 
-from bench import (arithmetic, feedback, inprocess, instructions, nginx, ofrep, postgres, procstat, streams, vouchd,
-                   webhooks, wrk)
+from bench import (arithmetic, feedback, inprocess, instructions, mail, nginx, ofrep, postgres, procstat, streams,
+                   vouchd, webhooks, wrk)
 from bench.context import FIXES, TARGETS, Context
 from bench.processes import Session
 from bench.report import BenchFailure, Summary, error, say
@@ -147,6 +147,7 @@ def run(context: Context) -> int:
     approval_delay_ms, soak_delay_ms = webhooks.promotion_delays(context)
     held = streams.event_streams(context)
     pages = streams.console(context)
+    mails = mail.mail_rate(context)
     several = postgres.several_vouchd(context)
 
     say()
@@ -183,6 +184,7 @@ def run(context: Context) -> int:
     check(f"OFREP rate with {count} streams open / without ({held['withstreams_rps']} / {held['nostreams_rps']} "
           "requests/s)", ">=", "0.9", held["stream_ratio"], "")
     console_checks(context, pages)
+    say(f"Notifications by email sent per second to a loopback SMTP server: {mails}/s ({mail.MAILS} mails; no target)")
     postgres.checks(context, several)
     return context.summary.end(settings.strict)
 
