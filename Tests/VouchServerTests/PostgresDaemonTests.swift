@@ -14,9 +14,10 @@ struct PostgresDaemonTests {
             let run = try VouchdRun(["check-config"], environment: ["VOUCHD_DATABASE_URL": url])
             #expect(run.status == 0, "\(run.errors)")
             let lines = run.output.split(separator: "\n").map(String.init)
-            // The database's line, then mail's.
-            #expect(lines.last == "Notifications by email: off (notifications.smtp_url is empty)")
-            let databaseLine = lines.dropLast().last
+            // The database's line, then mail's, then the identity provider's, at the end.
+            #expect(lines.suffix(2) == ["Notifications by email: off (notifications.smtp_url is empty)",
+                                        "Identity provider: none (console.oidc.issuer is empty); staff sign in with a token"])
+            let databaseLine = lines.dropLast(2).last
             #expect(databaseLine?.hasPrefix("Database: PostgreSQL database \(database.name) on ") == true, "\(databaseLine ?? "")")
             let known = EmbeddedMigrations.all(for: .postgres).map(\.version).max() ?? 0
             #expect(known >= 4)
