@@ -103,16 +103,17 @@ public struct JoinService: Sendable {
 
     /// The first step whose answer is missing or wrong, or nil when she may join.
     public func firstUnanswered(in visit: Visit) -> JoinStep? {
-        visit.steps.first { step in step != .check && (answer(of: step, in: visit.answers) == nil || !issues(step, visit.answers).isEmpty) }
+        visit.steps.first { step in step != .check && (!JoinService.isAnswered(step, visit.answers) || !issues(step, visit.answers).isEmpty) }
     }
 
-    private func answer(of step: JoinStep, in answers: JoinAnswers) -> Any? {
+    /// Whether she has sent the step's page at all (an empty email is an answer: she chose none).
+    private static func isAnswered(_ step: JoinStep, _ answers: JoinAnswers) -> Bool {
         switch step {
-        case .name: answers.name
-        case .email: answers.email
-        case .technologies: answers.technologies
-        case .testerCode: answers.testerCode
-        case .language: answers.language
+        case .name: answers.name != nil
+        case .email: answers.email != nil
+        case .technologies: answers.technologies != nil
+        case .testerCode: answers.testerCode != nil
+        case .language: answers.language != nil
         case .check: true
         }
     }
