@@ -51,7 +51,7 @@ let package = Package(
             plugins: ["EmbedOpenAPIDocument"]),
         // The web console's pages: the same services as the API, answered as HTML built with VouchConsoleKit.
         .target(name: "VouchConsole", dependencies: ["VouchServerKit", "VouchConsoleKit", "VouchDomain", "VouchJSON", "VouchCodec", "VouchCrypto",
-                                                  "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks", "VouchServices"]),
+                                                  "VouchIdentity", "VouchStore", "VouchHTTP", "VouchWebhooks", "VouchServices", "VouchOIDC"]),
         // The application: the API and the console on one router, the request pipeline, the OFREP fast path, and what
         // follows the store's changes.
         .target(name: "VouchServer", dependencies: ["VouchServerKit", "VouchNotifications", "VouchMail", "VouchClient", "VouchAPI", "VouchConsole", "VouchDomain", "VouchJSON", "VouchCrypto", "VouchStore",
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "VouchJSONTests", dependencies: ["VouchJSON"]),
         .testTarget(name: "VouchIdentityTests", dependencies: ["VouchIdentity", "VouchDomain"]),
         .testTarget(name: "VouchCryptoTests", dependencies: ["VouchCrypto"], exclude: ["standard-webhooks-vectors.json"]),
-        .testTarget(name: "VouchOIDCTests", dependencies: ["VouchOIDC", "VouchCrypto", "VouchJSON"]),
+        .testTarget(name: "VouchOIDCTests", dependencies: ["VouchOIDC", "VouchCrypto", "VouchJSON", "VouchServerKit", "VouchDomain"]),
         .testTarget(name: "VouchWebhooksTests", dependencies: ["VouchWebhooks", "VouchDomain", "VouchStore", "VouchClient", "VouchTestSupport"],
                     exclude: ["standard-webhooks-vectors.json"]),
         // What several test targets share: the built vouchd as a child process, a webhook receiver, a temporary directory

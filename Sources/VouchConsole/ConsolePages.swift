@@ -9,9 +9,14 @@ import VouchStore
 package enum ConsolePages {
     package static func register(in router: inout APIRouter, sessions: ConsoleSessions, services: Services, store: any Store,
                                  promotion: PromotionService, tokens: TokenDirectory, authFailures: AuthFailureLimiter,
-                                 logger: Logger, mail: MailSettings = MailSettings(), clock: @escaping @Sendable () -> Date) {
+                                 logger: Logger, mail: MailSettings = MailSettings(), identityProvider: IdentityProvider? = nil,
+                                 clock: @escaping @Sendable () -> Date) {
         let routes = ConsoleRoutes(sessions: sessions)
-        SignInPages(routes: routes, store: store, tokens: tokens, authFailures: authFailures, logger: logger, clock: clock).register(in: &router)
+        SignInPages(routes: routes, store: store, tokens: tokens, authFailures: authFailures, logger: logger, clock: clock,
+                    offersIdentityProvider: identityProvider != nil).register(in: &router)
+        if let identityProvider {
+            IdentityProviderPages(routes: routes, store: store, provider: identityProvider, logger: logger, clock: clock).register(in: &router)
+        }
         HomePages(routes: routes, store: store).register(in: &router)
         AssetPages(routes: routes).register(in: &router)
         ReviewPages(routes: routes, store: store, promotion: promotion, services: services).register(in: &router)

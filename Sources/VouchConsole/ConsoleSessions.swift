@@ -17,6 +17,12 @@ package final class ConsoleSessions: Sendable {
     /// A sign-in form's own token, before there is a session: it stops another site from signing a browser in with
     /// the attacker's token (login CSRF).
     static let signInCookieName = "vouch_sign_in"
+    /// A sign-in through the identity provider on its way there (docs/sign-in.md): `SameSite=Lax`, since the provider
+    /// sends the browser back from its own site, and limited to the callback's path.
+    static let oidcCookieName = "vouch_oidc"
+    static let oidcCookiePath = "/console/sign-in/oidc/"
+    /// How long a person may take at the provider's sign-in page.
+    static let oidcSignInSeconds = 600
     /// Activity is written back at most this often, so browsing costs a read, not a write, per page.
     static let touchIntervalSeconds: Double = 60
 
@@ -57,6 +63,9 @@ package final class ConsoleSessions: Sendable {
             // The token directory follows every revocation at once; the store deletes the rows in the same commit.
             guard let tokenPrincipal = tokens.principal(tokenID: id) else { return nil }
             principal = tokenPrincipal
+        case .identityProvider(let id, let name, let role):
+            // What the ID token said at sign-in; the session ends no later than the token (docs/sign-in.md).
+            principal = Principal(name: name, role: role, tokenID: id, viaIdentityProvider: true)
         case .link(let id, let testerID, let openedBy):
             // The tester's own pseudonym, as a tester token's principal: what her feedback records as `recorded_by`;
             // with the link, its creator and who opened it, so what staff entered on it is never taken for her own act.
@@ -98,8 +107,14 @@ package final class ConsoleSessions: Sendable {
         settings.isPublicURLSecure || request.header("x-forwarded-proto")?.lowercased() == "https"
     }
 
-    static func cookie(_ name: String, _ value: String, maxAge: Int, secure: Bool) -> (name: String, value: String) {
-        (name: "Set-Cookie", value: "\(name)=\(value); Path=/console/; Max-Age=\(max(0, maxAge)); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : ""))
+    static func cookie(_ name: String, _ value: String, maxAge: Int, secure: Bool, path: String = "/console/",
+                       sameSite: String = "Strict") -> (name: String, value: String) {
+        (name: "Set-Cookie", value: "\(name)=\(value); Path=\(path); Max-Age=\(max(0, maxAge)); HttpOnly; SameSite=\(sameSite)" + (secure ? "; Secure" : ""))
+    }
+
+    /// The pre-session cookie of a sign-in through the identity provider, or the header that clears it (empty value).
+    static func oidcCookie(_ value: String, secure: Bool) -> (name: String, value: String) {
+        cookie(oidcCookieName, value, maxAge: value.isEmpty ? 0 : oidcSignInSeconds, secure: secure, path: oidcCookiePath, sameSite: "Lax")
     }
 
     /// Starts deleting sessions past their absolute end or idle time, every ten minutes.

@@ -15,12 +15,16 @@ struct SignInPages {
     let authFailures: AuthFailureLimiter
     let logger: Logger
     let clock: @Sendable () -> Date
+    /// Whether the organisation's identity provider is configured: then the page offers it first (docs/sign-in.md).
+    let offersIdentityProvider: Bool
     /// Openings of personal links, per link and per address: each makes a session, so they are bounded however many
     /// browsers, scanners or scripts hold the link (docs/console.md, "Personal links").
     let linkOpensPerLink = WindowLimiter<String>(limit: 20, windowSeconds: 600)
     let linkOpensPerAddress = WindowLimiter<ClientAddress>(limit: 60, windowSeconds: 600)
 
     var sessions: ConsoleSessions { routes.sessions }
+    /// Whether a token may sign in to the console: `console.token_sign_in`, which may be false only with a provider.
+    var offersTokens: Bool { sessions.settings.oidc.tokenSignIn || !offersIdentityProvider }
 
     package func register(in router: inout APIRouter) {
         routes.get(&router, "/console/sign-in", .anyone, signInPage)
@@ -41,21 +45,58 @@ struct SignInPages {
     private func renderSignIn(_ request: ConsoleRequest, next: String, issues: [FieldIssue]) -> HTTPResponse {
         let formToken = SecureRandom.alphanumeric(count: 32)
         let messages = request.messages
-        let tokenField = TextField(name: "token", label: messages[.signInTokenLabel], hint: messages[.signInTokenHint],
-                                   issue: issues.first { $0.field == "token" }, type: "password", autocomplete: "current-password", spellcheck: false)
-        let fields = tokenField.render(messages) + Form.hidden("next", SignInPages.safeNext(next) ?? "") + Button(messages[.signInTitle]).render()
+        guard offersIdentityProvider else { return renderTokenSignIn(request, next: next, issues: issues, formToken: formToken, intro: messages[.signInIntro]) }
+        let start = IdentityProviderPages.startPath + (SignInPages.safeNext(next).map { "?next=" + ConsoleRoutes.percentEncoded($0) } ?? "")
+        var content: HTML = """
+        <h1 class="heading-l">\(messages[.signInHeading])</h1>
+        <p class="body">\(messages[.oidcSignInIntro])</p>
+        <p class="body"><a href="\(start)" class="button">\(messages[.oidcStart])</a></p>
+        <p class="body">\(messages[.signInTesters])</p>
+        """
+        guard offersTokens else {
+            content = content + "<h2 class=\"heading-m\">\(messages[.oidcTokenHeading])</h2><p class=\"body\">\(messages[.oidcTokenOff])</p>"
+            return request.translatedPage(messages[.signInTitle], content: content)
+        }
+        content = content + "<h2 class=\"heading-m\">\(messages[.oidcTokenHeading])</h2><p class=\"body\">\(messages[.oidcTokenBreakGlass])</p>"
+            + tokenForm(request, next: next, issues: issues, formToken: formToken)
+        var response = request.translatedPage(messages[.signInTitle], issues: issues, content: content)
+        response.headers.append(ConsoleSessions.cookie(ConsoleSessions.signInCookieName, formToken, maxAge: 3_600, secure: sessions.isSecure(request.http)))
+        return response
+    }
+
+    /// The page as it is without an identity provider: the token form alone.
+    private func renderTokenSignIn(_ request: ConsoleRequest, next: String, issues: [FieldIssue], formToken: String, intro: String) -> HTTPResponse {
+        let messages = request.messages
         let content: HTML = """
         <h1 class="heading-l">\(messages[.signInHeading])</h1>
-        <p class="body">\(messages[.signInIntro])</p>
+        <p class="body">\(intro)</p>
         <p class="body">\(messages[.signInTesters])</p>
-        \(Form(action: "/console/sign-in", csrf: formToken, content: fields).render())
+        \(tokenForm(request, next: next, issues: issues, formToken: formToken))
         """
         var response = request.translatedPage(messages[.signInTitle], issues: issues, content: content)
         response.headers.append(ConsoleSessions.cookie(ConsoleSessions.signInCookieName, formToken, maxAge: 3_600, secure: sessions.isSecure(request.http)))
         return response
     }
 
+    private func tokenForm(_ request: ConsoleRequest, next: String, issues: [FieldIssue], formToken: String) -> HTML {
+        let messages = request.messages
+        let tokenField = TextField(name: "token", label: messages[.signInTokenLabel], hint: messages[.signInTokenHint],
+                                   issue: issues.first { $0.field == "token" }, type: "password", autocomplete: "current-password", spellcheck: false)
+        let fields = tokenField.render(messages) + Form.hidden("next", SignInPages.safeNext(next) ?? "") + Button(messages[.signInTitle]).render()
+        return Form(action: "/console/sign-in", csrf: formToken, content: fields).render()
+    }
+
     func signIn(_ request: ConsoleRequest) throws -> HTTPResponse {
+        guard offersTokens else {
+            let messages = request.messages
+            var response = request.translatedPage(messages[.oidcTokenOffTitle], content: """
+            <h1 class="heading-l">\(messages[.oidcTokenOffTitle])</h1>
+            <p class="body">\(messages[.oidcTokenOffText])</p>
+            <p class="body"><a href="/console/sign-in">\(messages[.oidcTryAgain])</a></p>
+            """)
+            response.status = 403
+            return response
+        }
         guard ConsoleSessions.matches(request.form[Form.csrfFieldName], request.http.cookie(ConsoleSessions.signInCookieName) ?? "") else {
             throw Problem(status: 403, detail: "the sign-in form had expired or came from another site, so it was not used. Open the sign-in page again")
         }

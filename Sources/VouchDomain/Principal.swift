@@ -8,13 +8,17 @@ public struct Principal: Sendable, Equatable {
     public var tokenID: String
     /// Set when the tester acts through a personal link rather than a token.
     public var link: LinkUse?
+    /// True for staff signed in to the console through the organisation's identity provider: then `tokenID` is their
+    /// console session's own credential id (`oidc_…`), which ends with the session (docs/sign-in.md).
+    public var viaIdentityProvider: Bool
 
-    public init(name: String, role: Role, testerID: String? = nil, tokenID: String, link: LinkUse? = nil) {
+    public init(name: String, role: Role, testerID: String? = nil, tokenID: String, link: LinkUse? = nil, viaIdentityProvider: Bool = false) {
         self.name = name
         self.role = role
         self.testerID = testerID
         self.tokenID = tokenID
         self.link = link
+        self.viaIdentityProvider = viaIdentityProvider
     }
 
     public func allows(_ permission: Permission) -> Bool { role.allows(permission) }

@@ -22,6 +22,14 @@ public struct AuthorizationRequest: Sendable, Equatable {
         return AuthorizationRequest(state: secret(), nonce: secret(), codeVerifier: secret())
     }
 
+    /// The values of one sign-in, derived from the secret of the browser's pre-session cookie, each under its own
+    /// label: the server keeps only the secret's SHA-256, the callback derives them again from the cookie, and a
+    /// `state` that is not the cookie's own does not match (docs/sign-in.md).
+    public static func derived(from secret: String) -> AuthorizationRequest {
+        func value(_ label: String) -> String { Base64URL.encode(Digest.sha256(Array("vouch oidc \(label)\n\(secret)".utf8))) }
+        return AuthorizationRequest(state: value("state"), nonce: value("nonce"), codeVerifier: value("code verifier"))
+    }
+
     /// The S256 code challenge of `verifier`: base64url of its SHA-256 (RFC 7636 §4.2).
     public static func codeChallenge(for verifier: String) -> String {
         Base64URL.encode(Digest.sha256(verifier))

@@ -107,8 +107,11 @@ public final class VouchApplication: Sendable {
         if settings.console.enabled {
             let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)
             consoleSessions = sessions
+            let identityProvider = settings.console.oidc.isEnabled
+                ? IdentityProvider(settings: settings.console.oidc, transport: VouchApplication.identityProviderTransport) : nil
             ConsolePages.register(in: &router, sessions: sessions, services: services, store: store, promotion: promotion,
-                                  tokens: tokens, authFailures: authFailures, logger: logger, mail: settings.mail, clock: clock)
+                                  tokens: tokens, authFailures: authFailures, logger: logger, mail: settings.mail,
+                                  identityProvider: identityProvider, clock: clock)
         } else {
             consoleSessions = nil
         }
@@ -121,6 +124,16 @@ public final class VouchApplication: Sendable {
                                    logRequests: settings.logRequests, routePatterns: patterns, allowedMethods: { [router = router.router] path in
                                        path == EventStreamHub.path ? ["GET"] : router.methods(forPath: path)
                                    })
+    }
+
+    /// The identity provider's HTTP, through libcurl: a client per exchange (a sign-in makes two or three), answers of
+    /// at most 1 MiB, ten seconds each. The provider is the operator's own choice, so no address policy applies.
+    @Sendable static func identityProviderTransport(method: String, url: String, headers: [(String, String)], body: [UInt8]?) throws
+        -> (status: Int, body: [UInt8]) {
+        let client = HTTPClient(timeoutSeconds: 10)
+        client.maxResponseBodyBytes = 1 << 20
+        let response = try client.send(method: method, url: url, headers: headers, body: body)
+        return (response.status, response.body)
     }
 
     /// The one place where what follows the store subscribes to its changes: one subscriber per concern, so no

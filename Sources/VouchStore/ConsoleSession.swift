@@ -1,10 +1,15 @@
 import Foundation
+import VouchDomain
 
 /// A signed-in browser as stored: the SHA-256 of its cookie, never the cookie (docs/console.md, "Sessions").
 public struct ConsoleSession: Sendable, Equatable {
-    /// Who the session acts as: a staff member through one token, or a tester through one personal link.
+    /// Who the session acts as: a staff member through one token or through the organisation's identity provider,
+    /// or a tester through one personal link.
     public enum Holder: Sendable, Equatable {
         case token(id: String)
+        /// Signed in through the identity provider (docs/sign-in.md): `sessionID` (`oidc_…`) is the session's own
+        /// credential, which its writes confirm; the principal and role are what the ID token gave at sign-in.
+        case identityProvider(sessionID: String, principal: String, role: Role)
         /// `openedBy`: the staff principal signed in in the browser that opened the link, if one was.
         case link(id: String, testerID: String, openedBy: String? = nil)
     }

@@ -40,7 +40,7 @@ extension RelationalStore {
                 at: approval.recordedAt, principal: approval.principal, action: AuditAction(decision: approval.decision), fixKey: approval.fixKey,
                 subject: approval.id, note: approval.comment,
                 after: JSONWriter.string(.object(["revision": .int(approval.revision), "evidence_hash": .string(approval.evidenceHash),
-                                                  "replaces": .optional(replacing)])), via: requester.viaLink))
+                                                  "replaces": .optional(replacing)])), via: requester.via))
             _ = try RelationalStore.enqueue(events, onlyTo: nil, on: connection, recording: &changes)
             changes.record(.approvalRecorded(fixKey: approval.fixKey))
         }

@@ -6,7 +6,7 @@ import VouchJSON
 /// The console's sessions, testers' personal links and feedback drafts (docs/console.md).
 extension RelationalStore {
     static let linkColumns = "id, tester_id, secret_sha256, created_by, created_at_ms, expires_at_ms, revoked_at_ms"
-    static let sessionColumns = "id_sha256, token_id, link_id, tester_id, csrf, created_at_ms, last_seen_at_ms, expires_at_ms, opened_by"
+    static let sessionColumns = "id_sha256, token_id, link_id, tester_id, csrf, created_at_ms, last_seen_at_ms, expires_at_ms, opened_by, oidc_principal, oidc_role"
 
     public func createTesterLink(_ link: TesterLink, by requester: Requester) throws {
         try write(by: requester) { connection, changes in
@@ -69,15 +69,24 @@ extension RelationalStore {
     /// its tester, beyond `bounds`.
     public func createConsoleSession(_ session: ConsoleSession, by requester: Requester, keepingAtMost bounds: ConsoleSession.Bounds) throws {
         try write(by: requester) { connection, _ in
-            let (tokenID, linkID, testerID, openedBy): (String?, String?, String?, String?) = switch session.holder {
-            case .token(let id): (id, nil, nil, nil)
-            case .link(let id, let tester, let staff): (nil, id, tester, staff)
+            var (tokenID, linkID, testerID, openedBy): (String?, String?, String?, String?) = (nil, nil, nil, nil)
+            var (oidcPrincipal, oidcRole): (String?, String?) = (nil, nil)
+            switch session.holder {
+            case .token(let id): tokenID = id
+            case .link(let id, let tester, let staff): (linkID, testerID, openedBy) = (id, tester, staff)
+            case .identityProvider(let id, let principal, let role): (tokenID, oidcPrincipal, oidcRole) = (id, principal, role.rawValue)
             }
-            try connection.query("INSERT INTO console_sessions (\(RelationalStore.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            try connection.query("INSERT INTO console_sessions (\(RelationalStore.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                  [.blob(session.idSHA256), .optional(tokenID), .optional(linkID), .optional(testerID), .text(session.csrf),
                                   .integer(StoreClock.milliseconds(session.createdAt)), .integer(StoreClock.milliseconds(session.lastSeenAt)),
-                                  .integer(StoreClock.milliseconds(session.expiresAt)), .optional(openedBy)])
-            if let tokenID { try RelationalStore.keepNewestSessions(where: "token_id", is: tokenID, atMost: bounds.perCredential, on: connection) }
+                                  .integer(StoreClock.milliseconds(session.expiresAt)), .optional(openedBy), .optional(oidcPrincipal),
+                                  .optional(oidcRole)])
+            // A person signed in through the provider keeps as many sessions as a token does, whatever their ids.
+            if let oidcPrincipal {
+                try RelationalStore.keepNewestSessions(where: "oidc_principal", is: oidcPrincipal, atMost: bounds.perCredential, on: connection)
+            } else if let tokenID {
+                try RelationalStore.keepNewestSessions(where: "token_id", is: tokenID, atMost: bounds.perCredential, on: connection)
+            }
             if let linkID { try RelationalStore.keepNewestSessions(where: "link_id", is: linkID, atMost: bounds.perCredential, on: connection) }
             if let testerID { try RelationalStore.keepNewestSessions(where: "tester_id", is: testerID, atMost: bounds.perTester, on: connection) }
         }
@@ -134,7 +143,24 @@ extension RelationalStore {
         try write(by: .daemon) { connection, _ in
             try connection.query("DELETE FROM console_sessions WHERE expires_at_ms <= ? OR last_seen_at_ms < ?",
                                  [.integer(StoreClock.milliseconds(time)), .integer(StoreClock.milliseconds(idleBefore))])
-            return connection.changes
+            let sessions = connection.changes
+            try connection.query("DELETE FROM oidc_sign_ins WHERE expires_at_ms <= ?", [.integer(StoreClock.milliseconds(time))])
+            return sessions + connection.changes
+        }
+    }
+
+    public func createOIDCSignIn(idSHA256: [UInt8], next: String, expiresAt: Date) throws {
+        try write(by: .daemon) { connection, _ in
+            _ = try connection.query("INSERT INTO oidc_sign_ins (id_sha256, next, expires_at_ms) VALUES (?, ?, ?)",
+                                     [.blob(idSHA256), .text(next), .integer(StoreClock.milliseconds(expiresAt))])
+        }
+    }
+
+    /// One statement deletes and reads, so two callbacks racing with the same cookie (on one vouchd or two) get it once.
+    public func takeOIDCSignIn(idSHA256: [UInt8], at time: Date) throws -> String? {
+        try write(by: .daemon) { connection, _ in
+            try connection.query("DELETE FROM oidc_sign_ins WHERE id_sha256 = ? RETURNING next, expires_at_ms", [.blob(idSHA256)]).first
+                .flatMap { row in row.int64(1) > StoreClock.milliseconds(time) ? row.string(0) : nil }
         }
     }
 
@@ -177,6 +203,9 @@ extension RelationalStore {
     static func session(from row: SQLRow) -> ConsoleSession {
         let holder: ConsoleSession.Holder = if let linkID = row.optionalString(2) {
             .link(id: linkID, testerID: row.optionalString(3) ?? "", openedBy: row.optionalString(8))
+        } else if let principal = row.optionalString(9) {
+            // A role this vouchd does not know (written by a newer one) reaches nothing rather than something.
+            .identityProvider(sessionID: row.optionalString(1) ?? "", principal: principal, role: Role(rawValue: row.optionalString(10) ?? "") ?? .sdk)
         } else {
             .token(id: row.optionalString(1) ?? "")
         }

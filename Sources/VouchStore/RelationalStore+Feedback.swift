@@ -79,7 +79,7 @@ extension RelationalStore {
             ])
             try store.audit(connection, AuditEvent(at: record.recordedAt, principal: record.recordedBy, action: .feedbackCreate,
                                                    fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details),
-                                                   via: requester.viaLink))
+                                                   via: requester.via))
         }
         if !records.isEmpty {
             // The events carry the evidence (the latest feedback per tester): read and built only when an endpoint

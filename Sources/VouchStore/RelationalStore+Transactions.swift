@@ -73,6 +73,13 @@ extension RelationalStore {
             guard let row, row.optionalInt(0) == nil, row.int64(1) > StoreClock.nowMilliseconds() else {
                 throw CredentialEnded("the personal link was revoked or has expired, so the change was not stored")
             }
+        case .identityProvider(let id):
+            // Sign-out, the ID token's expiry or the console's limits end the session, and with it what it may write.
+            let row = try connection.query("SELECT expires_at_ms FROM console_sessions WHERE token_id = ? AND oidc_principal IS NOT NULL",
+                                           [.text(id)]).first
+            guard let row, row.int64(0) > StoreClock.nowMilliseconds() else {
+                throw CredentialEnded("the console session signed in through the identity provider has ended, so the change was not stored")
+            }
         }
     }
 

@@ -12,6 +12,8 @@ public struct Requester: Sendable, Equatable, ExpressibleByStringLiteral {
     public enum Credential: Sendable, Equatable {
         case token(id: String)
         case link(LinkUse)
+        /// A console session started through the identity provider, by its own credential id (`oidc_…`).
+        case identityProvider(sessionID: String)
     }
 
     /// The principal's name, as the audit log and `recorded_by` keep it.
@@ -25,7 +27,11 @@ public struct Requester: Sendable, Equatable, ExpressibleByStringLiteral {
 
     public init(_ principal: Principal) {
         name = principal.name
-        credential = principal.link.map(Credential.link) ?? .token(id: principal.tokenID)
+        credential = if let link = principal.link { .link(link) } else if principal.viaIdentityProvider {
+            .identityProvider(sessionID: principal.tokenID)
+        } else {
+            .token(id: principal.tokenID)
+        }
     }
 
     public init(stringLiteral name: String) {
@@ -35,13 +41,18 @@ public struct Requester: Sendable, Equatable, ExpressibleByStringLiteral {
     /// vouchd itself: the promotion timer, automatic pauses, deliveries.
     public static let daemon: Requester = "vouchd"
 
-    /// How the principal acted, for the audit log: "link l_… created by maria, opened signed in as maria"; nil for a
-    /// token (the usual way) and for vouchd itself.
-    public var viaLink: String? {
-        guard case .link(let link) = credential else { return nil }
-        var words = "link \(link.id) created by \(link.createdBy)"
-        if let staff = link.openedBy { words += ", opened in a browser signed in as \(staff)" }
-        return words
+    /// How the principal acted, for the audit log: "token t_…", "sign-in through the identity provider (oidc)", or
+    /// "link l_… created by maria, opened signed in as maria"; nil for vouchd itself.
+    public var via: String? {
+        switch credential {
+        case nil: return nil
+        case .token(let id): return "token \(id)"
+        case .identityProvider: return "sign-in through the identity provider (oidc)"
+        case .link(let link):
+            var words = "link \(link.id) created by \(link.createdBy)"
+            if let staff = link.openedBy { words += ", opened in a browser signed in as \(staff)" }
+            return words
+        }
     }
 }
 
@@ -62,6 +73,6 @@ extension AuditEvent {
     init(at: Date, by requester: Requester, action: AuditAction, fixKey: String? = nil, subject: String? = nil, note: String? = nil,
          before: String? = nil, after: String? = nil) {
         self.init(at: at, principal: requester.name, action: action, fixKey: fixKey, subject: subject, note: note, before: before, after: after,
-                  via: requester.viaLink)
+                  via: requester.via)
     }
 }

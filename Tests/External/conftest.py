@@ -124,12 +124,13 @@ def vouchd_environment() -> dict[str, str]:
 
 
 def launch_vouchd(state_dir: pathlib.Path, extra_environment: dict[str, str], *,
-                  admin_token_from: pathlib.Path | None = None) -> Vouchd:
+                  admin_token_from: pathlib.Path | None = None, listen: str = "127.0.0.1:0") -> Vouchd:
     """Starts vouchd in `state_dir` on 127.0.0.1 port 0 and waits until it listens; `extra_environment` adds settings.
 
     Also for scripts that run a daemon where the fixture cannot, such as inside another network namespace.
     `admin_token_from` names the admin.token of another vouchd on the same database: only the first to start on an
-    empty database writes one, so this one must not.
+    empty database writes one, so this one must not. `listen` names a port chosen beforehand, for a setting that
+    must name vouchd's own address before it starts (the identity provider's redirect address).
     """
     environment = {key: value for key, value in os.environ.items()
                    if not key.startswith("VOUCHD_") and key.lower() not in ("no_proxy", "http_proxy", "https_proxy", "all_proxy")}
@@ -141,7 +142,7 @@ def launch_vouchd(state_dir: pathlib.Path, extra_environment: dict[str, str], *,
                         "ALL_PROXY": dead_end, "no_proxy": "127.0.0.1,localhost,::1", "NO_PROXY": "127.0.0.1,localhost,::1"})
     environment.update(extra_environment)
     process = subprocess.Popen(
-        [_vouchd_binary(), "--state-dir", str(state_dir), "--listen", "127.0.0.1:0"],
+        [_vouchd_binary(), "--state-dir", str(state_dir), "--listen", listen],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
     log: list[str] = []
     lines: queue.Queue[str | None] = queue.Queue()

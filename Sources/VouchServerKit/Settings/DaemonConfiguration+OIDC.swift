@@ -24,11 +24,10 @@ extension DaemonConfiguration {
     func checkOIDCCombinations() throws {
         let settings = oidcSettings
         func source(_ key: String) -> String { sources[key] ?? "default" }
-        // Until the console signs people in through the provider (docs/sign-in.md, "Not yet"), turning tokens off
-        // would lock everyone out.
-        if !settings.tokenSignIn {
-            throw ConfigurationError("console.token_sign_in = 'false' (\(source("console.token_sign_in"))) is not valid yet: this vouchd "
-                + "cannot sign staff in through the identity provider, so without tokens nobody could sign in (docs/sign-in.md)")
+        // Without a provider, turning tokens off would lock every member of staff out of the console.
+        if !settings.tokenSignIn, !settings.isEnabled {
+            throw ConfigurationError("console.token_sign_in = 'false' (\(source("console.token_sign_in"))) needs console.oidc.issuer: "
+                + "without an identity provider and without tokens nobody could sign in to the console (docs/sign-in.md)")
         }
         guard settings.isEnabled else { return }
         let issuer = "console.oidc.issuer = '\(settings.issuer)' (\(source("console.oidc.issuer")))"
