@@ -76,7 +76,8 @@ struct IdentityProviderPages {
                                                           role: identity.role),
                                         for: Requester(name: identity.principal.value, credential: nil), endingNoLaterThan: signIn.expiresAt,
                                         secure: secure)
-        logger.info("console sign-in through the identity provider", [("principal", identity.principal.value), ("role", identity.role.rawValue)])
+        // The principal may be an e-mail address: the log keeps the role only (the audit log names who acted).
+        logger.info("console sign-in through the identity provider", [("role", identity.role.rawValue)])
         let messages = request.messages
         let until = min(signIn.expiresAt, clock().addingTimeInterval(Double(sessions.settings.sessionLifetimeSeconds)))
         // A page, not a redirect: the browser arrives from the provider's site and would hold back the session's

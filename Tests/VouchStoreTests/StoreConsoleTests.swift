@@ -99,3 +99,45 @@ struct StoreConsoleTests {
         }
     }
 }
+
+/// Sign-ins through the organisation's identity provider: their one-use pre-sessions, and the sessions they start.
+struct StoreIdentityProviderSessionTests {
+    let time = StoreFixtures.time
+    let fixtures = StoreConsoleTests()
+
+    @Test(arguments: StoreBackend.allCases)
+    func aPreSessionIsTakenOnceAndNotAfterItsEnd(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            try store.createOIDCSignIn(idSHA256: fixtures.hash(1), next: "/console/fixes", expiresAt: time.addingTimeInterval(600))
+            try store.createOIDCSignIn(idSHA256: fixtures.hash(2), next: "/console/", expiresAt: time.addingTimeInterval(600))
+            #expect(try store.takeOIDCSignIn(idSHA256: fixtures.hash(1), at: time) == "/console/fixes")
+            #expect(try store.takeOIDCSignIn(idSHA256: fixtures.hash(1), at: time) == nil, "used once")
+            #expect(try store.takeOIDCSignIn(idSHA256: fixtures.hash(2), at: time.addingTimeInterval(600)) == nil, "ended")
+            try store.createOIDCSignIn(idSHA256: fixtures.hash(3), next: "/console/", expiresAt: time.addingTimeInterval(60))
+            #expect(try store.deleteStaleConsoleSessions(at: time.addingTimeInterval(61), idleBefore: time) == 1, "the sweep takes ended ones")
+        }
+    }
+
+    /// A session of the person through the provider that lasts an hour from the real now: its writes confirm it then.
+    func session(_ first: UInt8, _ id: String) -> ConsoleSession {
+        ConsoleSession(idSHA256: fixtures.hash(first), holder: .identityProvider(sessionID: id, principal: "ana@example.org", role: .releaseManager),
+                       csrf: "csrf", createdAt: time, lastSeenAt: time, expiresAt: Date().addingTimeInterval(3_600))
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aSessionKeepsItsPrincipalAndRoleAndConfirmsItsWritesWhileItLasts(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            try StoreFixtures.fixInTesting(store, testers: 1)
+            try store.createConsoleSession(session(1, "oidc_1"), by: "ana@example.org", keepingAtMost: .init(perCredential: 2, perTester: 10))
+            #expect(try store.consoleSession(idSHA256: fixtures.hash(1), at: time)?.holder == session(1, "oidc_1").holder)
+            let requester = Requester(name: "ana@example.org", credential: .identityProvider(sessionID: "oidc_1"))
+            try store.createTesterLink(fixtures.link("tl_1"), by: requester)
+            // Two more sessions of the same person: the oldest ends, and its writes with it.
+            for (first, id) in [(UInt8(2), "oidc_2"), (UInt8(3), "oidc_3")] {
+                try store.createConsoleSession(session(first, id), by: "ana@example.org", keepingAtMost: .init(perCredential: 2, perTester: 10))
+            }
+            #expect(try store.consoleSession(idSHA256: fixtures.hash(1), at: time) == nil)
+            #expect(throws: CredentialEnded.self) { try store.createTesterLink(fixtures.link("tl_2"), by: requester) }
+        }
+    }
+}
