@@ -29,8 +29,9 @@ extension OutputFormatter {
             line += ", tester \(short(after, "tester")), verdict \(spoken(after, "verdict", .verdict))"
         }
         if let note = event["note"]?.stringValue { line += ", note: \(note)" }
-        // How the principal acted when not through a token: a tester's personal link, and who opened it.
-        if let via = event["via"]?.stringValue { line += ", through \(via)" }
+        // How the principal acted when not through a token, the usual way: a sign-in through the identity provider, or
+        // a tester's personal link and who opened it.
+        if let via = event["via"]?.stringValue, via != "token" { line += ", through \(via)" }
         return line + "."
     }
 }

@@ -3,7 +3,7 @@ import VouchOIDC
 import VouchServerKit
 
 /// What `vouchd check-config` says of the identity provider (docs/sign-in.md): it fetches the discovery document and
-/// the key set, as the console will, and says what it found; a provider that cannot be used is an error (exit 1),
+/// the key set, as the console does at sign-in, and says what it found; a provider that cannot be used is an error (exit 1),
 /// so a wrong issuer is found before the first person tries to sign in.
 enum IdentityProviderReport {
     static func lines(for settings: OIDCSettings, timeoutSeconds: Int = 10) throws -> [String] {

@@ -41,14 +41,14 @@ public struct Requester: Sendable, Equatable, ExpressibleByStringLiteral {
     /// vouchd itself: the promotion timer, automatic pauses, deliveries.
     public static let daemon: Requester = "vouchd"
 
-    /// How the principal acted, for the audit log: "token", "sign-in through the identity provider (oidc)", or
+    /// How the principal acted, for the audit log: "token", "identity provider sign-in (oidc)", or
     /// "link l_… created by maria, opened signed in as maria"; nil for vouchd itself.
     public var via: String? {
         switch credential {
         case nil: return nil
         // Not the token's id: a tester's token id would tie her events together again after her erasure.
         case .token: return "token"
-        case .identityProvider: return "sign-in through the identity provider (oidc)"
+        case .identityProvider: return "identity provider sign-in (oidc)"
         case .link(let link):
             var words = "link \(link.id) created by \(link.createdBy)"
             if let staff = link.openedBy { words += ", opened in a browser signed in as \(staff)" }

@@ -33,7 +33,7 @@ from typing import Any
 GLEWLWYD = "/usr/bin/glewlwyd"
 SCHEMA = pathlib.Path("/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz")
 MODULES = pathlib.Path("/usr/lib/glewlwyd")
-# The stock administrator of glewlwyd's initial database (its GETTING_STARTED.md).
+# The stock administrator of glewlwyd's initial database (its getting-started guide).
 ADMIN = ("admin", "password")
 PLUGIN = "oidc"
 START_TIMEOUT = 10.0
@@ -278,7 +278,7 @@ database = {{
         status, _, answer = self.call(browser, "POST", "/api/auth/", {"username": person.username, "password": person.password})
         if status != 200:
             raise ProviderError(f"sign-in as {person.username}: HTTP {status} {answer[:200]!r}")
-        # Scopes separated by spaces, although its API.md says commas.
+        # Scopes separated by spaces, although glewlwyd's API documentation says commas.
         status, _, answer = self.call(browser, "PUT", f"/api/auth/grant/{urllib.parse.quote(client_id)}", {"scope": scopes})
         if status != 200:
             raise ProviderError(f"grant to {client_id}: HTTP {status} {answer[:200]!r}")

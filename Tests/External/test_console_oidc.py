@@ -198,7 +198,7 @@ def test_an_oidc_decision_says_in_the_audit_log_how_she_signed_in(browser, provi
     assert done.path == f"/console/fixes/{key}?done=approved", done
     events = console.expect(200, "GET", f"/v1/audit?fix={key}")["events"]
     vias = {event["action"]: event.get("via") for event in events}
-    assert any(event["principal"] == "rita@example.org" and event.get("via") == "sign-in through the identity provider (oidc)"
+    assert any(event["principal"] == "rita@example.org" and event.get("via") == "identity provider sign-in (oidc)"
                for event in events), events
     assert any(event["principal"] == "author-by-token" and event.get("via") == "token" for event in events), vias
 

@@ -78,6 +78,15 @@ import VouchJSON
         #expect(OutputFormatter.eventLine(event).hasSuffix(", through link l_1 created by mona, opened in a browser signed in as mona."))
     }
 
+    /// A decision made after signing in through the identity provider says so; one made with a token, the usual way, says nothing more.
+    @Test func anAuditEventSaysASignInThroughTheIdentityProviderAndNotATokenTheUsualWay() {
+        var event: JSONObject = ["at": .string("2026-12-01T10:00:00.000Z"), "principal": .string("ana@example.org"), "action": .string("approval.approve"),
+                                 "fix": .string("tv-channel-selector-labels"), "via": .string("identity provider sign-in (oidc)")]
+        #expect(OutputFormatter.eventLine(.object(event)).hasSuffix(", through identity provider sign-in (oidc)."))
+        event["via"] = .string("token")
+        #expect(!OutputFormatter.eventLine(.object(event)).contains("through"))
+    }
+
     @Test func auditEventsAreSentences() {
         let event = JSONValue.object([
             "at": .string("2026-12-01T10:00:00.000Z"), "principal": .string("admin"), "action": .string("feedback.create"),

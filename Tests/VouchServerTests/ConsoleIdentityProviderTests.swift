@@ -110,7 +110,7 @@ struct ConsoleIdentityProviderTests {
         // What she does is recorded as done through the provider, and ends with the session.
         let principal = Principal(name: "ana@example.org", role: .admin, tokenID: "oidc_test", viaIdentityProvider: true)
         let requester = Requester(principal)
-        #expect(requester.via == "sign-in through the identity provider (oidc)")
+        #expect(requester.via == "identity provider sign-in (oidc)")
         let tester = TesterLink(id: "l_x", testerID: "t_none", secretSHA256: Digest.sha256("x"), createdBy: "ana@example.org",
                                 createdAt: Date(), expiresAt: Date().addingTimeInterval(60))
         try server.store.deleteConsoleSession(idSHA256: Digest.sha256(secret))
