@@ -22,6 +22,7 @@ import json
 import os
 import pathlib
 import random
+import re
 import socket
 import subprocess
 import threading
@@ -45,6 +46,9 @@ WITHIN = 1.0
 DIRECT_TARGETS = ["qa-iphone", "qa-pixel"]
 TESTER_KEYS = ["tester-aiko-1", "tester-aiko-2"]
 ROLLOUTS = [1, 10, 50, 99]
+# An answer's head (status 200, its Content-Length) and each flag's key and value in a bulk answer's body.
+HEAD = re.compile(rb"HTTP/1\.1 200 [^\r]*\r\n(?:[^\r]*\r\n)*?[Cc]ontent-[Ll]ength: *(\d+)\r\n(?:[^\r]*\r\n)*?\r\n")
+FLAG_VALUE = re.compile(rb'\{"key":"([^"]+)","value":(true|false)')
 MET_AT_ONCE = {"min_testers_passed": 0, "required_assistive_tech": [], "max_blocking": 0, "min_pass_ratio": 0,
                "min_soak": "0"}
 
@@ -87,24 +91,23 @@ class Pipelined:
         return self.head + f"Content-Length: {len(body)}\r\n\r\n".encode() + body
 
     @staticmethod
-    def read_answers(connection: socket.socket, count: int, buffer: bytearray) -> list[dict]:
+    def read_answers(connection: socket.socket, count: int, buffer: bytearray) -> list[dict[str, bool]]:
+        """The next `count` answers' flag values, read from the bulk answer's bytes as vouchd writes them (each flag
+        `{"key":…,"value":…`); a flag answered otherwise is missing from its dict, so it counts as a difference."""
         answers = []
+        position = 0
         while len(answers) < count:
-            end = buffer.find(b"\r\n\r\n")
-            if end < 0:
+            head = HEAD.match(buffer, position)
+            if head is None or len(buffer) < head.end() + int(head.group(1)):
+                assert head is not None or b"\r\n\r\n" not in buffer[position:], f"not a bulk answer: {bytes(buffer[position:position + 300])!r}"
                 chunk = connection.recv(1 << 20)
                 assert chunk, "vouchd closed the connection"
                 buffer += chunk
                 continue
-            head = bytes(buffer[:end]).decode("latin-1").split("\r\n")
-            assert head[0].startswith("HTTP/1.1 200"), head[0]
-            length = next(int(line.split(":", 1)[1]) for line in head[1:] if line.lower().startswith("content-length:"))
-            while len(buffer) < end + 4 + length:
-                chunk = connection.recv(1 << 20)
-                assert chunk, "vouchd closed the connection"
-                buffer += chunk
-            answers.append(json.loads(buffer[end + 4:end + 4 + length]))
-            del buffer[:end + 4 + length]
+            end = head.end() + int(head.group(1))
+            answers.append({key.decode(): value == b"true" for key, value in FLAG_VALUE.findall(buffer, head.end(), end)})
+            position = end
+        del buffer[:position]
         return answers
 
     def values(self, keys: list[str]) -> dict[str, dict[str, bool]]:
@@ -119,8 +122,7 @@ class Pipelined:
                     for start in range(0, len(part), BATCH):
                         batch = part[start:start + BATCH]
                         connection.sendall(b"".join(self.request(key) for key in batch))
-                        for key, answer in zip(batch, self.read_answers(connection, len(batch), buffer)):
-                            results[key] = {flag["key"]: flag["value"] for flag in answer["flags"] if "value" in flag}
+                        results.update(zip(batch, self.read_answers(connection, len(batch), buffer)))
             except BaseException as error:  # noqa: BLE001 - reported by the main thread
                 failures.append(error)
 

@@ -1,4 +1,5 @@
 import Testing
+import VouchDomain
 import VouchTestSupport
 @testable import VouchStore
 
@@ -34,5 +35,24 @@ struct BucketingMigrationTests {
         try Migrator(migrations: all, dialect: dialect).migrate(database)
         let rows = try database.read { try $0.query("SELECT key, rollout_bucketing FROM fixes ORDER BY key") }
         #expect(rows.map { "\($0.string(0))=\($0.string(1))" } == ["phased=unleash", "phased-paused=unleash", "released=flagd", "testing=flagd"])
+    }
+}
+
+/// A fix's rollout bucketing is stored, read back, and in the rules the evaluation snapshot is built from.
+struct RolloutBucketingStoreTests {
+    @Test(arguments: StoreBackend.allCases)
+    func bucketingIsKeptAndReachesTheRules(backend: StoreBackend) throws {
+        try backend.withDatabase { open in
+            var fix = try StoreFixtures.fix()
+            fix.state = .releasing
+            fix.rolloutPercentage = 20
+            fix.rolloutBucketing = .unleash
+            _ = try open().createFix(fix, by: "maria")
+            let reopened = try open()
+            #expect(try reopened.fix(fix.key.rawValue)?.rolloutBucketing == .unleash)
+            #expect(try reopened.flagRules().map(\.bucketing) == [.unleash])
+            _ = try reopened.updateFix(fix.key.rawValue, action: .fixPause, by: "maria", note: nil) { try $0.applying(.pause, at: StoreFixtures.time) }
+            #expect(try reopened.fix(fix.key.rawValue)?.rolloutBucketing == .unleash)
+        }
     }
 }
