@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import VouchDomain
 import VouchJSON
+import VouchStore
 import VouchTestSupport
 
 /// `vouch flags export --format flagd` against a live vouchd: the same bytes as `/flagd/v1/flags.json`, printed or
@@ -51,6 +53,37 @@ import VouchTestSupport
         #expect(refused.status == 77)
         #expect(refused.stdout.isEmpty)
         #expect(try server.vouch("flags", "export", "--format", "flagd", "--output", "/nonexistent-dir/flags.json").status == 1)
+    }
+
+    /// A rollout under way before Vouch bucketed as flagd does (written as the migration leaves it, while vouchd is
+    /// stopped): the export says in words that flagd does not answer it as Vouch does.
+    @Test func namesRolloutsFlagdCannotReproduce() throws {
+        let first = try DaemonProcess()
+        _ = try first.startedFixAndTester()
+        #expect(first.stop() == 0)
+        do {
+            let store = try RelationalStore(path: first.stateDirectory + "/vouch.sqlite3")
+            _ = try store.updateFix(DaemonProcess.fixKey, action: .fixPromote, by: "admin", note: nil) { fix in
+                var legacy = fix
+                legacy.state = .releasing
+                legacy.rolloutPercentage = 20
+                legacy.rolloutBucketing = .unleash
+                return legacy
+            }
+        }
+        let server = try DaemonProcess(stateDirectory: first.stateDirectory)
+        defer { server.stop() }
+        let note = "Not the same in flagd: \(DaemonProcess.fixKey). Its phased rollout began before Vouch bucketed as flagd does, "
+            + "so flagd turns it on for targeted keys only until the rollout ends.\n"
+        let printed = try server.vouch("flags", "export", "--format", "flagd")
+        #expect(printed.status == 0)
+        #expect(printed.stderr == note)
+        #expect(try JSONParser.parse(printed.stdout)["flags"]?[DaemonProcess.fixKey]?["metadata"]?["vouchExact"] == .bool(false))
+        let file = first.directory.appendingPathComponent("flags.json").path
+        #expect(try server.vouch("flags", "export", "--format", "flagd", "--output", file) == VouchRun(status: 0, stdout: """
+            Flag definitions for flagd written to \(file): 1 fix.
+            \(note)
+            """, stderr: ""))
     }
 
     private func permissions(_ path: String) throws -> Int? {

@@ -3,6 +3,7 @@ import Testing
 import VouchCodec
 import VouchDomain
 import VouchJSON
+import VouchStore
 
 /// `GET /flagd/v1/flags.json` and the definitions it serves (docs/flagd.md): each state's JSON exactly, the ETag and
 /// 304, a change served at once, and who may read it.
@@ -115,5 +116,24 @@ import VouchJSON
             #expect(try server.call("GET", "/flagd/v1/flags.json", token: .some(try server.token(role: role, name: "reader-\(role)"))).status == 200, "\(role)")
         }
         #expect(try server.call("POST", "/flagd/v1/flags.json").status == 405)
+    }
+}
+
+/// A rollout that was under way before Vouch bucketed as flagd does (here written to the store as the migration
+/// leaves it): OFREP keeps its Unleash buckets, and the definitions serve it to its targeted keys only, marked.
+@Suite struct FlagdLegacyRolloutTests {
+    @Test func unleashRolloutIsServedToTargetedKeysOnlyAndMarked() throws {
+        let server = try InProcessServer()
+        var fix = Fix(key: try FixKey(validating: "tv-channel-selector-labels"), title: "Label channel logos", uiArea: "TV channel selector",
+                      platforms: [.ios], author: "admin", state: .releasing, rolloutPercentage: 30, createdAt: Date(), updatedAt: Date())
+        fix.rolloutBucketing = .unleash
+        _ = try server.store.createFix(fix, by: "admin")
+        // user-1's bucket for this flag is 30 by Unleash's bucketing and 6 by flagd's (the fixtures of VouchDomainTests).
+        #expect(try server.evaluate("tv-channel-selector-labels", targetingKey: "user-1").json["value"] == .bool(true))
+        let flag = try server.call("GET", "/flagd/v1/flags.json").json["flags"]?["tv-channel-selector-labels"]
+        #expect(flag?["metadata"]?["vouchExact"] == .bool(false))
+        #expect(flag?["metadata"]?["vouchBucketing"]?.stringValue == "unleash")
+        #expect(flag?["targeting"] == nil, "no targeted key: off for everyone in flagd, never on where Vouch is off")
+        #expect(flag?["defaultVariant"]?.stringValue == "false")
     }
 }
