@@ -90,9 +90,9 @@ let package = Package(
         .testTarget(name: "VouchStoreTests", dependencies: ["VouchStore", "VouchDomain", "VouchIdentity", "VouchTestSupport"]),
         // The HTTP layer alone (libmicrohttpd's server, connections, headers, limits), without the application.
         .testTarget(name: "VouchHTTPTests", dependencies: ["VouchHTTP", "VouchJSON", "VouchTestSupport", "CMicroHTTPD"]),
-        .testTarget(name: "VouchServerTests", dependencies: ["VouchNotifications", "VouchMail", "VouchServer", "VouchServerKit", "VouchAPI", "VouchConsole", "VouchDaemon", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
+        .testTarget(name: "VouchServerTests", dependencies: ["VouchNotifications", "VouchMail", "VouchServer", "VouchServerKit", "VouchAPI", "VouchCodec", "VouchConsole", "VouchDaemon", "VouchClient", "VouchJSON", "VouchDomain", "VouchStore", "VouchHTTP", "VouchWebhooks",
                                                      "VouchCrypto", "VouchTestSupport", "VouchConcurrency", "VouchServices", "VouchIdentity", "VouchOIDC"]),
-        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchTestSupport"]),
+        .testTarget(name: "VouchCLITests", dependencies: ["VouchCLI", "VouchJSON", "VouchConsoleKit", "VouchDomain", "VouchStore", "VouchTestSupport"]),
         .testTarget(name: "VouchEmbedTests", dependencies: ["vouch-embed"]),
         .testTarget(name: "VouchConsoleKitTests", dependencies: ["VouchConsoleKit"]),
         // Composition read back, and SMTPClient against a real SMTP server (aiosmtpd, from VOUCH_TEST_PYTHON).

@@ -9,7 +9,7 @@ enum CommandTree {
                 """,
             subcommands: [FixCommands.group(), TesterCommands.group(), PanelCommands.group(), EnrollCommand.command(), FeedbackCommands.group(),
                           EvidenceCommands.group(), StatusCommand.command(), ApprovalCommands.approve(), ApprovalCommands.reject(), WebhookCommands.group(),
-                          NotificationCommands.group(), TokenCommands.group(),
+                          NotificationCommands.group(), TokenCommands.group(), FlagsCommands.group(),
                           AuditCommand.command(), EvalCommand.command()])
     }
 }

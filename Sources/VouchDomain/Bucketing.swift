@@ -1,21 +1,36 @@
-/// Unleash's normalisation of users into 100 buckets, so a phased rollout matches what Unleash users know.
-public enum Bucketing {
-    /// `murmur3_x86_32(group + ":" + targetingKey, seed 0) % 100 + 1`, in 1...100.
-    public static func bucket(group: String, targetingKey: String) -> Int {
-        group.withUTF8Bytes { group in targetingKey.withUTF8Bytes { key in bucket(group: group, targetingKey: key) } }
+/// How a phased rollout puts targeting keys into 100 buckets; a key is in when its bucket (1...100) is at most the
+/// percentage, so a key once in stays in as the percentage grows. docs/decisions.md, "Bucketing flagd agrees with".
+public enum Bucketing: String, Sendable, CaseIterable {
+    /// flagd's `fractional` with the weights `[p, 100 - p]`: murmur3 (x86, 32-bit, seed 0) of the canonical CBOR array
+    /// `[flagKey, targetingKey]`, bucket `(hash × 100) >> 32` + 1. Every rollout started since flagd's bridge.
+    case flagd
+    /// Unleash's normalisation, `murmur3(flagKey + ":" + targetingKey) % 100 + 1`: kept by rollouts that were in
+    /// progress when Vouch moved to flagd's bucketing, until they end. No JsonLogic reproduces it.
+    case unleash
+
+    /// The key's bucket, in 1...100.
+    public func bucket(flagKey: String, targetingKey: String) -> Int {
+        flagKey.withUTF8Bytes { flagKey in targetingKey.withUTF8Bytes { key in bucket(flagKey: flagKey, targetingKey: key) } }
     }
 
     /// The same from the bytes of both parts, hashed in place: nothing is joined or allocated.
-    static func bucket(group: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer) -> Int {
+    func bucket(flagKey: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer) -> Int {
         var hash = Murmur3.Accumulator()
-        hash.add(group)
-        hash.add(UInt8(ascii: ":"))
-        hash.add(targetingKey)
-        return Int(hash.finish() % 100) + 1
+        switch self {
+        case .flagd:
+            CanonicalCBOR.addArrayHeader(count: 2, to: &hash)
+            CanonicalCBOR.addText(flagKey, to: &hash)
+            CanonicalCBOR.addText(targetingKey, to: &hash)
+            return Int((UInt64(hash.finish()) &* 100) >> 32) + 1
+        case .unleash:
+            hash.add(flagKey)
+            hash.add(UInt8(ascii: ":"))
+            hash.add(targetingKey)
+            return Int(hash.finish() % 100) + 1
+        }
     }
 
-    /// A key is in when its bucket is at most the percentage; so a key once in stays in as the percentage grows.
-    public static func isIncluded(group: String, targetingKey: String, percentage: Int) -> Bool {
-        bucket(group: group, targetingKey: targetingKey) <= percentage
+    public func isIncluded(flagKey: String, targetingKey: String, percentage: Int) -> Bool {
+        bucket(flagKey: flagKey, targetingKey: targetingKey) <= percentage
     }
 }

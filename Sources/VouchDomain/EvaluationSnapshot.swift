@@ -115,7 +115,7 @@ public final class EvaluationSnapshot: Sendable {
             },
             bucket: {
                 guard let targetingKey else { return 0 }
-                return index.flagKey(of: record) { Bucketing.bucket(group: $0, targetingKey: targetingKey) }
+                return index.flagKey(of: record) { record.bucketing.bucket(flagKey: $0, targetingKey: targetingKey) }
             })
     }
 

@@ -22,6 +22,9 @@ public struct Fix: Sendable, Equatable {
     public var pausedFrom: FixState?
     /// The current step of a phased rollout, as a percentage; nil when the rollout is not phased.
     public var rolloutPercentage: Int?
+    /// How the phased rollout buckets keys: flagd's for a rollout that starts now; Unleash's only for one that was in
+    /// progress when Vouch moved to flagd's bucketing, until it ends (docs/decisions.md, "Bucketing flagd agrees with").
+    public var rolloutBucketing: Bucketing = .flagd
     public var createdAt: Date
     public var updatedAt: Date
     /// When the current revision entered testing, for the soak criterion; nil outside testing.
@@ -76,13 +79,17 @@ public struct Fix: Sendable, Equatable {
         case .releasing:
             next.rolloutPercentage = rollout?.steps.first ?? 100
             next.nextRolloutStepAt = rollout.map { time.addingTimeInterval(Double($0.intervalSeconds)) }
+            // A rollout resumed after a pause keeps its bucketing; one that starts takes flagd's.
+            if state != .paused { next.rolloutBucketing = .flagd }
         case .released:
             next.rolloutPercentage = nil
             next.nextRolloutStepAt = nil
+            next.rolloutBucketing = .flagd
         case .rolledBack, .abandoned:
             next.rolloutPercentage = nil
             next.nextRolloutStepAt = nil
             next.promotionEventID = nil
+            next.rolloutBucketing = .flagd
         default:
             break
         }

@@ -6,7 +6,7 @@ enum FlagDecision: Sendable, Equatable {
 
     /// - Parameters:
     ///   - isTargeted: whether the targeting key is among the rule's targets; asked only when the state reads targets.
-    ///   - bucket: the key's Unleash bucket (1...100) for this flag; asked only for a phased flag's untargeted key.
+    ///   - bucket: the key's bucket (1...100) for this flag, by the rule's `Bucketing`; asked only for a phased flag's untargeted key.
     @inline(__always)
     static func make(state: FixState, rolloutPercentage: Int, hasTargetingKey: Bool,
                      isTargeted: () -> Bool, bucket: () -> Int) -> FlagDecision {

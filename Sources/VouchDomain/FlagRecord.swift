@@ -9,15 +9,17 @@ struct FlagRecord: Sendable {
     var state: FixState
     /// The rule's percentage clamped to 0...100: buckets are 1...100, so clamping decides every key the same way.
     var rolloutPercentage: UInt8
+    var bucketing: Bucketing
     var isOccupied: Bool
 
-    static let empty = FlagRecord(hash: 0, revision: 0, keyStart: 0, keyLength: 0, state: .draft, rolloutPercentage: 0, isOccupied: false)
+    static let empty = FlagRecord(hash: 0, revision: 0, keyStart: 0, keyLength: 0, state: .draft, rolloutPercentage: 0, bucketing: .flagd,
+                                  isOccupied: false)
 }
 
 extension FlagRecord {
     init(rule: FlagRule, hash: UInt64, keyStart: Int, keyLength: Int) {
         self.init(hash: hash, revision: rule.revision, keyStart: UInt32(keyStart), keyLength: UInt32(keyLength), state: rule.state,
-                  rolloutPercentage: UInt8(min(100, max(0, rule.rolloutPercentage))), isOccupied: true)
+                  rolloutPercentage: UInt8(min(100, max(0, rule.rolloutPercentage))), bucketing: rule.bucketing, isOccupied: true)
     }
 }
 

@@ -1,4 +1,4 @@
-/// MurmurHash3 x86 32-bit, the hash Unleash buckets users with.
+/// MurmurHash3 x86 32-bit, the hash flagd's `fractional` (and Unleash) bucket users with.
 public enum Murmur3 {
     public static func hash32<Bytes: Collection>(_ bytes: Bytes, seed: UInt32 = 0) -> UInt32 where Bytes.Element == UInt8 {
         var accumulator = Accumulator(seed: seed)
@@ -6,7 +6,7 @@ public enum Murmur3 {
         return accumulator.finish()
     }
 
-    /// The hash fed in pieces, so `group:key` is hashed from the two strings' own bytes without joining them.
+    /// The hash fed in pieces, so a bucketing value is hashed from the two keys' own bytes without joining them.
     public struct Accumulator: Sendable {
         private static let c1: UInt32 = 0xcc9e_2d51
         private static let c2: UInt32 = 0x1b87_3593

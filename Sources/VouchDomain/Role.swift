@@ -14,18 +14,18 @@ public enum Role: String, Sendable, CaseIterable, Codable {
             return true
         case .releaseManager:
             switch permission {
-            case .evaluateFlags, .readAll, .decideRelease, .approve: return true
+            case .evaluateFlags, .readFlagDefinitions, .readAll, .decideRelease, .approve: return true
             case .editFixes, .manageTesters, .manageTokens, .manageWebhooks, .readEnrolledFixes, .submitOwnFeedback: return false
             }
         case .maintainer:
             switch permission {
-            case .evaluateFlags, .readAll, .editFixes, .manageTesters, .submitOwnFeedback: return true
+            case .evaluateFlags, .readFlagDefinitions, .readAll, .editFixes, .manageTesters, .submitOwnFeedback: return true
             case .decideRelease, .approve, .manageTokens, .manageWebhooks, .readEnrolledFixes: return false
             }
         case .tester:
             return permission == .evaluateFlags || permission == .readEnrolledFixes || permission == .submitOwnFeedback
         case .sdk:
-            return permission == .evaluateFlags
+            return permission == .evaluateFlags || permission == .readFlagDefinitions
         }
     }
 }
@@ -34,6 +34,9 @@ public enum Role: String, Sendable, CaseIterable, Codable {
 public enum Permission: String, Sendable, CaseIterable {
     /// OFREP evaluation; every role has it.
     case evaluateFlags
+    /// Every fix's rules as flagd flag definitions (`/flagd/v1/flags.json`): they list every targeted key, so a
+    /// tester, who may learn only their own answers, is refused.
+    case readFlagDefinitions
     /// Read fixes, targets, testers, feedback, audit.
     case readAll
     /// Create and edit fixes, start, revise, abandon, targets.

@@ -97,6 +97,7 @@ public final class VouchApplication: Sendable {
             VouchApplication.principal(of: request, in: directory) { $0.role(forSecretBytes: $1) }
         }, eventStreams: eventStreams)
         ofrep.register(in: &router)
+        FlagdController(snapshots: snapshots).register(in: &router)
         let addressPolicy = AddressPolicy(allowPrivateNetworks: settings.delivery.allowPrivateNetworks, resolver: hostResolver,
                                           timeout: .milliseconds(settings.dnsTimeoutMilliseconds))
         let services = Services(store: store, promotion: promotion, checkWebhookAddress: { try VouchApplication.check(url: $0, with: addressPolicy) },

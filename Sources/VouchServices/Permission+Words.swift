@@ -5,6 +5,7 @@ extension Permission {
     public var task: String {
         switch self {
         case .evaluateFlags: "evaluate flags"
+        case .readFlagDefinitions: "read every flag's rules for flagd"
         case .readAll: "read fixes, testers and the audit log"
         case .editFixes: "create and change fixes"
         case .manageTesters: "manage testers and enrollments"

@@ -7,7 +7,7 @@ extension RelationalStore {
     static let fixColumns = """
         key, title, description, ui_area, platforms, wcag, expected_announcement, author, revision, state,
         paused_from, rollout_percentage, created_at_ms, updated_at_ms, testing_since_ms, criteria_json, rollout_steps, rollout_interval_s,
-        rollout_next_step_at_ms, promotion_event_id, language
+        rollout_next_step_at_ms, promotion_event_id, language, rollout_bucketing
         """
 
     public func createFix(_ fix: Fix, by principal: Requester, emitting events: [WebhookEvent]) throws -> Fix {
@@ -16,7 +16,7 @@ extension RelationalStore {
                 throw StoreError.alreadyExists(kind: "fix", id: fix.key.rawValue)
             }
             try connection.query(
-                "INSERT INTO fixes (\(RelationalStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO fixes (\(RelationalStore.fixColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 RelationalStore.values(of: fix))
             try audit(connection, AuditEvent(at: fix.createdAt, by: principal, action: .fixCreate, fixKey: fix.key.rawValue,
                                              after: JSONWriter.string(fix.jsonValue)))
@@ -59,7 +59,7 @@ extension RelationalStore {
                     UPDATE fixes SET title = ?, description = ?, ui_area = ?, platforms = ?, wcag = ?, expected_announcement = ?,
                         author = ?, revision = ?, state = ?, paused_from = ?, rollout_percentage = ?, created_at_ms = ?, updated_at_ms = ?,
                         testing_since_ms = ?, criteria_json = ?, rollout_steps = ?, rollout_interval_s = ?, rollout_next_step_at_ms = ?,
-                        promotion_event_id = ?, language = ?
+                        promotion_event_id = ?, language = ?, rollout_bucketing = ?
                     WHERE key = ?
                     """, values)
                 changes.record(.fixChanged(fixChange))
@@ -117,10 +117,11 @@ extension RelationalStore {
             }
             closeGroup()
             var rules: [FlagRule] = []
-            try connection.forEachRow("SELECT key, state, revision, rollout_percentage FROM fixes") { row in
+            try connection.forEachRow("SELECT key, state, revision, rollout_percentage, rollout_bucketing FROM fixes") { row in
                 let key = row.string(0)
                 rules.append(FlagRule(key: key, state: FixState(rawValue: row.string(1)) ?? .paused, revision: row.int(2),
-                                      targetedKeys: targets[key] ?? [], rolloutPercentage: row.optionalInt(3) ?? 0))
+                                      targetedKeys: targets[key] ?? [], rolloutPercentage: row.optionalInt(3) ?? 0,
+                                      bucketing: Bucketing(rawValue: row.string(4)) ?? .flagd))
             }
             return rules
         }
@@ -138,7 +139,8 @@ extension RelationalStore {
             WHERE e.fix_key = ?1
             """, [.text(fix.key.rawValue)])
         return FlagRule(key: fix.key.rawValue, state: fix.state, revision: fix.revision,
-                        targetedKeys: Set(targets.map { $0.string(0) }), rolloutPercentage: fix.rolloutPercentage ?? 0, version: version)
+                        targetedKeys: Set(targets.map { $0.string(0) }), rolloutPercentage: fix.rolloutPercentage ?? 0,
+                        bucketing: fix.rolloutBucketing, version: version)
     }
 
     static func fix(_ key: String, on connection: any SQLConnection) throws -> Fix? {
@@ -156,7 +158,7 @@ extension RelationalStore {
             fix.criteria.isEmpty ? .null : .text(JSONWriter.string(fix.criteria.jsonValue)),
             .optional(fix.rollout.map { $0.steps.map(String.init).joined(separator: ",") }), .optional(fix.rollout?.intervalSeconds),
             fix.nextRolloutStepAt.map { .integer(StoreClock.milliseconds($0)) } ?? .null, .optional(fix.promotionEventID),
-            .optional(fix.language),
+            .optional(fix.language), .text(fix.rolloutBucketing.rawValue),
         ]
     }
 
@@ -182,6 +184,10 @@ extension RelationalStore {
         fix.nextRolloutStepAt = row.optionalInt(18).map { StoreClock.date(Int64($0)) }
         fix.promotionEventID = row.optionalString(19)
         fix.language = row.optionalString(20)
+        guard let bucketing = Bucketing(rawValue: row.string(21)) else {
+            throw StoreDataError("fix row '\(row.string(0))' has an unknown rollout bucketing")
+        }
+        fix.rolloutBucketing = bucketing
         return fix
     }
 }

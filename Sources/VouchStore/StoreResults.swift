@@ -15,7 +15,9 @@ public struct FixChange: Sendable {
     public var isTransition: Bool { before.state != after.state || before.revision != after.revision }
 
     /// Whether what OFREP answers for the fix may have changed (its targets are changed elsewhere).
-    public var changesFlagRule: Bool { isTransition || before.rolloutPercentage != after.rolloutPercentage }
+    public var changesFlagRule: Bool {
+        isTransition || before.rolloutPercentage != after.rolloutPercentage || before.rolloutBucketing != after.rolloutBucketing
+    }
 }
 
 /// A fix's direct targets after a change.

@@ -22,7 +22,8 @@ After the run every answer is checked: status 200 (or 304 when If-None-Match was
 the client's previous one for that key, is checked again against the 304's time), valid OFREP JSON, a strong ETag
 on bulk answers, and for each flag in it a value, reason, variant, revision and state that one of the fix's states
 possible during the request (from sending to the end of the answer) gives that targeting key, by docs/lifecycle.md's rules
-and Unleash's bucketing (murmur3, checked against Tests/VouchDomainTests/Fixtures/bucketing-vectors.tsv). Errors and inconsistencies
+and flagd's bucketing, which every rollout started since the flagd bridge uses (murmur3 of a canonical CBOR array,
+checked against Tests/VouchDomainTests/Fixtures/flagd-bucketing-vectors.tsv). Errors and inconsistencies
 must both be zero. Fixed seed, LOAD_SECONDS of load; prints requests, answers checked, inconsistencies and rps.
 """
 
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field
 import pytest
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
-VECTORS = REPOSITORY / "Tests" / "VouchDomainTests" / "Fixtures" / "bucketing-vectors.tsv"
+VECTORS = REPOSITORY / "Tests" / "VouchDomainTests" / "Fixtures" / "flagd-bucketing-vectors.tsv"
 
 CLIENTS = 64
 LOAD_SECONDS = 20.0
@@ -66,7 +67,7 @@ AS_IN_TESTING = {"testing", "promoting", "promotion_failed"}
 ETAG = re.compile(r'"[0-9a-f]{16}"')
 
 
-# --- Unleash's bucketing, written from its description --------------------------------------------------------
+# --- flagd's bucketing, written from its description ----------------------------------------------------------
 
 def murmur3_x86_32(data: bytes, seed: int = 0) -> int:
     c1, c2 = 0xCC9E2D51, 0x1B873593
@@ -102,17 +103,33 @@ def murmur3_x86_32(data: bytes, seed: int = 0) -> int:
     return h
 
 
+def cbor_text(text: str) -> bytes:
+    """A CBOR text string with the shortest head (RFC 8949, 4.2.1)."""
+    data = text.encode()
+    if len(data) < 24:
+        return bytes([0x60 | len(data)]) + data
+    for code, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
+        if len(data) < 1 << (8 * size):
+            return bytes([0x60 | code]) + len(data).to_bytes(size, "big") + data
+    raise ValueError("text too long")
+
+
 def bucket(flag: str, targeting_key: str) -> int:
-    return murmur3_x86_32(f"{flag}:{targeting_key}".encode()) % 100 + 1
+    """flagd's fractional with the weights [p, 100 - p]: 1 to 100, on when at most the percentage."""
+    hash_value = murmur3_x86_32(b"\x82" + cbor_text(flag) + cbor_text(targeting_key))
+    return ((hash_value * 100) >> 32) + 1
 
 
 def test_bucketing_matches_the_shared_vectors():
     rows = [line.split("\t") for line in VECTORS.read_text().splitlines() if line and not line.startswith("#")]
-    assert rows[0] == ["group", "targeting_key", "hash", "bucket"]
-    for group, key, hash_value, expected in rows[1:]:
-        if hash_value != "-":
-            assert murmur3_x86_32(f"{group}:{key}".encode()) == int(hash_value), (group, key)
-        assert bucket(group, key) == int(expected), (group, key)
+    assert rows[0] == ["flag_key", "targeting_key", "cbor", "hash", "bucket"]
+    expand = lambda text: text.split("*")[0] * int(text.split("*")[1]) if "*" in text else text
+    for flag, key, cbor, hash_value, expected in rows[1:]:
+        flag, key = expand(flag), expand(key)
+        encoded = b"\x82" + cbor_text(flag) + cbor_text(key)
+        assert encoded.hex() == cbor, (flag, key)
+        assert murmur3_x86_32(encoded) == int(hash_value), (flag, key)
+        assert bucket(flag, key) == int(expected), (flag, key)
 
 
 # --- what the driver did ---------------------------------------------------------------------------------------

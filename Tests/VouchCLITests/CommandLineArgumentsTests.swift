@@ -52,7 +52,7 @@ import Testing
         (["fix", "create", "k", "--title", "a", "--title", "b", "--ui-area", "x", "--platform", "ios"], "'--title' was given more than once; give it once."),
         (["fix", "list", "--json=yes"], "'--json' does not take a value."),
         (["fix", "show", "k", "--server"], "Missing value for '--server <url>'. A value that starts with '-' is given as '--server=<value>'."),
-        (["--token", "t"], "Missing a command; choose one of: fix, tester, panel, enroll, feedback, evidence, status, approve, reject, webhook, notifications, token, audit, eval."),
+        (["--token", "t"], "Missing a command; choose one of: fix, tester, panel, enroll, feedback, evidence, status, approve, reject, webhook, notifications, token, flags, audit, eval."),
         (["fix", "create", "k", "--title", "t", "--ui-area", "a", "--platform", "ipad"], "Invalid value 'ipad' for '--platform <platform>'. Allowed: ios, android, web."),
         (["fix", "show", "a/b"], "Invalid value 'a/b' for '<key>': a fix key is 1 to 100 characters: lowercase letters, digits, '.', '_' or '-', starting with a letter or digit."),
         (["token", "revoke", ""], "Invalid value '' for '<id>': a token id is letters, digits and '_', such as tok_4w9tedpdf8fce6h6."),

@@ -30,6 +30,7 @@ import Testing
           notifications: List the notifications by email: to whom, about what, and
             whether they were sent.
           token: Create, list and revoke API tokens.
+          flags: Export every fix's flag rules for another flag system.
           audit: List the audit events: who changed what, and when, oldest first.
           eval: Evaluate a fix's flag for one user, as an app would.
           help: Show the help of a command, such as 'vouch help fix create'.

@@ -1,7 +1,7 @@
 import Testing
 import VouchDomain
 
-/// One row of Fixtures/bucketing-vectors.tsv.
+/// One row of Fixtures/bucketing-vectors.tsv: Unleash's bucketing, which rollouts begun before the flagd bridge keep.
 struct BucketingVector: Sendable, CustomTestStringConvertible {
     struct BadRow: Error { var row: [String] }
 
@@ -40,34 +40,43 @@ struct BucketingVector: Sendable, CustomTestStringConvertible {
         if let hash = vector.hash {
             #expect(Murmur3.hash32(Array("\(vector.group):\(vector.targetingKey)".utf8)) == hash)
         }
-        #expect(Bucketing.bucket(group: vector.group, targetingKey: vector.targetingKey) == vector.bucket)
-        #expect(Bucketing.isIncluded(group: vector.group, targetingKey: vector.targetingKey, percentage: vector.bucket))
-        #expect(!Bucketing.isIncluded(group: vector.group, targetingKey: vector.targetingKey, percentage: vector.bucket - 1))
+        #expect(Bucketing.unleash.bucket(flagKey: vector.group, targetingKey: vector.targetingKey) == vector.bucket)
+        #expect(Bucketing.unleash.isIncluded(flagKey: vector.group, targetingKey: vector.targetingKey, percentage: vector.bucket))
+        #expect(!Bucketing.unleash.isIncluded(flagKey: vector.group, targetingKey: vector.targetingKey, percentage: vector.bucket - 1))
     }
 
-    @Test(arguments: ["tv-channel-selector-labels", "gr1"])
-    func onceInStaysInAsPercentageGrows(group: String) {
+    @Test(arguments: Bucketing.allCases, ["tv-channel-selector-labels", "gr1"])
+    func onceInStaysInAsPercentageGrows(bucketing: Bucketing, flagKey: String) {
         for user in 0..<200 {
             let key = "user-\(user)"
-            #expect(!Bucketing.isIncluded(group: group, targetingKey: key, percentage: 0))
-            #expect(Bucketing.isIncluded(group: group, targetingKey: key, percentage: 100))
-            for percentage in 0..<100 where Bucketing.isIncluded(group: group, targetingKey: key, percentage: percentage) {
-                #expect(Bucketing.isIncluded(group: group, targetingKey: key, percentage: percentage + 1), "\(key) left at \(percentage + 1) %")
+            #expect(!bucketing.isIncluded(flagKey: flagKey, targetingKey: key, percentage: 0))
+            #expect(bucketing.isIncluded(flagKey: flagKey, targetingKey: key, percentage: 100))
+            for percentage in 0..<100 where bucketing.isIncluded(flagKey: flagKey, targetingKey: key, percentage: percentage) {
+                #expect(bucketing.isIncluded(flagKey: flagKey, targetingKey: key, percentage: percentage + 1), "\(key) left at \(percentage + 1) %")
             }
         }
     }
 
-    @Test func bucketsAreInRangeAndSpread() {
-        let buckets = (0..<2_000).map { Bucketing.bucket(group: "settings-screen-labels", targetingKey: "user-\($0)") }
+    @Test(arguments: Bucketing.allCases)
+    func bucketsAreInRangeAndSpread(bucketing: Bucketing) {
+        let buckets = (0..<2_000).map { bucketing.bucket(flagKey: "settings-screen-labels", targetingKey: "user-\($0)") }
         #expect(buckets.allSatisfy { (1...100).contains($0) })
         let inAtHalf = buckets.filter { $0 <= 50 }.count
         #expect((800...1_200).contains(inAtHalf))
     }
 
-    @Test func groupChangesTheBucketing() {
+    @Test(arguments: Bucketing.allCases)
+    func flagKeyChangesTheBucketing(bucketing: Bucketing) {
         let keys = (0..<50).map { "user-\($0)" }
-        let first = keys.map { Bucketing.bucket(group: "fix-a", targetingKey: $0) }
-        let second = keys.map { Bucketing.bucket(group: "fix-b", targetingKey: $0) }
+        let first = keys.map { bucketing.bucket(flagKey: "fix-a", targetingKey: $0) }
+        let second = keys.map { bucketing.bucket(flagKey: "fix-b", targetingKey: $0) }
         #expect(first != second)
+    }
+
+    /// The two schemes put keys in different buckets: that is why a rollout keeps the one it began with.
+    @Test func schemesDiffer() {
+        let keys = (0..<100).map { "user-\($0)" }
+        let differing = keys.filter { Bucketing.flagd.bucket(flagKey: "gr1", targetingKey: $0) != Bucketing.unleash.bucket(flagKey: "gr1", targetingKey: $0) }
+        #expect(differing.count > 80)
     }
 }

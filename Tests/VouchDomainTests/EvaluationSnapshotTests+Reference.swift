@@ -1,8 +1,8 @@
 import Testing
 import VouchDomain
 
-/// The snapshot's flat index against a straightforward evaluation of the rules (a `Set` look-up and Unleash's bucket
-/// of the joined string), on randomized rules and keys from a fixed seed: every outcome must be the same.
+/// The snapshot's flat index against a straightforward evaluation of the rules (a `Set` look-up, and the bucket of
+/// flagd's CBOR array or Unleash's joined string, each encoded whole before hashing), on randomized rules and keys from a fixed seed: every outcome must be the same.
 @Suite struct EvaluationSnapshotReferenceTests {
     /// SplitMix64 (as vouch-bench's workload draws), so every run draws the same rules and keys.
     struct SplitMix64: RandomNumberGenerator {
@@ -41,7 +41,8 @@ import VouchDomain
         var targets = Set<String>()
         for _ in 0..<Int(random.next() % 40) { targets.insert(pool[Int(random.next() % UInt64(pool.count))]) }
         return FlagRule(key: key, state: state, revision: Int(random.next() % 5) + 1, targetedKeys: targets,
-                        rolloutPercentage: percentages[Int(random.next() % UInt64(percentages.count))], version: Int64(random.next() % 100))
+                        rolloutPercentage: percentages[Int(random.next() % UInt64(percentages.count))],
+                        bucketing: random.next() % 2 == 0 ? .flagd : .unleash, version: Int64(random.next() % 100))
     }
 
     /// The evaluation as the state table reads, independent of the snapshot's index and of `FlagRule.evaluate`.
@@ -54,7 +55,10 @@ import VouchDomain
             guard let targetingKey else { return FlagOutcome(rule: rule, failure: .targetingKeyMissing) }
             if rule.targetedKeys.contains(targetingKey) { return FlagOutcome(rule: rule, value: true, reason: .targetingMatch) }
             guard rule.state == .releasing else { return FlagOutcome(rule: rule, value: false, reason: .default) }
-            let bucket = Int(Murmur3.hash32(Array((rule.key + ":" + targetingKey).utf8)) % 100) + 1
+            let bucket = switch rule.bucketing {
+            case .flagd: Int((UInt64(Murmur3.hash32(CanonicalCBOR.encode(.array([.text(rule.key), .text(targetingKey)])))) * 100) >> 32) + 1
+            case .unleash: Int(Murmur3.hash32(Array((rule.key + ":" + targetingKey).utf8)) % 100) + 1
+            }
             return FlagOutcome(rule: rule, value: bucket <= rule.rolloutPercentage, reason: .split)
         }
     }

@@ -57,6 +57,22 @@ import VouchDomain
         #expect(fix.revision == 1)
     }
 
+    /// docs/decisions.md, "Bucketing flagd agrees with": a rollout under way keeps its bucketing through a pause, and
+    /// every rollout that starts, or has ended, is on flagd's.
+    @Test func rolloutBucketingIsKeptUntilTheRolloutEnds() throws {
+        var legacy = try makeFix(state: .releasing)
+        legacy.rolloutPercentage = 10
+        legacy.rolloutBucketing = .unleash
+        let paused = try legacy.applying(.pause, at: later)
+        #expect(paused.rolloutBucketing == .unleash)
+        #expect(try paused.applying(.resume, at: later).rolloutBucketing == .unleash)
+        #expect(try legacy.applying(.rolloutCompleted, at: later).rolloutBucketing == .flagd)
+        var promoting = try makeFix(state: .promoting)
+        promoting.rolloutBucketing = .unleash
+        #expect(try promoting.applying(.promotionSucceededPhased, at: later).rolloutBucketing == .flagd)
+        #expect(try makeFix().rolloutBucketing == .flagd)
+    }
+
     @Test func refusedActionThrowsAndNamesState() throws {
         let fix = try makeFix(state: .abandoned)
         let refusal = try #require(throws: TransitionRefused.self) { try fix.applying(.start, at: later) }

@@ -2,9 +2,10 @@ import Testing
 import VouchDomain
 
 @Suite struct FlagRuleTests {
-    /// From Fixtures/bucketing-vectors.tsv: this key's bucket for this flag is 30.
+    /// This key's bucket for this flag is 6 by flagd's bucketing (Fixtures/flagd-bucketing-vectors.tsv) and 30 by
+    /// Unleash's (Fixtures/bucketing-vectors.tsv).
     private static let phasedKey = "tv-channel-selector-labels"
-    private static let bucketThirtyUser = "user-1"
+    private static let bucketSixUser = "user-1"
     private static let tester = "tester-device-1"
 
     private func rule(_ state: FixState, revision: Int = 3, percentage: Int = 0) -> FlagRule {
@@ -56,12 +57,20 @@ import VouchDomain
         #expect(outcome.state == state)
     }
 
-    @Test(arguments: [(30, true), (31, true), (100, true), (29, false), (1, false), (0, false)])
+    @Test(arguments: [(6, true), (7, true), (100, true), (5, false), (1, false), (0, false)])
     func releasingSplitsByBucket(percentage: Int, expectedOn: Bool) {
-        let outcome = rule(.releasing, percentage: percentage).evaluate(targetingKey: Self.bucketThirtyUser)
+        let outcome = rule(.releasing, percentage: percentage).evaluate(targetingKey: Self.bucketSixUser)
         #expect(outcome.reason?.rawValue == "SPLIT")
         #expect(outcome.value == expectedOn)
         #expect(outcome.variant == (expectedOn ? "on" : "off"))
+    }
+
+    /// A rollout begun before the flagd bridge keeps Unleash's buckets.
+    @Test(arguments: [(30, true), (31, true), (29, false), (6, false)])
+    func unleashRolloutSplitsByItsOwnBucket(percentage: Int, expectedOn: Bool) {
+        var rule = rule(.releasing, percentage: percentage)
+        rule.bucketing = .unleash
+        #expect(rule.evaluate(targetingKey: Self.bucketSixUser).value == expectedOn)
     }
 
     @Test(arguments: FixState.allCases)

@@ -4,10 +4,10 @@ import VouchDomain
 /// docs/contracts.md "Tokens and roles", written out by hand.
 private let grants: [Role: Set<Permission>] = [
     .admin: Set(Permission.allCases),
-    .releaseManager: [.evaluateFlags, .readAll, .decideRelease, .approve],
-    .maintainer: [.evaluateFlags, .readAll, .editFixes, .manageTesters, .submitOwnFeedback],
+    .releaseManager: [.evaluateFlags, .readFlagDefinitions, .readAll, .decideRelease, .approve],
+    .maintainer: [.evaluateFlags, .readFlagDefinitions, .readAll, .editFixes, .manageTesters, .submitOwnFeedback],
     .tester: [.evaluateFlags, .readEnrolledFixes, .submitOwnFeedback],
-    .sdk: [.evaluateFlags],
+    .sdk: [.evaluateFlags, .readFlagDefinitions],
 ]
 
 @Suite struct RoleTests {
