@@ -8,8 +8,11 @@ public struct Principal: Sendable, Equatable {
     public var tokenID: String
     /// Set when the tester acts through a personal link rather than a token.
     public var link: LinkUse?
+    /// Whether OFREP bulk answers offer this token push; false for a token made without (`TokenRecord.eventStreams`).
+    public var eventStreams: Bool
 
-    public init(name: String, role: Role, testerID: String? = nil, tokenID: String, link: LinkUse? = nil) {
+    public init(name: String, role: Role, testerID: String? = nil, tokenID: String, link: LinkUse? = nil, eventStreams: Bool = true) {
+        self.eventStreams = eventStreams
         self.name = name
         self.role = role
         self.testerID = testerID

@@ -159,7 +159,8 @@ public struct DaemonConfiguration: Sendable {
         DeliveryWorker.Settings(schedule: DeliverySchedule(retryDelays: secondsList("webhooks.retry_schedule")),
                                 timeoutMilliseconds: seconds("webhooks.timeout") * 1_000,
                                 allowPrivateNetworks: boolean("webhooks.allow_private_networks"),
-                                leaseMilliseconds: seconds("database.lease") * 1_000)
+                                leaseMilliseconds: seconds("database.lease") * 1_000,
+                                shaping: WebhookRequest.Shaping(tokenDirectory: self["webhooks.token_directory"]))
     }
 
     /// A phased rollout's default profile (`rollout.*`).
