@@ -13,9 +13,10 @@ enum WebhookUpdateCommand {
                 .single("url", "url", help: "The receiver's new http:// or https:// URL."),
                 WebhookCommands.events("An event the webhook receives, in place of those it received; give \"\" for every event."),
                 .single("required", "true-or-false", help: "Whether a promotion waits for this webhook's success.", allowed: ["true", "false"]),
+            ] + WebhookCommands.formatOptions("What the requests look like from now on: standard, github-dispatch or slack.") + [
                 .flag("enable", help: "Enable the webhook again, such as after its receiver answered 410 Gone."),
                 .flag("disable", help: "Stop sending events to the webhook."),
-            ] + WebhookCommands.formatOptions("What the requests look like from now on: standard, github-dispatch or slack.")
+            ]
         ) { context in
             let invocation = context.invocation
             if invocation.flag("enable") && invocation.flag("disable") {
