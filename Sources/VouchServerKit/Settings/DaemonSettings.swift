@@ -203,8 +203,8 @@ package enum DaemonSettings {
             DaemonSetting("webhooks.token_directory", default: "", .optionalPath, """
                 The folder that holds the token files of github-dispatch webhooks, readable by vouchd only (mode \
                 0700). A webhook names its file (vouch webhook add URL --format github-dispatch --token-file NAME), \
-                whose first line is the token; it is read at every attempt and never stored, logged or shown. Empty \
-                allows no github-dispatch webhook.
+                whose first line is the token; it is read at every attempt and never stored, logged or shown. A folder \
+                that is not there stops vouchd from starting. Empty allows no github-dispatch webhook.
                 """),
         ]),
         DaemonSettingSection("Notifications by email (docs/notifications.md)", settings: [
