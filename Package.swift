@@ -34,7 +34,7 @@ let package = Package(
         // Per-thread stripes and counters the hot paths share without contention; no I/O.
         .target(name: "VouchConcurrency", dependencies: ["CThreadLocal"]),
         .target(name: "VouchHTTP", dependencies: ["VouchJSON", "VouchConcurrency", "CMicroHTTPD"]),
-        .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient"]),
+        .target(name: "VouchWebhooks", dependencies: ["VouchDomain", "VouchStore", "VouchCrypto", "VouchClient", "VouchJSON"]),
         // The rules each write and read follows, once for the API and the console: no HTTP here, so the compiler holds
         // that a service knows nothing of requests or answers.
         .target(name: "VouchServices", dependencies: ["VouchDomain", "VouchStore", "VouchCodec", "VouchJSON", "VouchCrypto", "VouchIdentity", "VouchMail"],

@@ -66,7 +66,14 @@ struct CommandOption: Sendable {
     /// Checks one value and returns it in the form sent to the server.
     func accept(_ value: String, commandPath: [String]) throws(UsageError) -> String {
         if !allowedValues.isEmpty {
-            let normalized = value.lowercased().replacingOccurrences(of: "-", with: "_")
+            // Most of the API's names are snake_case and typed with either separator; a few (`github-dispatch`) are
+            // kebab-case, and are taken with either too.
+            let lowered = value.lowercased()
+            for spelling in [lowered.replacingOccurrences(of: "_", with: "-"), lowered.replacingOccurrences(of: "-", with: "_")]
+            where allowedValues.contains(spelling) {
+                return spelling
+            }
+            let normalized = lowered.replacingOccurrences(of: "-", with: "_")
             guard allowedValues.contains(normalized) else {
                 let suggestion = Suggestion.sentence(for: normalized, among: allowedValues)
                 throw UsageError("Invalid value '\(value)' for '\(spelledName) <\(valueName)>'.\(suggestion) Allowed: \(allowedValues.joined(separator: ", ")).",

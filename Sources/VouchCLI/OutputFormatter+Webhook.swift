@@ -1,9 +1,11 @@
 import VouchJSON
 
 extension OutputFormatter {
-    /// "https://hooks.example.org/vouch; events: all; required for promotion: yes; enabled: yes"
+    /// "https://hooks.example.org/vouch; events: all; required for promotion: yes; enabled: yes", with "format: Slack
+    /// message; " after the URL for a format other than Standard Webhooks.
     static func webhookSummary(_ webhook: JSONValue) -> String {
-        "\(text(webhook, "url")); events: \(spokenList(webhook["events"], .eventType, empty: "all")); required for promotion: \(yesNo(webhook["required"])); "
+        let format = (webhook["format"]?.stringValue ?? "standard") == "standard" ? "" : "; format: \(formatWords(webhook))"
+        return "\(text(webhook, "url"))\(format); events: \(spokenList(webhook["events"], .eventType, empty: "all")); required for promotion: \(yesNo(webhook["required"])); "
             + "enabled: \(enabled(webhook))"
     }
 
@@ -17,9 +19,11 @@ extension OutputFormatter {
         [
             "Id: \(text(webhook, "id"))",
             "URL: \(text(webhook, "url"))",
+            "Format: \(formatWords(webhook))",
             "Events: \(spokenList(webhook["events"], .eventType, empty: "all"))",
             "Required for promotion: \(yesNo(webhook["required"]))",
             "Enabled: \(enabled(webhook))",
+        ] + (webhook["token_file"]?.stringValue.map { ["Token file: \($0), in webhooks.token_directory"] } ?? []) + [
             "Created: \(time(webhook, "created_at")) by \(text(webhook, "created_by"))",
             "Updated: \(time(webhook, "updated_at"))",
         ]
@@ -27,11 +31,24 @@ extension OutputFormatter {
 
     /// The answer to `webhook add`: the one time the signing secret is printed.
     static func addedWebhook(_ webhook: JSONValue) -> [String] {
-        [
-            "Webhook \(text(webhook, "id")) is added: \(webhookSummary(webhook)).",
+        let added = "Webhook \(text(webhook, "id")) is added: \(webhookSummary(webhook))."
+        // Only Standard Webhooks requests are signed; the other formats' receivers never see the secret.
+        guard (webhook["format"]?.stringValue ?? "standard") == "standard" else { return [added] }
+        return [
+            added,
             "Secret: \(text(webhook, "secret"))",
             "The secret will not be shown again; store it now. Receivers verify every delivery's webhook-signature header with it (Standard Webhooks).",
         ]
+    }
+
+    /// "Standard Webhooks, signed", "GitHub repository dispatch" or "Slack message".
+    static func formatWords(_ webhook: JSONValue) -> String {
+        switch webhook["format"]?.stringValue ?? "standard" {
+        case "standard": "Standard Webhooks, signed"
+        case "github-dispatch": "GitHub repository dispatch"
+        case "slack": "Slack message"
+        case let other: SpokenWords.say(other, .field)
+        }
     }
 
     /// One line per delivery: which event to which webhook, where it stands, and its last answer.

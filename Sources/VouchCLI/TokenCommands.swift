@@ -24,6 +24,8 @@ enum TokenCommands {
                 Example: vouch token create --name rita-laptop --principal "Rita Example" --role release_manager
 
                 Example: vouch token create --name ana-phone --role tester --tester t_4w9tedpdf8fc
+
+                Example: vouch token create --name android-app --role sdk --no-event-streams
                 """,
             options: [
                 .single("name", "name", help: "What the token is for, such as ios-app or rita-laptop; without --principal, also who it is issued to.",
@@ -34,6 +36,8 @@ enum TokenCommands {
                 .single("tester", "id", help: "The tester a tester token belongs to, such as t_4w9tedpdf8fc. Required with --role tester, refused with any other role."),
                 .single("email", "address", help: "The principal's address for notifications by email, such as rita@example.org. Not with --role tester: "
                     + "a tester's address is her own (vouch tester update --email)."),
+                .flag("no-event-streams", help: "Offer this token no push: its OFREP bulk answers carry no eventStreams member. For apps whose "
+                    + "OpenFeature provider refuses members it does not know, such as the Kotlin OFREP provider 0.1; they poll instead."),
             ]
         ) { context in
             let invocation = context.invocation
@@ -53,6 +57,7 @@ enum TokenCommands {
             if let principal { body["principal"] = .string(principal) }
             if let tester { body["tester"] = .string(tester) }
             if let email = invocation.value("email") { body["email"] = .string(email) }
+            if invocation.flag("no-event-streams") { body["event_streams"] = .bool(false) }
             let token = try context.api.post("/v1/tokens", body: body)
             context.output.emit(token, OutputFormatter.createdToken)
         }

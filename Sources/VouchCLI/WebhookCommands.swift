@@ -13,6 +13,15 @@ enum WebhookCommands {
         }
     }
 
+    /// `--format` and `--token-file`, the same for adding and changing a webhook.
+    static func formatOptions(_ formatHelp: String) -> [CommandOption] {
+        [
+            .single("format", "format", help: formatHelp, allowed: WebhookFormat.allCases.map(\.rawValue)),
+            .single("token-file", "name", help: "For --format github-dispatch: the name of the file in vouchd's webhooks.token_directory whose first line "
+                + "is the GitHub token, such as github-deploy.token. The token itself is never sent to or stored by Vouch's API."),
+        ]
+    }
+
     /// `--events`, whose help says what leaving it out means.
     static func events(_ help: String) -> CommandOption {
         .list("events", "event", help: help, allowed: WebhookEvent.types)
@@ -24,7 +33,9 @@ enum WebhookCommands {
             discussion: """
                 A webhook is an HTTP endpoint that receives Vouch's events as signed POST requests (Standard Webhooks). When a fix is promoted, \
                 it is released once every webhook marked required has answered with success (2xx). A failed delivery is retried on a schedule; \
-                one that runs out of retries is dead, and can be sent again with 'redeliver'. Only an admin manages webhooks.
+                one that runs out of retries is dead, and can be sent again with 'redeliver'. Only an admin manages webhooks. Two other formats \
+                reach what teams already run: github-dispatch starts a GitHub Actions workflow (a repository dispatch), slack posts a message \
+                in words to a channel; neither can be required.
                 """,
             subcommands: [add(), list(), show(), WebhookUpdateCommand.command(), delete(), test()] + WebhookDeliveryCommands.all())
     }
@@ -32,14 +43,24 @@ enum WebhookCommands {
     static func add() -> Command {
         Command(
             name: "add", abstract: "Add a webhook; its signing secret is shown once.",
-            discussion: "Example: vouch webhook add https://hooks.example.org/vouch --events fix.promoted,fix.released --required",
+            discussion: """
+                Example: vouch webhook add https://hooks.example.org/vouch --events fix.promoted,fix.released --required
+
+                Example: vouch webhook add https://api.github.com/repos/example/app/dispatches --format github-dispatch --token-file github-deploy.token --events fix.released
+
+                Example: vouch webhook add https://hooks.slack.com/services/T000/B000/XXXX --format slack --events fix.promoted,fix.released,fix.rolled_back
+                """,
             arguments: [CommandArgument(name: "url", help: "The receiver's http:// or https:// URL.")],
             options: [events("An event the webhook receives; without it, every event."), .flag("required", help: "A promotion waits for this webhook: the fix is released only once it answers with success.")]
+                + formatOptions("What the requests look like: standard (Standard Webhooks, signed; the default), github-dispatch (a GitHub repository "
+                    + "dispatch, event type vouch. and the event's type) or slack (an incoming-webhook message in words, linking to the fix's console page).")
         ) { context in
             let invocation = context.invocation
             var body: JSONObject = ["url": .string(invocation.argument("url"))]
             if let events = invocation.list("events") { body["events"] = .strings(events) }
             if invocation.flag("required") { body["required"] = .bool(true) }
+            if let format = invocation.value("format") { body["format"] = .string(format) }
+            if let tokenFile = invocation.value("token-file") { body["token_file"] = .string(tokenFile) }
             let webhook = try context.api.post("/v1/webhooks", body: body)
             context.output.emit(webhook, OutputFormatter.addedWebhook)
         }

@@ -6,7 +6,7 @@ extension TokenRecord {
     public var jsonObject: JSONObject {
         [
             "id": .string(id), "name": .string(name), "principal": .string(principalName), "role": .string(role.rawValue),
-            "tester": .optional(testerID), "email": .optional(email),
+            "tester": .optional(testerID), "email": .optional(email), "event_streams": .bool(eventStreams),
             "created_by": .string(createdBy), "created_at": .string(Timestamp.string(createdAt)),
             "revoked_at": .optional(revokedAt.map(Timestamp.string)),
         ]

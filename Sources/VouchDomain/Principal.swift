@@ -11,8 +11,14 @@ public struct Principal: Sendable, Equatable {
     /// True for staff signed in to the console through the organisation's identity provider: then `tokenID` is their
     /// console session's own credential id (`oidc_…`), which ends with the session (docs/sign-in.md).
     public var viaIdentityProvider: Bool
+    /// Whether OFREP bulk answers offer this token push; false for a token made without (`TokenRecord.eventStreams`).
+    public var eventStreams: Bool
 
-    public init(name: String, role: Role, testerID: String? = nil, tokenID: String, link: LinkUse? = nil, viaIdentityProvider: Bool = false) {
+    public init(
+        name: String, role: Role, testerID: String? = nil, tokenID: String, link: LinkUse? = nil,
+        viaIdentityProvider: Bool = false, eventStreams: Bool = true
+    ) {
+        self.eventStreams = eventStreams
         self.name = name
         self.role = role
         self.testerID = testerID

@@ -15,9 +15,13 @@ public struct TokenRecord: Sendable, Equatable {
     public var revokedAt: Date?
     /// A staff principal's address for notifications by email (docs/notifications.md); never a tester's.
     public var email: String?
+    /// Whether OFREP bulk answers to this token offer push (`eventStreams`). An app whose provider refuses a member
+    /// it does not know (the Kotlin OFREP provider 0.1) gets a token without (docs/contracts.md, "Push per token").
+    public var eventStreams: Bool
 
     public init(id: String, name: String, principalName: String, role: Role, testerID: String? = nil, secretSHA256: [UInt8], createdBy: String,
-                createdAt: Date, revokedAt: Date? = nil, email: String? = nil) {
+                createdAt: Date, revokedAt: Date? = nil, email: String? = nil, eventStreams: Bool = true) {
+        self.eventStreams = eventStreams
         self.email = email
         self.id = id
         self.name = name
@@ -30,5 +34,5 @@ public struct TokenRecord: Sendable, Equatable {
         self.revokedAt = revokedAt
     }
 
-    public var principal: Principal { Principal(name: principalName, role: role, testerID: testerID, tokenID: id) }
+    public var principal: Principal { Principal(name: principalName, role: role, testerID: testerID, tokenID: id, eventStreams: eventStreams) }
 }

@@ -38,9 +38,16 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var createdBy: String
     public var createdAt: Date
     public var updatedAt: Date
+    /// What its requests look like; `standard` for every endpoint made before formats existed.
+    public var format: WebhookFormat
+    /// A `github-dispatch` endpoint's token file: its name in `webhooks.token_directory`, read at each attempt. The
+    /// token itself is never stored.
+    public var tokenFile: String?
 
     public init(id: String, url: String, events: [WebhookEventType], required: Bool, secret: String, enabled: Bool = true, disabledReason: String? = nil,
-                createdBy: String, createdAt: Date, updatedAt: Date) {
+                createdBy: String, createdAt: Date, updatedAt: Date, format: WebhookFormat = .standard, tokenFile: String? = nil) {
+        self.format = format
+        self.tokenFile = tokenFile
         self.id = id
         self.url = url
         self.events = events

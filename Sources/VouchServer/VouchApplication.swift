@@ -78,7 +78,9 @@ public final class VouchApplication: Sendable {
                                       principal: { directoryForStreams.principal(tokenID: $0) }, clock: clock)
         workers = WorkPool(threads: settings.workerThreads)
         authFailures = AuthFailureLimiter(settings: settings.authFailures)
-        deliveries = DeliveryWorker(store: store, settings: settings.delivery, resolver: hostResolver, clock: clock, onError: { message, error in
+        var deliverySettings = settings.delivery
+        deliverySettings.shaping.consoleURL = WebhookRequest.Shaping(consoleURL: settings.console.publicURL).consoleURL
+        deliveries = DeliveryWorker(store: store, settings: deliverySettings, resolver: hostResolver, clock: clock, onError: { message, error in
             logger.error(message, [("error", String(describing: error))])
         })
         promotion = PromotionService(store: store, settings: settings.promotion, clock: clock, logger: logger)
@@ -103,7 +105,8 @@ public final class VouchApplication: Sendable {
         let services = Services(store: store, promotion: promotion, checkWebhookAddress: { try VouchApplication.check(url: $0, with: addressPolicy) },
                                 makeWebhookSecret: WebhookSigner.makeSecret, linkValidSeconds: settings.console.linkValidSeconds,
                                 programmeOperator: settings.programmeOperator, defaultLanguage: settings.console.defaultLanguage,
-                                consentTexts: settings.consentTexts, mailEnabled: mail != nil, clock: clock)
+                                consentTexts: settings.consentTexts, mailEnabled: mail != nil,
+                                webhookReceivers: VouchApplication.webhookReceivers(settings), clock: clock)
         APIRoutes.register(in: &router, services: services, store: store, promotion: promotion, settings: settings, clock: clock)
         if settings.console.enabled {
             let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)
@@ -309,6 +312,18 @@ public final class VouchApplication: Sendable {
             if error.isBusy { throw TryAgainSoon(error.description) }
             return error.description
         }
+    }
+
+    /// What webhooks of formats other than Standard Webhooks are checked against when registered: a token file is read
+    /// there and then (what it holds is never said), and Slack messages need `console.public_url` for their links.
+    private static func webhookReceivers(_ settings: ApplicationSettings) -> WebhookService.Receivers {
+        let directory = settings.delivery.shaping.tokenDirectory
+        return WebhookService.Receivers(checkTokenFile: { name in
+            switch WebhookTokenFile.read(name, in: directory) {
+            case .success: nil
+            case .failure(let unreadable): unreadable.description
+            }
+        }, consoleLinks: !settings.console.publicURL.isEmpty)
     }
 
     static func isConsole(_ request: HTTPRequest) -> Bool { request.path == "/console" || request.pathStarts(with: "/console/") }

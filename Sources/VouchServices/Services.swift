@@ -24,7 +24,8 @@ public struct Services: Sendable {
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
                 programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
-                consentTexts: ConsentTextLibrary = .standard, mailEnabled: Bool = false, clock: @escaping @Sendable () -> Date) {
+                consentTexts: ConsentTextLibrary = .standard, mailEnabled: Bool = false,
+                webhookReceivers: WebhookService.Receivers = WebhookService.Receivers(), clock: @escaping @Sendable () -> Date) {
         let planner = NotificationPlanner(enabled: mailEnabled, defaultLanguage: defaultLanguage)
         fixes = FixService(store: store, promotion: promotion, defaultLanguage: defaultLanguage, clock: clock)
         targets = TargetService(store: store, clock: clock)
@@ -32,7 +33,7 @@ public struct Services: Sendable {
         enrollments = EnrollmentService(store: store, notifications: planner, clock: clock)
         feedback = FeedbackService(store: store, notifications: planner, clock: clock)
         approvals = ApprovalService(store: store, promotion: promotion, clock: clock)
-        webhooks = WebhookService(store: store, checkAddress: checkWebhookAddress, makeSecret: makeWebhookSecret, clock: clock)
+        webhooks = WebhookService(store: store, checkAddress: checkWebhookAddress, makeSecret: makeWebhookSecret, receivers: webhookReceivers, clock: clock)
         tokens = TokenService(store: store, clock: clock)
         links = LinkService(store: store, defaultValidSeconds: linkValidSeconds, clock: clock)
         notifications = NotificationService(store: store, clock: clock)

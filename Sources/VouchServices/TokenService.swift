@@ -25,8 +25,10 @@ public struct TokenService: Sendable {
     ///   - issuedTo: the principal a staff token is issued to; the token's name when nil.
     /// - Returns: the token and its secret, which is kept nowhere and never shown again.
     /// - Parameter email: a staff principal's address for notifications by email; refused on a tester token.
+    /// - Parameter eventStreams: false makes OFREP bulk answers to the token offer no push (`eventStreams`), for an app
+    ///   whose provider refuses members it does not know; nil or true offers it, as `ofrep.event_streams` allows.
     public func create(name: String?, role roleName: String?, tester: String?, issuedTo principalText: String?, email: String? = nil,
-                       readErrors: [FieldError] = [], by principal: Principal) throws -> (token: TokenRecord, secret: String) {
+                       eventStreams: Bool? = nil, readErrors: [FieldError] = [], by principal: Principal) throws -> (token: TokenRecord, secret: String) {
         try AccessDenied.unless(principal, may: .manageTokens)
         var errors = readErrors + NotificationPlanner.emailErrors(email)
         if let name {
@@ -74,7 +76,8 @@ public struct TokenService: Sendable {
         let secret = TokenService.makeSecret()
         let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: name.trimmingCharacters(in: .whitespaces),
                                  principalName: issuedTo?.name.value ?? tester ?? "", role: role, testerID: tester, secretSHA256: Digest.sha256(secret),
-                                 createdBy: principal.name, createdAt: clock(), email: email.flatMap { $0.isEmpty ? nil : $0 })
+                                 createdBy: principal.name, createdAt: clock(), email: email.flatMap { $0.isEmpty ? nil : $0 },
+                                 eventStreams: eventStreams ?? true)
         try store.createToken(record, principal: issuedTo, by: Requester(principal))
         return (record, secret)
     }

@@ -65,7 +65,7 @@ extension RelationalStore {
         return try storage.writeLockingRows { connection in
             let due = try connection.query(
                 """
-                SELECT \(RelationalStore.deliveryColumns), w.url, w.secret, e.body
+                SELECT \(RelationalStore.deliveryColumns), w.url, w.secret, e.body, w.format, w.token_file
                 FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
                 WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? AND w.enabled = 1
                     AND (d.lease_owner IS NULL OR d.lease_owner = ? OR d.lease_expires_at_ms <= ?)
@@ -74,7 +74,8 @@ extension RelationalStore {
             ).compactMap { row -> DeliveryJob? in
                 let delivery = try RelationalStore.delivery(from: row)
                 guard !excluding.contains(delivery.id) else { return nil }
-                return DeliveryJob(delivery: delivery, url: row.string(12), secret: row.string(13), body: row.blob(14))
+                return DeliveryJob(delivery: delivery, url: row.string(12), secret: row.string(13), body: row.blob(14),
+                                   format: WebhookFormat(rawValue: row.string(15)) ?? .standard, tokenFile: row.optionalString(16))
             }.prefix(limit)
             for job in due {
                 try connection.query("UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at_ms = ? WHERE id = ?",

@@ -3,11 +3,11 @@ import VouchDomain
 import VouchJSON
 
 extension RelationalStore {
-    static let endpointColumns = "id, url, events, required, secret, enabled, disabled_reason, created_by, created_at_ms, updated_at_ms"
+    static let endpointColumns = "id, url, events, required, secret, enabled, disabled_reason, created_by, created_at_ms, updated_at_ms, format, token_file"
 
     public func createEndpoint(_ endpoint: WebhookEndpoint, by requester: Requester) throws {
         try write(by: requester) { connection, _ in
-            try connection.query("INSERT INTO webhook_endpoints (\(RelationalStore.endpointColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            try connection.query("INSERT INTO webhook_endpoints (\(RelationalStore.endpointColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                  RelationalStore.values(of: endpoint))
             try audit(connection, AuditEvent(at: endpoint.createdAt, principal: endpoint.createdBy, action: .webhookCreate, subject: endpoint.id,
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: endpoint))))
@@ -35,7 +35,7 @@ extension RelationalStore {
             try connection.query(
                 """
                 UPDATE webhook_endpoints SET url = ?, events = ?, required = ?, secret = ?, enabled = ?, disabled_reason = ?, created_by = ?,
-                    created_at_ms = ?, updated_at_ms = ? WHERE id = ?
+                    created_at_ms = ?, updated_at_ms = ?, format = ?, token_file = ? WHERE id = ?
                 """, values)
             if before.enabled && !after.enabled {
                 // Disabled by hand: nothing more goes out to it, as after a 410.
@@ -77,19 +77,25 @@ extension RelationalStore {
     static func values(of endpoint: WebhookEndpoint) -> [SQLValue] {
         [.text(endpoint.id), .text(endpoint.url), .text(endpoint.events.map(\.rawValue).joined(separator: ",")), .int(endpoint.required ? 1 : 0), .text(endpoint.secret),
          .int(endpoint.enabled ? 1 : 0), .optional(endpoint.disabledReason), .text(endpoint.createdBy),
-         .integer(StoreClock.milliseconds(endpoint.createdAt)), .integer(StoreClock.milliseconds(endpoint.updatedAt))]
+         .integer(StoreClock.milliseconds(endpoint.createdAt)), .integer(StoreClock.milliseconds(endpoint.updatedAt)), .text(endpoint.format.rawValue),
+         .optional(endpoint.tokenFile)]
     }
 
     static func endpoint(from row: SQLRow) throws -> WebhookEndpoint {
         let events = try row.string(2).split(separator: ",").map { try eventType(String($0)) }
+        guard let format = WebhookFormat(rawValue: row.string(10)) else {
+            throw StoreDataError("webhook endpoint row '\(row.string(0))' has an unknown format")
+        }
         return WebhookEndpoint(id: row.string(0), url: row.string(1), events: events,
                                required: row.int(3) != 0, secret: row.string(4), enabled: row.int(5) != 0, disabledReason: row.optionalString(6),
-                               createdBy: row.string(7), createdAt: StoreClock.date(row.int64(8)), updatedAt: StoreClock.date(row.int64(9)))
+                               createdBy: row.string(7), createdAt: StoreClock.date(row.int64(8)), updatedAt: StoreClock.date(row.int64(9)),
+                               format: format, tokenFile: row.optionalString(11))
     }
 
     /// What the audit log keeps of an endpoint: never its secret.
     static func auditDescription(of endpoint: WebhookEndpoint) -> JSONValue {
         .object(["id": .string(endpoint.id), "url": .string(endpoint.url), "events": .strings(endpoint.events.map(\.rawValue)), "required": .bool(endpoint.required),
-                 "enabled": .bool(endpoint.enabled), "disabled_reason": .optional(endpoint.disabledReason)])
+                 "enabled": .bool(endpoint.enabled), "disabled_reason": .optional(endpoint.disabledReason), "format": .string(endpoint.format.rawValue),
+                 "token_file": .optional(endpoint.tokenFile)])
     }
 }

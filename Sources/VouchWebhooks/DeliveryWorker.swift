@@ -19,11 +19,15 @@ public final class DeliveryWorker: Sendable {
         /// How long a claimed delivery stays this process's: another vouchd on the same database takes it over after
         /// that (`database.lease`). Longer than an attempt can take, so a live process never loses one mid-attempt.
         public var leaseMilliseconds: Int
+        /// What formats other than Standard Webhooks need: `webhooks.token_directory` and `console.public_url`.
+        public var shaping: WebhookRequest.Shaping
 
         /// The values vouchd's configuration sets (`webhooks.*`, `database.lease`) have no default here: vouchd's table
         /// of settings holds theirs, and a second one here could only drift from it.
         public init(schedule: DeliverySchedule, timeoutMilliseconds: Int, allowPrivateNetworks: Bool,
-                    threadCount: Int = 4, maxIdleMilliseconds: Int = 1_000, leaseMilliseconds: Int) {
+                    threadCount: Int = 4, maxIdleMilliseconds: Int = 1_000, leaseMilliseconds: Int,
+                    shaping: WebhookRequest.Shaping = WebhookRequest.Shaping()) {
+            self.shaping = shaping
             self.schedule = schedule
             self.timeoutMilliseconds = timeoutMilliseconds
             self.allowPrivateNetworks = allowPrivateNetworks
@@ -144,7 +148,8 @@ public final class DeliveryWorker: Sendable {
 
     private func sendLoop() {
         defer { state.withLock { $0.running -= 1 } }
-        let sender = WebhookSender(timeoutMilliseconds: settings.timeoutMilliseconds, allowPrivateNetworks: settings.allowPrivateNetworks, resolver: resolver)
+        let sender = WebhookSender(timeoutMilliseconds: settings.timeoutMilliseconds, allowPrivateNetworks: settings.allowPrivateNetworks, resolver: resolver,
+                                   shaping: settings.shaping)
         while true {
             condition.signal.lock()
             var job: DeliveryJob?

@@ -3,7 +3,8 @@ import VouchClient
 import VouchDomain
 import VouchStore
 
-/// Sends one delivery attempt over libcurl, signed, without following redirects.
+/// Sends one delivery attempt over libcurl, in its endpoint's format (signed for Standard Webhooks), without following
+/// redirects.
 ///
 /// One sender per worker thread: its client keeps connections to receivers alive between deliveries.
 /// A receiver's answer is untrusted: only the status and `Retry-After` matter, and at most
@@ -19,13 +20,16 @@ public final class WebhookSender {
     private let client: HTTPClient
     private let policy: AddressPolicy
     private let timeoutMilliseconds: Int
+    private let shaping: WebhookRequest.Shaping
     /// The longest an attempt waits for its host name to resolve.
     public let lookupDeadline: Duration
 
     /// - Parameters:
     ///   - timeoutMilliseconds: the attempt's whole budget (`webhooks.timeout`).
     ///   - resolver: the process's one resolver, shared with the routes that register webhooks.
-    public init(timeoutMilliseconds: Int, allowPrivateNetworks: Bool, resolver: HostResolver) {
+    ///   - shaping: what formats other than Standard Webhooks need (token files, console links).
+    public init(timeoutMilliseconds: Int, allowPrivateNetworks: Bool, resolver: HostResolver, shaping: WebhookRequest.Shaping = WebhookRequest.Shaping()) {
+        self.shaping = shaping
         client = HTTPClient()
         // A proxy would connect elsewhere than the address the policy checked and pinned.
         client.usesEnvironmentProxy = false
@@ -69,20 +73,20 @@ public final class WebhookSender {
             }
             return Outcome(result: .failed(unresolved.description), statusCode: nil, error: unresolved.description, durationMilliseconds: elapsed())
         }
-        let timestamp = Int(now.timeIntervalSince1970)
-        guard let signature = WebhookSigner.signature(secret: job.secret, id: eventID, timestamp: timestamp, body: job.body) else {
-            return Outcome(result: .refused("the endpoint's secret is not a whsec_ secret"), statusCode: nil, error: "bad secret", durationMilliseconds: elapsed())
+        let request: WebhookRequest
+        do {
+            request = try WebhookRequest.make(job, eventID: eventID, timestamp: Int(now.timeIntervalSince1970), shaping: shaping)
+        } catch {
+            // A token file that cannot be read now may be put right before the retries run out; a bad secret cannot.
+            return Outcome(result: error.retry ? .failed(error.reason) : .refused(error.reason), statusCode: nil, error: error.reason,
+                           durationMilliseconds: elapsed())
         }
-        let headers = [
-            ("Content-Type", "application/json"), ("User-Agent", "vouchd-webhooks/1"),
-            ("webhook-id", eventID), ("webhook-timestamp", String(timestamp)), ("webhook-signature", signature),
-        ]
         // What the lookup left of the budget; at least a millisecond, since curl reads 0 as "no timeout".
         client.timeoutMilliseconds = max(1, timeoutMilliseconds - elapsed())
         do {
             // CURLOPT_RESOLVE pins the address the policy checked for a name, so a second lookup cannot lead elsewhere
             // (an address literal needs no lookup); the connection's address is checked again before anything is sent.
-            let answer = try client.send(method: "POST", url: job.url, headers: headers, body: job.body, pinnedAddress: target.pin,
+            let answer = try client.send(method: "POST", url: job.url, headers: request.headers, body: request.body, pinnedAddress: target.pin,
                                          allowsPeer: policy.allowsPeer)
             let retryAfter = answer.headers["retry-after"].flatMap { WebhookSender.retryAfterSeconds($0, now: now) }
             var outcome = Outcome(result: .answered(status: answer.status, retryAfterSeconds: retryAfter), statusCode: answer.status,

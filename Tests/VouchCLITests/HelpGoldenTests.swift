@@ -192,7 +192,10 @@ import Testing
         requests (Standard Webhooks). When a fix is promoted, it is released once every
         webhook marked required has answered with success (2xx). A failed delivery is
         retried on a schedule; one that runs out of retries is dead, and can be sent
-        again with 'redeliver'. Only an admin manages webhooks.
+        again with 'redeliver'. Only an admin manages webhooks. Two other formats reach
+        what teams already run: github-dispatch starts a GitHub Actions workflow (a
+        repository dispatch), slack posts a message in words to a channel; neither can
+        be required.
 
         Usage: vouch webhook <command> [<arguments>]
 

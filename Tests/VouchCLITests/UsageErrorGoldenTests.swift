@@ -35,7 +35,7 @@ import Testing
         (["fix", "criteria", "tv", "--min-pass-ratio", "most"], "Error: Invalid value 'most' for '--min-pass-ratio <ratio>': give a number from 0 to 1, such as 0.8.",
          UsageErrorGoldenTests.criteriaUsage),
         (["fix", "criteria", "tv", "--reset", "--max-blocking", "1"], "Error: Give either --reset or criteria to set, not both.", UsageErrorGoldenTests.criteriaUsage),
-        (["webhook", "update", "we_a"], "Error: Give at least one field to change: --url, --events, --required, --enable or --disable.", UsageErrorGoldenTests.webhookUpdateUsage),
+        (["webhook", "update", "we_a"], "Error: Give at least one field to change: --url, --events, --required, --format, --token-file, --enable or --disable.", UsageErrorGoldenTests.webhookUpdateUsage),
         (["webhook", "update", "we_a", "--enable", "--disable"], "Error: Give either --enable or --disable, not both.", UsageErrorGoldenTests.webhookUpdateUsage),
     ])
     func promotionCommands(_ arguments: [String], _ error: String, _ usage: String) throws {
@@ -48,7 +48,7 @@ import Testing
     static let rolloutUsage = "vouch fix rollout <key> [--phased] [--steps <percent> ...] [--interval <duration>] [--all-at-once]"
     static let criteriaUsage = "vouch fix criteria <key> [--min-testers-passed <n>] [--required-assistive-tech <platform:technology> ...] [--max-blocking <n>] "
         + "[--min-pass-ratio <ratio>] [--min-soak <duration>] [--approvals-required <n>] [--reset]"
-    static let webhookUpdateUsage = "vouch webhook update <id> [--url <url>] [--events <event> ...] [--required <true-or-false>] [--enable] [--disable]"
+    static let webhookUpdateUsage = "vouch webhook update <id> [--url <url>] [--events <event> ...] [--required <true-or-false>] [--format <format>] [--token-file <name>] [--enable] [--disable]"
 
     @Test func unknownOptionSuggestsTheClosest() throws {
         #expect(try VouchRun.run(["fix", "create", "tv-channel-selector-labels", "--titel", "Label the channel logos"]) == UsageErrorGoldenTests.usageError(
@@ -74,7 +74,7 @@ import Testing
     @Test func invalidEnumeratedValueSuggestsTheClosest() throws {
         #expect(try VouchRun.run(["token", "create", "--name", "ios-app", "--role", "sdj"]) == UsageErrorGoldenTests.usageError(
             "Error: Invalid value 'sdj' for '--role <role>'. Did you mean 'sdk'? Allowed: admin, release_manager, maintainer, tester, sdk.",
-            "Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>] [--email <address>]",
+            "Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>] [--email <address>] [--no-event-streams]",
             "See 'vouch token create --help'."))
     }
 

@@ -33,6 +33,7 @@ import VouchTestSupport
         #expect(try server.vouch("webhook", "show", id) == VouchRun(status: 0, stdout: """
             Id: \(id)
             URL: \(receiver.url)
+            Format: Standard Webhooks, signed
             Events: fix promoted, fix released
             Required for promotion: yes
             Enabled: yes

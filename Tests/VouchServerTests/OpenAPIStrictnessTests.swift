@@ -3,6 +3,7 @@ import Testing
 import VouchJSON
 @testable import VouchServer
 import VouchTestSupport
+import VouchWebhooks
 
 /// What the OpenAPI document refuses, the server refuses. The test walks every string `pattern` and `enum` of the
 /// request bodies and query parameters in `openapi/vouch.openapi.json`, takes a valid value for it, and sends that
@@ -56,8 +57,12 @@ import VouchTestSupport
             Base(operation: "POST /v1/fixes/{key}/feedback", path: "/v1/fixes/\(key)/feedback",
                  body: object(FeedbackRoutesTests.passing(tester)).merging(["platform": "web", "assistive_tech": "nvda", "browser": "firefox",
                                                                              "browser_version": "128"])),
-            Base(operation: "POST /v1/webhooks", path: "/v1/webhooks", body: object(#"{"url":"http://127.0.0.1:9/hook","events":["fix.released"]}"#)),
-            Base(operation: "PATCH /v1/webhooks/{id}", path: "/v1/webhooks/\(webhook)", body: object(#"{"url":"http://127.0.0.1:9/other","events":["fix.created"]}"#)),
+            Base(operation: "POST /v1/webhooks", path: "/v1/webhooks", body: object(#"""
+                {"url":"http://127.0.0.1:9/repos/example/app/dispatches","events":["fix.released"],"format":"github-dispatch","token_file":"deploy"}
+                """#)),
+            Base(operation: "PATCH /v1/webhooks/{id}", path: "/v1/webhooks/\(webhook)", body: object(#"""
+                {"url":"http://127.0.0.1:9/repos/example/other/dispatches","events":["fix.created"],"format":"github-dispatch","token_file":"deploy"}
+                """#)),
         ]
     }
 
@@ -97,7 +102,12 @@ import VouchTestSupport
     }
 
     @Test func everyValueTheDocumentRefusesInABodyTheServerRefuses() throws {
-        let server = try InProcessServer()
+        // The webhook bases are github-dispatch ones, so that token_file is probed too: their token file is here.
+        let tokens = try TemporaryDirectory("vouch-strict-tokens")
+        try "ghp_strict\n".write(toFile: tokens.file("deploy"), atomically: true, encoding: .utf8)
+        var settings = InProcessServer.testSettings()
+        settings.delivery.shaping = WebhookRequest.Shaping(tokenDirectory: tokens.path)
+        let server = try InProcessServer(settings: settings)
         try server.createChannelSelectorFix()
         try server.call("POST", "/v1/fixes", json: #"{"key":"patch-fix","title":"T","ui_area":"Area","platforms":["ios"]}"#)
         try server.call("POST", "/v1/fixes/\(Self.key)/start")

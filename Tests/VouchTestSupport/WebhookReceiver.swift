@@ -57,6 +57,9 @@ public final class WebhookReceiver: Sendable {
 
     /// One request the receiver read whole.
     public struct Request: Sendable {
+        /// The request line's method and target, such as `POST` and `/hooks/vouch`.
+        public var method: String
+        public var target: String
         /// Header names in lowercase; the first line of a repeated name.
         public var headers: [String: String]
         public var body: [UInt8]
@@ -92,7 +95,10 @@ public final class WebhookReceiver: Sendable {
     }
 
     /// Where the sender is to deliver.
-    public var url: String { "http://\(loopback == .ipv4 ? "127.0.0.1" : "[::1]"):\(port)/hooks/vouch" }
+    public var url: String { url(path: "/hooks/vouch") }
+
+    /// This receiver's address with another path, such as a GitHub repository's dispatches.
+    public func url(path: String) -> String { "http://\(loopback == .ipv4 ? "127.0.0.1" : "[::1]"):\(port)\(path)" }
 
     /// Every request read whole so far, in the order they came.
     public var requests: [Request] { listener.state.withLock { $0.requests } }
@@ -236,7 +242,8 @@ private final class Listener: Sendable {
         var pending: [UInt8] = []
         while let request = readRequest(connection, &pending) {
             let index = state.withLock { state in
-                state.requests.append(WebhookReceiver.Request(headers: request.headers, body: request.body, receivedAt: Date()))
+                state.requests.append(WebhookReceiver.Request(method: request.line.method, target: request.line.target, headers: request.headers,
+                                                              body: request.body, receivedAt: Date()))
                 return state.requests.count - 1
             }
             let answer = script(index)
@@ -269,14 +276,17 @@ private final class Listener: Sendable {
 
     /// Reads one request: the head up to the blank line, then `Content-Length` bytes of body; bytes after it stay in
     /// `pending` for the next. Answers `Expect: 100-continue` at once. Nil when the sender closes first.
-    private func readRequest(_ connection: Int32, _ pending: inout [UInt8]) -> (headers: [String: String], body: [UInt8])? {
+    private func readRequest(_ connection: Int32, _ pending: inout [UInt8])
+        -> (line: (method: String, target: String), headers: [String: String], body: [UInt8])? {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         let separator = Array("\r\n\r\n".utf8)
-        var head: (end: Int, headers: [String: String])?
+        var head: (end: Int, line: (method: String, target: String), headers: [String: String])?
         while true {
             if head == nil, let end = pending.firstRange(of: separator) {
-                let headers = Listener.headers(String(decoding: pending[..<end.lowerBound], as: UTF8.self))
-                head = (end.upperBound, headers)
+                let text = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
+                let words = (text.components(separatedBy: "\r\n").first ?? "").split(separator: " ").map(String.init)
+                let headers = Listener.headers(text)
+                head = (end.upperBound, (words.first ?? "", words.count > 1 ? words[1] : ""), headers)
                 if headers["expect"]?.lowercased() == "100-continue" { _ = send(connection, "HTTP/1.1 100 Continue\r\n\r\n") }
             }
             if let head {
@@ -284,7 +294,7 @@ private final class Listener: Sendable {
                 if pending.count - head.end >= length {
                     let body = Array(pending[head.end..<head.end + length])
                     pending.removeFirst(head.end + length)
-                    return (head.headers, body)
+                    return (head.line, head.headers, body)
                 }
             }
             let count = recv(connection, &buffer, buffer.count, 0)

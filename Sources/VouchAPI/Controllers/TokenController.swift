@@ -24,8 +24,9 @@ struct TokenController {
         let tester = reader.nullableString("tester") ?? nil
         let issuedTo = reader.nullableString("principal") ?? nil
         let email = reader.nullableString("email") ?? nil
-        let created = try tokens.create(name: name, role: role, tester: tester, issuedTo: issuedTo, email: email, readErrors: reader.problems,
-                                        by: context.principal)
+        let eventStreams = reader.bool("event_streams")
+        let created = try tokens.create(name: name, role: role, tester: tester, issuedTo: issuedTo, email: email, eventStreams: eventStreams,
+                                        readErrors: reader.problems, by: context.principal)
         var body = created.token.jsonObject
         body["token"] = .string(created.secret)
         return .json(.object(body), status: 201)

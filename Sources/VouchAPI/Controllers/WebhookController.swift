@@ -27,7 +27,7 @@ struct WebhookController {
     static func read(_ request: HTTPRequest) throws -> (WebhookService.Fields, [FieldError]) {
         var reader = JSONFieldReader(object: try RequestBody.object(request))
         let fields = WebhookService.Fields(url: reader.string("url"), events: reader.stringList("events"), required: reader.bool("required"),
-                                           enabled: reader.bool("enabled"))
+                                           enabled: reader.bool("enabled"), format: reader.string("format"), tokenFile: reader.nullableString("token_file"))
         reader.refuse(["id", "secret", "created_at", "updated_at", "disabled_reason"], because: "is read-only; the server sets it")
         return (fields, reader.problems)
     }
@@ -99,7 +99,8 @@ struct WebhookController {
     /// An endpoint as the API shows it: never the secret after creation.
     static func json(_ endpoint: WebhookEndpoint) -> JSONObject {
         ["id": .string(endpoint.id), "url": .string(endpoint.url), "events": .strings(endpoint.events.map(\.rawValue)), "required": .bool(endpoint.required),
-         "enabled": .bool(endpoint.enabled), "disabled_reason": .optional(endpoint.disabledReason), "created_by": .string(endpoint.createdBy),
+         "enabled": .bool(endpoint.enabled), "disabled_reason": .optional(endpoint.disabledReason), "format": .string(endpoint.format.rawValue),
+         "token_file": .optional(endpoint.tokenFile), "created_by": .string(endpoint.createdBy),
          "created_at": .string(Timestamp.string(endpoint.createdAt)), "updated_at": .string(Timestamp.string(endpoint.updatedAt))]
     }
 

@@ -79,10 +79,10 @@ public final class EventStreamHub: Sendable {
         return false
     }
 
-    /// `,"eventStreams":[…]` for a bulk answer to this principal, or nothing when streams are off or the address
-    /// clients reach vouchd at is unknown.
+    /// `,"eventStreams":[…]` for a bulk answer to this principal, or nothing when streams are off, its token was made
+    /// without them, or the address clients reach vouchd at is unknown.
     public func bulkMember(for principal: Principal, host: String?) -> [UInt8] {
-        guard settings.enabled, !isAtCap(principal), let base = baseURL(host: host) else { return [] }
+        guard settings.enabled, principal.eventStreams, !isAtCap(principal), let base = baseURL(host: host) else { return [] }
         var bytes = Array(#","eventStreams":[{"type":"sse","url":"#.utf8)
         JSONWriter.writeString(base + EventStreamHub.path + "?credential=" + credential(for: principal.tokenID), into: &bytes)
         bytes.append(contentsOf: #","inactivityDelaySec":"#.utf8)

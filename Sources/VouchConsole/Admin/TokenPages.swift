@@ -26,7 +26,8 @@ struct TokenPages {
         let messages = request.messages
         let page = try AdminPages.page(request, key: \.id, fetch: store.tokens)
         let rows = page.items.map { token -> [HTML] in
-            ["\(token.name)<br><span class=\"hint\">\(token.id)</span>", "\(token.principalName)", "\(TokenPages.roleWords(token, messages))",
+            ["\(token.name)<br><span class=\"hint\">\(token.id)</span>", "\(token.principalName)",
+             "\(TokenPages.roleWords(token, messages))" + (token.eventStreams ? "" : "<br><span class=\"hint\">\(messages[.tokenPushOff])</span>"),
              state(of: token, messages)]
         }
         let table = DataTable(caption: messages[.tokensCaption],

@@ -12,6 +12,9 @@ extension WebhookPages {
         var events: Set<String> = []
         var required = ""
         var enabled = ""
+        /// Empty until chosen (no radio is chosen for the person): then the service's default, Standard Webhooks.
+        var format = ""
+        var tokenFile = ""
 
         init() {}
 
@@ -20,6 +23,8 @@ extension WebhookPages {
             events = Set(request.form.values("events"))
             required = request.field("required")
             enabled = request.field("enabled")
+            format = request.field("format")
+            tokenFile = request.field("token_file")
         }
 
         /// What the form must say before the service is asked: the radios have no default, so each needs an answer.
@@ -39,13 +44,15 @@ extension WebhookPages {
         /// handed on for it to refuse.
         var fields: WebhookService.Fields {
             let chosen = WebhookEventType.subscribable.map(\.rawValue).filter(events.contains) + events.subtracting(WebhookEvent.types).sorted()
-            return WebhookService.Fields(url: url, events: chosen, required: required == "true", enabled: enabled == "true")
+            return WebhookService.Fields(url: url, events: chosen, required: required == "true", enabled: enabled == "true",
+                                         format: format.isEmpty ? nil : format, tokenFile: tokenFile.isEmpty ? nil : .some(tokenFile))
         }
     }
 
     static func formIssues(_ messages: Messages) -> FormFields {
         FormFields([("url", messages[.webhooksUrl]), ("events", messages[.webhooksEvents]), ("required", messages[.webhooksRequired]),
-                    ("enabled", messages[.webhookFormEnabledLabel])])
+                    ("enabled", messages[.webhookFormEnabledLabel]), ("format", messages[.webhookFormatsLegend]),
+                    ("token_file", messages[.webhookFormatsTokenFile])])
     }
 
     func newForm(_ request: ConsoleRequest) throws -> HTTPResponse {
@@ -95,6 +102,11 @@ extension WebhookPages {
             RadioGroup(name: "required", legend: messages[.webhookFormShouldWait], hint: messages[.webhookFormShouldWaitHint],
                        options: [.init("true", messages[.webhooksRequiredYes]), .init("false", messages[.webhookFormOnlyTold])],
                        selected: entry.required, issue: issue("required")).render(messages),
+            RadioGroup(name: "format", legend: messages[.webhookFormatsLegend], hint: messages[.webhookFormatsHint],
+                       options: WebhookFormat.allCases.map { .init($0.rawValue, WebhookWords.format($0, messages)) },
+                       selected: entry.format, issue: issue("format")).render(messages),
+            TextField(name: "token_file", label: messages[.webhookFormatsTokenFile], hint: messages[.webhookFormatsTokenFileHint],
+                      value: entry.tokenFile, issue: issue("token_file"), autocomplete: "off", spellcheck: false).render(messages),
             RadioGroup(name: "enabled", legend: messages[.webhookFormShouldReceive],
                        options: [.init("true", messages[.webhookFormReceiveYes]), .init("false", messages[.webhookFormReceiveNo])],
                        selected: entry.enabled, issue: issue("enabled")).render(messages),

@@ -32,7 +32,8 @@ struct WebhookPages {
         let messages = request.messages
         let page = try AdminPages.page(request, key: \.id, fetch: store.endpoints)
         let rows = page.items.map { endpoint -> [HTML] in
-            ["<a href=\"/console/webhooks/\(endpoint.id)\">\(endpoint.url)<span class=\"visually-hidden\">\(messages[.webhooksDetails])</span></a>",
+            ["<a href=\"/console/webhooks/\(endpoint.id)\">\(endpoint.url)<span class=\"visually-hidden\">\(messages[.webhooksDetails])</span></a>"
+                + "<br><span class=\"hint\">\(WebhookWords.format(endpoint.format, messages))</span>",
              "\(WebhookWords.events(endpoint.events, messages))", "\(messages[endpoint.required ? .webhooksYes : .webhooksNo])",
              WebhookWords.enabledTag(endpoint, messages).render()]
         }

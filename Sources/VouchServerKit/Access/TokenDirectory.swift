@@ -144,7 +144,8 @@ public final class TokenDirectory: Sendable {
     /// another's (a String over 15 bytes is an object whose count every copy changes).
     private static func ownCopy(of principal: Principal) -> Principal {
         func own(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
-        return Principal(name: own(principal.name), role: principal.role, testerID: principal.testerID.map(own), tokenID: own(principal.tokenID))
+        return Principal(name: own(principal.name), role: principal.role, testerID: principal.testerID.map(own), tokenID: own(principal.tokenID),
+                         eventStreams: principal.eventStreams)
     }
 
     /// The active token with this id, or nil when there is none or it was revoked.

@@ -64,10 +64,24 @@ public struct DaemonConfiguration: Sendable {
         _ = try consentTextLibrary()
         try checkMail()
         try checkOIDCCombinations()
+        try checkTokenDirectory()
         let attempt = seconds("webhooks.timeout") + seconds("webhooks.dns_timeout")
         if seconds("database.lease") <= attempt {
             throw ConfigurationError("database.lease = '\(self["database.lease"])' (\(sources["database.lease"] ?? "default")) is not valid: it must be "
                 + "longer than webhooks.timeout plus webhooks.dns_timeout (\(attempt)s), so that a webhook delivery's lease outlasts its attempt")
+        }
+    }
+
+    /// A github-dispatch webhook's token file is read in `webhooks.token_directory` at every attempt: a folder that is
+    /// not there would fail every dispatch, so it stops the start instead.
+    func checkTokenDirectory() throws {
+        let folder = self["webhooks.token_directory"]
+        guard !folder.isEmpty else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+              FileManager.default.isReadableFile(atPath: folder) else {
+            throw ConfigurationError("webhooks.token_directory = '\(folder)' is not a folder vouchd can read: github-dispatch webhooks read their "
+                + "token files there; create it (mode 0700, owned by vouchd's user) or leave the setting empty")
         }
     }
 
@@ -159,7 +173,8 @@ public struct DaemonConfiguration: Sendable {
         DeliveryWorker.Settings(schedule: DeliverySchedule(retryDelays: secondsList("webhooks.retry_schedule")),
                                 timeoutMilliseconds: seconds("webhooks.timeout") * 1_000,
                                 allowPrivateNetworks: boolean("webhooks.allow_private_networks"),
-                                leaseMilliseconds: seconds("database.lease") * 1_000)
+                                leaseMilliseconds: seconds("database.lease") * 1_000,
+                                shaping: WebhookRequest.Shaping(tokenDirectory: self["webhooks.token_directory"]))
     }
 
     /// A phased rollout's default profile (`rollout.*`).

@@ -200,6 +200,12 @@ package enum DaemonSettings {
                 to 30s). A name the DNS server does not answer for in time is refused with a request to try again, so \
                 a silent DNS server cannot hold the request; deliveries look the name up again before every attempt.
                 """),
+            DaemonSetting("webhooks.token_directory", default: "", .optionalPath, """
+                The folder that holds the token files of github-dispatch webhooks, readable by vouchd only (mode \
+                0700). A webhook names its file (vouch webhook add URL --format github-dispatch --token-file NAME), \
+                whose first line is the token; it is read at every attempt and never stored, logged or shown. A folder \
+                that is not there stops vouchd from starting. Empty allows no github-dispatch webhook.
+                """),
         ]),
         DaemonSettingSection("Notifications by email (docs/notifications.md)", settings: [
             DaemonSetting("notifications.smtp_url", default: "", .smtpURL, """
