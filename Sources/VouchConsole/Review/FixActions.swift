@@ -31,6 +31,7 @@ struct FixActions {
             links += [Link(path: base + "/targets", text: messages[.actionsTargets]), Link(path: base + "/enrollments", text: messages[.actionsEnrollments])]
         }
         if mayDecide { links.append(Link(path: base + "/decision", text: messages[.actionsDecide])) }
+        if principal.allows(.decideRelease) { links.append(Link(path: base + "/criteria", text: messages[.criteriaFormLink])) }
         links += lifecycleLinks(ReleaseAction.allCases.map { ($0.fixAction, messages[$0.linkKey]) })
         return links
     }
