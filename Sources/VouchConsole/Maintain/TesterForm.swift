@@ -5,8 +5,8 @@ import VouchJSON
 /// A tester's fields as the pages that add and edit one show them, named as the API's JSON fields and kept exactly as
 /// typed.
 ///
-/// Assistive technologies are up to three rows of technology, platform and version, each row's fields named as the
-/// API reports them (`assistive_tech[1].platform`). Lists rather than radios, so an optional row can be emptied again.
+/// Assistive technologies are rows of technology, platform and version (three for a new tester; an edited one's and
+/// one more), each row's fields named as the API reports them (`assistive_tech[1].platform`). Lists rather than radios, so an optional row can be emptied again.
 struct TesterForm {
     struct Row {
         var name = ""
@@ -19,6 +19,8 @@ struct TesterForm {
     }
 
     static let rowCount = 3
+    /// The most rows a sent form is read for, whatever it claims.
+    static let maxRows = 20
 
     var name = ""
     var contact = ""
@@ -63,7 +65,7 @@ struct TesterForm {
         contact = request.field("contact")
         email = request.field("email")
         // An edited tester may have more rows than a new one: as many as the page sent.
-        let sent = (0..<TesterValidator.maxKeys).last { request.form["assistive_tech[\($0)].name"] != nil }.map { $0 + 1 } ?? 0
+        let sent = (0..<TesterForm.maxRows).last { request.form["assistive_tech[\($0)].name"] != nil }.map { $0 + 1 } ?? 0
         rows = (0..<max(TesterForm.rowCount, sent)).map { index in
             Row(name: request.field("assistive_tech[\(index)].name"), platform: request.field("assistive_tech[\(index)].platform"),
                 version: request.field("assistive_tech[\(index)].version"), browser: request.field("assistive_tech[\(index)].browser"))
