@@ -16,10 +16,11 @@ enum ConsoleNavigation {
             items.append(("/console/fixes", messages[.staffNavigationFixes]))
             if principal.allows(.manageTesters) {
                 items += [("/console/testers", messages[.staffNavigationTesters]), ("/console/invitations", messages[.staffNavigationInvitations]),
-                          ("/console/notifications", messages[.staffNavigationNotifications])]
+                          ("/console/panels", messages[.staffNavigationPanels]), ("/console/notifications", messages[.staffNavigationNotifications])]
             }
             if principal.allows(.manageWebhooks) { items.append(("/console/webhooks", messages[.staffNavigationWebhooks])) }
             if principal.allows(.manageTokens) { items.append(("/console/tokens", messages[.staffNavigationTokens])) }
+            items.append(("/console/audit", messages[.staffNavigationAudit]))
             signedInAs = messages(.staffNavigationSignedInAs, ["name": principal.name, "role": messages.role(principal.role)])
         }
         return Navigation(signedInAs: signedInAs, wordsLanguage: messages.language, items: items.map { item in

@@ -27,5 +27,6 @@ package enum ConsolePages {
         InvitationPages(routes: routes, store: store, services: services, clock: clock).register(in: &router)
         UnsubscribePages(routes: routes, services: services).register(in: &router)
         NotificationPages(routes: routes, services: services, mail: mail).register(in: &router)
+        AuditPage(routes: routes, services: services).register(in: &router)
     }
 }

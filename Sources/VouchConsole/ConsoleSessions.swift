@@ -30,6 +30,8 @@ package final class ConsoleSessions: Sendable {
     let tokens: TokenDirectory
     let settings: ConsoleSettings
     let clock: @Sendable () -> Date
+    /// New secrets on their way from the form that made them to the one page that shows them.
+    let reveals = SecretReveals()
     /// Deletes ended sessions (and their drafts) now and then; their cookies would open nothing anyway.
     /// `nonisolated(unsafe)`: made once in `init`, then only resumed and cancelled under `sweeping`.
     nonisolated(unsafe) private let sweeper: any DispatchSourceTimer

@@ -50,7 +50,7 @@ struct HomePages {
             return SummaryList.Row(messages.state(state), "<a href=\"/console/fixes?state=\(state.rawValue)\">\(count)<span class=\"visually-hidden\"> \(messages.state(state).lowercased())</span></a>")
         }
         let create: HTML = request.principal?.allows(.editFixes) == true
-            ? "<p class=\"body\"><a href=\"/console/fixes/new\" class=\"button\">\(messages[.overviewCreate])</a></p>" : .empty
+            ? "<p class=\"body\"><a href=\"/console/new-fix\" class=\"button\">\(messages[.overviewCreate])</a></p>" : .empty
         let allFixes: HTML = "<a href=\"/console/fixes\">\(messages[.overviewAllFixes])</a>"
         return request.translatedPage(messages[.overviewTitle], content: """
         <h1 class="heading-l">\(messages[.overviewTitle])</h1>

@@ -20,6 +20,7 @@ public struct Services: Sendable {
     public let panels: PanelService
     public let notifications: NotificationService
     public let evidence: EvidenceService
+    public let audit: AuditService
 
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
@@ -43,5 +44,6 @@ public struct Services: Sendable {
                               linkValidSeconds: linkValidSeconds, clock: clock)
         panels = PanelService(store: store, clock: clock)
         evidence = EvidenceService(store: store, programmeOperator: programmeOperator, clock: clock)
+        audit = AuditService(store: store)
     }
 }

@@ -2,14 +2,20 @@ import Foundation
 import VouchDomain
 
 extension RelationalStore {
-    public func auditEvents(fix key: String?, after id: Int64?, limit: Int) throws -> [AuditEvent] {
+    public func auditEvents(matching filter: AuditFilter, after id: Int64?, limit: Int) throws -> [AuditEvent] {
         try storage.read { connection in
             var sql = "SELECT id, at_ms, principal, action, fix_key, subject, note, before_json, after_json, via FROM audit_events WHERE id > ?"
             var values: [SQLValue] = [.integer(id ?? 0)]
-            if let key {
-                sql += " AND fix_key = ?"
-                values.append(.text(key))
+            func narrow(_ condition: String, _ value: SQLValue?) {
+                guard let value else { return }
+                sql += " AND " + condition
+                values.append(value)
             }
+            narrow("fix_key = ?", filter.fix.map(SQLValue.text))
+            narrow("action = ?", filter.action.map { .text($0.rawValue) })
+            narrow("principal = ?", filter.principal.map(SQLValue.text))
+            narrow("at_ms >= ?", filter.since.map { .integer(StoreClock.milliseconds($0)) })
+            narrow("at_ms < ?", filter.until.map { .integer(StoreClock.milliseconds($0)) })
             sql += " ORDER BY id LIMIT ?"
             values.append(.int(limit))
             return try connection.query(sql, values).map { row in

@@ -38,7 +38,8 @@ return {origin: performance.timeOrigin, status: entry ? entry.responseStatus : n
 LINKS = """
 const links = [...document.querySelectorAll("a[href]")].filter(link => !link.hasAttribute("download")).map(link => link.href);
 const searches = [...document.forms].filter(form => (form.getAttribute("method") || "get").toLowerCase() === "get").map(form => {
-  const target = new URL(form.action, location.href);
+  // The attribute, not form.action: a field named "action" (the audit log's filter) would stand in for that property.
+  const target = new URL(form.getAttribute("action") || "", location.href);
   target.search = new URLSearchParams(new FormData(form)).toString();
   return target.href;
 });

@@ -2,7 +2,7 @@
 
 `console_story` starts one vouchd for the whole session and tells a small story through the API: a release manager
 and a maintainer with tokens of their own, a fix in testing with an enrolled tester and her feedback, a fix still
-in draft, a second tester enrolled in nothing, and a personal link for each tester. `console_site` crawls it once
+in draft, a second tester enrolled in nothing, and a personal link for each tester, a panel and a webhook. `console_site` crawls it once
 per role, with every check on every page (console_checks.py), and keeps each role's browser for the other tests.
 The states beyond pages come from a second daemon with the same story (`console_states_site`): every form that asks
 for something sent back empty, and the STATES no link or empty form makes. Sending a form may carry out what it
@@ -51,6 +51,8 @@ class Story:
     fix_in_testing: str = "tv-channel-selector-labels"
     fix_in_testing_title: str = "Label the channel logos"
     draft_fix: str = "player-captions-toggle"
+    panel: str = ""
+    webhook: str = ""
 
 
 def _link(vouchd: Vouchd, tester_id: str) -> str:
@@ -83,6 +85,10 @@ def tell_story(vouchd: Vouchd) -> Story:
     vouchd.expect(201, "POST", f"/v1/fixes/{story.fix_in_testing}/feedback", {
         "tester": story.tester.id, "verdict": "passed", "task_outcome": "completed_independently", "severity": "none",
         "platform": "ios", "os_version": "18.2", "app_build": "4.12.0 (881)", "assistive_tech": "voiceover"})
+    # A panel with a member, and a webhook for an event the story never sends, so their pages are crawled too.
+    story.panel = vouchd.expect(201, "POST", "/v1/panels", {"name": "VoiceOver on iOS"})["id"]
+    vouchd.expect(200, "POST", f"/v1/panels/{story.panel}/members", {"testers": [story.tester.id]})
+    story.webhook = vouchd.expect(201, "POST", "/v1/webhooks", {"url": "http://127.0.0.1:9/vouch", "events": ["fix.rolled_back"]})["id"]
     return story
 
 
@@ -239,7 +245,8 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 @contextlib.contextmanager
 def _daemon(directory: pathlib.Path) -> Iterator[Story]:
-    daemon = launch_vouchd(directory, {})
+    # The story's webhook listens on loopback.
+    daemon = launch_vouchd(directory, {"VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true"})
     try:
         yield tell_story(daemon)
     finally:

@@ -24,6 +24,8 @@ KEYS = {
     "Enter": ("Enter", 13, "\r"),
     " ": ("Space", 32, " "),
     "Escape": ("Escape", 27, ""),
+    "Backspace": ("Backspace", 8, ""),
+    "End": ("End", 35, ""),
     "ArrowUp": ("ArrowUp", 38, ""),
     "ArrowDown": ("ArrowDown", 40, ""),
     "ArrowLeft": ("ArrowLeft", 37, ""),
@@ -132,6 +134,14 @@ class Keyboard:
         focus = self.tab_to(label)
         assert focus.tag in ("input", "textarea"), f"{label!r} reached {focus.description}, not a field"
         return self.type(text)
+
+    def clear(self) -> Keyboard:
+        """Empties the focused field as a person does: to its end, then Backspace over every character."""
+        length = self.driver.execute_script("return document.activeElement.value.length")
+        self.press("End")
+        for _ in range(length):
+            self.press("Backspace")
+        return self
 
     def follow(self, words: str) -> Keyboard:
         """Tabs to the link or button whose text contains `words` and presses Enter."""

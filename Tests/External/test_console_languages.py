@@ -23,16 +23,17 @@ LANGUAGE = "language"
 # /console/testing/ and the error pages among them, and of the staff pages the overview (/console/), the list of fixes,
 # each fix's page, creating and editing a fix, its enrolled testers and direct targets, the decision on it and its
 # lifecycle actions, the testers, adding one, a tester's page, her personal links and her withdrawal, the tokens and
-# the webhooks: every staff page.
+# the webhooks, the panels and the audit log: every staff page.
 TRANSLATED = ("/console/", "/console/welcome", "/console/my-feedback", "/console/my-data", "/console/my-data/withdraw",
               "/console/sign-in", "/console/signed-out", "/console/no-such-page", "/console/accessibility", "/console/fixes")
 TRANSLATED_PREFIXES = ("/console/testing/",)
 TRANSLATED_PATTERNS = (re.compile(r"/console/fixes/[^/]+"),
                        re.compile(r"/console/fixes/[^/]+/(edit|start|revise|abandon|decision|pause|resume|rollback|promote|retry-promotion"
-                                  r"|enrollments|targets)"),
+                                  r"|enrollments|targets|criteria)"),
                        re.compile(r"/console/fixes/[^/]+/enrollments/[^/]+/remove"),
-                       re.compile(r"/console/testers"), re.compile(r"/console/testers/[^/]+(/withdraw|/links/[^/]+/revoke)?"),
-                       re.compile(r"/console/tokens(/new|/[^/]+/revoke)?"), re.compile(r"/console/webhooks(/[^/]+)*"))
+                       re.compile(r"/console/testers"), re.compile(r"/console/testers/[^/]+(/withdraw|/edit|/links/[^/]+/revoke)?"),
+                       re.compile(r"/console/tokens(/new|/[^/]+/revoke)?"), re.compile(r"/console/webhooks(/[^/]+)*"),
+                       re.compile(r"/console/panels(/[^/]+)*"), re.compile(r"/console/audit"))
 STAFF = ("admin", "release_manager", "maintainer")
 
 

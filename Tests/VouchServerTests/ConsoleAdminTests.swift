@@ -72,9 +72,11 @@ import VouchWebhooks
         let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let csrf = try #require(try browser.get("/console/webhooks/new").csrf)
-        let added = try browser.post("/console/webhooks/new", [("csrf", csrf), ("url", receiver.url), ("events", "fix.created"), ("required", "true"),
-                                                               ("enabled", "true")])
-        #expect(added.status == 201)
+        let answer = try browser.post("/console/webhooks/new", [("csrf", csrf), ("url", receiver.url), ("events", "fix.created"), ("required", "true"),
+                                                                ("enabled", "true")])
+        #expect(answer.status == 303, "the form's answer is a redirect, so a reload repeats a GET, never the POST")
+        let added = try browser.follow(answer)
+        #expect(added.status == 200)
         #expect(added.html.contains("class=\"banner banner--success\""))
         #expect(added.html.contains("<h2 class=\"heading-m\" id=\"one-time-secret\">Signing secret</h2>"))
         #expect(added.html.contains("it will not be shown again"))
@@ -92,6 +94,9 @@ import VouchWebhooks
         #expect(details.status == 200)
         #expect(details.html.contains("A fix is created (fix.created)"))
         for page in [list, details] { #expect(!page.html.contains(secret)) }
+        let reloaded = try browser.get(try #require(answer.location))
+        #expect(reloaded.html.contains("This secret is no longer shown") && !reloaded.html.contains(secret), "a reload shows the secret no more")
+        #expect(try server.call("GET", "/v1/webhooks").json["webhooks"]?.arrayValue?.count == 1, "and makes no second webhook")
 
         try server.createChannelSelectorFix()
         let received = try #require(receiver.wait(forType: "fix.created").first)
@@ -214,20 +219,28 @@ import VouchWebhooks
         let server = try InProcessServer()
         let browser = try server.signedInBrowser()
         let csrf = try #require(try browser.get("/console/tokens/new").csrf)
-        let created = try browser.post("/console/tokens/new", [("csrf", csrf), ("name", "rita-laptop"), ("role", "release_manager"), ("tester", ""),
-                                                               ("principal", "Rita")])
-        #expect(created.status == 201)
+        let answer = try browser.post("/console/tokens/new", [("csrf", csrf), ("name", "rita-laptop"), ("role", "release_manager"), ("tester", ""),
+                                                              ("principal", "Rita")])
+        #expect(answer.status == 303)
+        let created = try browser.follow(answer)
+        #expect(created.status == 200)
+        #expect(created.headers["cache-control"] == "no-store")
         #expect(created.html.contains("The token rita-laptop is created"))
         #expect(created.html.contains("<dd class=\"summary-list__value\">rita</dd>"), "the principal, normalised")
         #expect(created.html.contains("it will not be shown again"))
         let secret = try #require(Self.secret(in: created.html, prefix: "vch_"))
         #expect(try server.call("GET", "/v1/fixes", token: .some(secret)).status == 200)
         #expect(!(try browser.get("/console/tokens").html.contains(secret)))
+        let reloaded = try browser.get(try #require(answer.location))
+        #expect(reloaded.status == 200 && reloaded.html.contains("This secret is no longer shown") && !reloaded.html.contains(secret))
+        #expect(try server.store.tokens(after: nil, limit: 10).count == 2, "the admin's and rita's: a reload made no other")
+        let elsewhere = try server.signedInBrowser()
+        #expect(!(try elsewhere.get(try #require(answer.location)).html.contains("vch_")), "another session never sees it")
 
         let tester = try server.createTester()
-        let testerToken = try browser.post("/console/tokens/new", [("csrf", csrf), ("name", "aiko-phone"), ("role", "tester"), ("tester", tester),
-                                                                   ("principal", "")])
-        #expect(testerToken.status == 201)
+        let testerToken = try browser.follow(try browser.post("/console/tokens/new", [("csrf", csrf), ("name", "aiko-phone"), ("role", "tester"),
+                                                                                      ("tester", tester), ("principal", "")]))
+        #expect(testerToken.status == 200)
         #expect(testerToken.html.contains("tester, for tester \(tester)"))
     }
 

@@ -9,6 +9,19 @@ extension ConsoleBrowser {
     }
 }
 
+extension ConsoleBrowser {
+    /// Opens the address a 303 answer sends to, as a browser does after a form.
+    func follow(_ page: Page) throws -> Page {
+        guard page.status == 303, let location = page.location else { throw BrowserError("expected a 303 with a Location, got \(page.status)") }
+        return try get(location)
+    }
+}
+
+struct BrowserError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 extension ConsoleBrowser.Page {
     /// The `href`s of the error summary's links, in order.
     var summaryLinks: [String] {

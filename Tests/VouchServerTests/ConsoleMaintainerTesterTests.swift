@@ -124,8 +124,10 @@ struct ConsoleMaintainerTesterTests {
         #expect(unchosen.html.contains("<title>Error: Aiko Tanaka – Vouch</title>"))
         #expect(unchosen.summaryLinks == ["#field-valid-for"])
 
-        let created = try browser.submit("/console/testers/\(tester)/links", from: "/console/testers/\(tester)", [("valid_for", "7d")])
-        #expect(created.status == 200, "shown on the answer itself, never behind a redirect")
+        let answer = try browser.submit("/console/testers/\(tester)/links", from: "/console/testers/\(tester)", [("valid_for", "7d")])
+        #expect(answer.status == 303, "shown behind a redirect, so a reload repeats a GET, never the POST")
+        let created = try browser.follow(answer)
+        #expect(created.status == 200)
         #expect(created.headers["cache-control"] == "no-store")
         #expect(created.html.contains("Personal link created"))
         #expect(created.html.contains("it will not be shown again"))
@@ -137,6 +139,9 @@ struct ConsoleMaintainerTesterTests {
 
         let later = try browser.get("/console/testers/\(tester)")
         #expect(!later.html.contains(secret), "the address is never shown again")
+        let reloaded = try browser.get(try #require(answer.location))
+        #expect(reloaded.html.contains("This secret is no longer shown") && !reloaded.html.contains(secret), "not even by a reload")
+        #expect(try server.store.testerLinks(of: tester).count == 1, "which makes no second link")
         #expect(later.html.contains("<strong class=\"tag tag--good\">Active</strong>"))
         let link = try #require(try server.store.testerLinks(of: tester).first)
         #expect(abs(link.expiresAt.timeIntervalSince(link.createdAt) - 7 * 86_400) < 1)

@@ -85,6 +85,13 @@ import VouchTestSupport
         #expect(OpenAPIDocument.json == text, "the EmbedOpenAPIDocument plugin embedded another text than openapi/vouch.openapi.json")
     }
 
+    /// The audit filter's `action` lists every audit action the daemon records, and no other.
+    @Test func theAuditActionsAreTheDaemons() throws {
+        let parameters = try #require(try Self.document()["paths"]?["/v1/audit"]?["get"]?["parameters"]?.arrayValue)
+        let action = try #require(parameters.first { $0["name"]?.stringValue == "action" })
+        #expect(action["schema"]?["enum"]?.arrayValue?.compactMap(\.stringValue) == AuditAction.allCases.map(\.rawValue))
+    }
+
     @Test func theRouteServesTheEmbeddedDocument() throws {
         let response = try OpenAPIDocumentTests.withApplication { $0.response(to: HTTPRequest(method: "GET", path: "/v1/openapi.json")) }
         #expect(response.status == 200)

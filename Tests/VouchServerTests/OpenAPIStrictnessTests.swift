@@ -186,7 +186,8 @@ import VouchWebhooks
         let webhook = try #require(try server.call("POST", "/v1/webhooks", json: #"{"url":"http://127.0.0.1:9/first"}"#).json["id"]?.stringValue)
         let document = try OpenAPIDocumentTests.document()
         let examples = ["state": "draft", "status": "dead", "cursor": "c29tZS1rZXk", "released_from": "2026-12-01", "released_to": "2026-12-31",
-                        "fixes": Self.key, "product_name": "Example TV", "product_version": "5.4.1", "format": "markdown"]
+                        "fixes": Self.key, "product_name": "Example TV", "product_version": "5.4.1", "format": "markdown",
+                        "action": "fix.criteria"]
         var checked = 0
         var refusals: [String] = []
         for (template, item) in try #require(document["paths"]?.objectValue).members {

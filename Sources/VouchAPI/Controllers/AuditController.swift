@@ -4,11 +4,12 @@ import VouchDomain
 import VouchHTTP
 import VouchJSON
 import VouchServerKit
+import VouchServices
 import VouchStore
 
-/// `/v1/audit`: every mutation, oldest first, optionally for one fix.
+/// `/v1/audit`: every mutation, oldest first, optionally narrowed by fix, action, principal and time.
 struct AuditController {
-    let store: any Store
+    let audit: AuditService
 
     package func register(in router: inout APIRouter) {
         router.add("GET", "/v1/audit", .readAll, list)
@@ -23,7 +24,10 @@ struct AuditController {
             }
             after = id
         }
-        let events = try store.auditEvents(fix: request.query["fix"], after: after, limit: limit + 1)
+        let query = request.query
+        let filter = try AuditService.filter(fix: query["fix"], action: query["action"], principal: query["principal"], since: query["since"],
+                                             until: query["until"])
+        let events = try audit.events(matching: filter, after: after, limit: limit + 1, for: context.principal)
         let page = Cursor.page(events, limit: limit) { String($0.id) }
         return .json(.object(["events": .array(page.items.map(AuditController.json)), "next_cursor": .optional(page.next)]))
     }

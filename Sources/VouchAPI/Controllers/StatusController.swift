@@ -11,6 +11,7 @@ import VouchStore
 struct StatusController {
     let store: any Store
     let promotion: PromotionService
+    let fixes: FixService
     let settings: ApplicationSettings
     let clock: @Sendable () -> Date
 
@@ -30,15 +31,8 @@ struct StatusController {
 
     func setCriteria(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let (overrides, errors) = CriteriaOverrides.read(try RequestBody.json(request))
-        if !errors.isEmpty { throw ValidationFailure(errors) }
-        let time = clock()
-        let change = try store.updateFix(context.parameters["key"], action: .fixCriteria, by: context.requester, note: nil) { fix in
-            var next = fix
-            next.criteria = overrides
-            if next != fix { next.updatedAt = time }
-            return next
-        }
-        return .json(StatusController.json(try promotion.report(for: change.after), fix: change.after))
+        let fix = try fixes.setCriteria(of: context.parameters["key"], to: overrides, readErrors: errors, by: context.principal)
+        return .json(StatusController.json(try promotion.report(for: fix), fix: fix))
     }
 
     /// `{"phased": true, "steps": [1, 5, 100], "interval": "24h"}` or `{"phased": false}`; only before release.

@@ -4,7 +4,7 @@ import VouchHTTP
 import VouchServices
 import VouchJSON
 
-/// "Create a token": the form, its problems, and the one page that shows the new token's secret.
+/// "Create a token": the form, its problems, and the one page its redirect leads to, which shows the new secret once.
 extension TokenPages {
     /// What the person entered, kept as typed so a page with problems shows it again.
     struct Entry {
@@ -59,12 +59,11 @@ extension TokenPages {
             try services.tokens.create(name: entry.given(entry.name), role: entry.given(entry.role), tester: entry.given(entry.tester),
                                        issuedTo: entry.given(entry.principal), email: entry.given(entry.email), by: try request.signedIn)
         }
-        let token: TokenRecord
-        let secret: String
         switch outcome {
         case .success(let created):
-            token = created.token
-            secret = created.secret
+            let token = created.token
+            return try routes.reveal(["secret": created.secret, "name": token.name, "principal": token.principalName, "role": token.role.rawValue,
+                                      "tester": token.testerID ?? ""], at: "/console/tokens/\(token.id)/created", request)
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
             // A radio has no default, so an empty role is a question not answered, said as GOV.UK says it.
@@ -73,24 +72,30 @@ extension TokenPages {
             }
             return renderForm(request, entry: entry, issues: issues)
         }
-        let secretBox = OneTimeSecret(label: messages[.tokensSecret], value: secret,
-                                      keepAdvice: "where the person or app that uses it keeps secrets, such as a password manager or the app's configuration",
-                                      warning: messages[.tokensSecretWarning])
-        let use = messages.html(.tokensUse, ["header": "<code>Authorization: Bearer</code>", "variable": "<code>VOUCH_TOKEN</code>"])
-        // The secret is in this answer only: it is shown here, never put in an address or kept for a later page, and the
-        // page offers no language link, which would lose it.
-        var response = request.translatedPage(messages[.tokensCreated], banner: NotificationBanner(.success, heading: messages(.tokensCreatedBanner, ["name": entry.name])),
-                                              switcher: false, content: """
-        <h1 class="heading-l">\(messages[.tokensCreated])</h1>
-        \(SummaryList([SummaryList.Row(messages[.tokensName], text: token.name),
-                       SummaryList.Row(messages[.tokensIssuedTo], text: token.principalName),
-                       SummaryList.Row(messages[.tokensRole], text: TokenPages.roleWords(token, messages))]).render(messages))
-        \(secretBox.render(messages))
-        <p class="body">\(use)</p>
-        <p class="body"><a href="/console/tokens">\(messages[.tokensBackToAll])</a></p>
-        """)
-        response.status = 201
-        return response
+    }
+
+    /// The one page that shows a new token's secret (`ConsoleRoutes.reveal`).
+    func created(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let messages = request.messages
+        return try routes.revealed(request, next: (href: "/console/tokens", text: messages[.tokensBackToAll])) { kept in
+            let secretBox = OneTimeSecret(label: messages[.tokensSecret], value: kept["secret"] ?? "",
+                                          keepAdvice: "where the person or app that uses it keeps secrets, such as a password manager or the app's configuration",
+                                          warning: messages[.tokensSecretWarning])
+            let use = messages.html(.tokensUse, ["header": "<code>Authorization: Bearer</code>", "variable": "<code>VOUCH_TOKEN</code>"])
+            let role = Role(rawValue: kept["role"] ?? "").map { TokenPages.roleWords($0, tester: kept["tester"].flatMap { $0.isEmpty ? nil : $0 }, messages) } ?? ""
+            // No language link: following one would find the secret taken.
+            return request.translatedPage(messages[.tokensCreated],
+                                          banner: NotificationBanner(.success, heading: messages(.tokensCreatedBanner, ["name": kept["name"] ?? ""])),
+                                          switcher: false, content: """
+            <h1 class="heading-l">\(messages[.tokensCreated])</h1>
+            \(SummaryList([SummaryList.Row(messages[.tokensName], text: kept["name"] ?? ""),
+                           SummaryList.Row(messages[.tokensIssuedTo], text: kept["principal"] ?? ""),
+                           SummaryList.Row(messages[.tokensRole], text: role)]).render(messages))
+            \(secretBox.render(messages))
+            <p class="body">\(use)</p>
+            <p class="body"><a href="/console/tokens">\(messages[.tokensBackToAll])</a></p>
+            """)
+        }
     }
 
     private func renderForm(_ request: ConsoleRequest, entry: Entry, issues: [FieldIssue]) -> HTTPResponse {

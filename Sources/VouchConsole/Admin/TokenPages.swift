@@ -18,6 +18,7 @@ struct TokenPages {
         routes.get(&router, "/console/tokens", Self.access, list)
         routes.get(&router, "/console/tokens/new", Self.access, newForm)
         routes.post(&router, "/console/tokens/new", Self.access, create)
+        routes.get(&router, "/console/tokens/{id}/created", Self.access, created)
         routes.get(&router, "/console/tokens/{id}/revoke", Self.access, confirmRevoke)
         routes.post(&router, "/console/tokens/{id}/revoke", Self.access, revoke)
     }
@@ -59,7 +60,11 @@ struct TokenPages {
 
     /// "release manager", or "tester t_… (bound to that tester)".
     static func roleWords(_ token: TokenRecord, _ messages: Messages = .english) -> String {
-        let role = messages.role(token.role)
-        return token.testerID.map { messages(.tokensRoleForTester, ["role": role, "tester": $0]) } ?? role
+        roleWords(token.role, tester: token.testerID, messages)
+    }
+
+    static func roleWords(_ role: Role, tester: String?, _ messages: Messages) -> String {
+        let words = messages.role(role)
+        return tester.map { messages(.tokensRoleForTester, ["role": words, "tester": $0]) } ?? words
     }
 }

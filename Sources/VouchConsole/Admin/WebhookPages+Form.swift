@@ -4,7 +4,7 @@ import VouchHTTP
 import VouchServices
 import VouchJSON
 
-/// "Add a webhook": the form, its problems, and the one page that shows the new webhook's signing secret.
+/// "Add a webhook": the form, its problems, and the one page its redirect leads to, which shows the signing secret once.
 extension WebhookPages {
     /// What the person entered, kept as typed so a page with problems shows it again.
     struct Entry {
@@ -17,6 +17,16 @@ extension WebhookPages {
         var tokenFile = ""
 
         init() {}
+
+        /// The receiver as it is, for the form that edits it.
+        init(_ endpoint: WebhookEndpoint) {
+            url = endpoint.url
+            events = Set(endpoint.events.map(\.rawValue))
+            required = endpoint.required ? "true" : "false"
+            enabled = endpoint.enabled ? "true" : "false"
+            format = endpoint.format.rawValue
+            tokenFile = endpoint.tokenFile ?? ""
+        }
 
         init(_ request: ConsoleRequest) {
             url = request.field("url")
@@ -64,37 +74,52 @@ extension WebhookPages {
         let entry = Entry(request)
         let unanswered = entry.unanswered(messages)
         guard unanswered.isEmpty else { return renderForm(request, entry: entry, issues: unanswered) }
-        let endpoint: WebhookEndpoint
         switch try ServiceRefusal.attempt({ try services.webhooks.create(entry.fields, by: try request.signedIn) }) {
-        case .success(let created): endpoint = created
+        case .success(let endpoint):
+            return try routes.reveal(["secret": endpoint.secret, "url": endpoint.url], at: "/console/webhooks/\(endpoint.id)/created", request)
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
             return renderForm(request, entry: entry, issues: Self.formIssues(messages).issues(from: refusal.issues, messages: messages))
         }
-        let (id, secret) = (endpoint.id, endpoint.secret)
-        let secretBox = OneTimeSecret(label: messages[.webhookFormSecret], value: secret, keepAdvice: "in the receiver's configuration",
-                                      warning: messages[.webhookFormSecretWarning])
-        let pageLink: HTML = "<a href=\"/console/webhooks/\(id)\">\(messages[.webhookFormPageLink])</a>"
-        // The secret is in this answer only: it is shown here, never put in an address or kept for a later page, and the
-        // page offers no language link, which would lose it.
-        var response = request.translatedPage(messages[.webhookFormAddedTitle],
-                                              banner: NotificationBanner(.success, heading: messages(.webhookFormAddedBanner, ["url": entry.url])),
-                                              switcher: false, content: """
-        <h1 class="heading-l">\(messages[.webhookFormAddedTitle])</h1>
-        <p class="body">\(messages.html(.webhookFormSigns, ["standard": WebhookPages.standard(messages)]))</p>
-        \(secretBox.render(messages))
-        <p class="body">\(messages.html(.webhookFormGoToPage, ["link": pageLink]))</p>
-        <p class="body"><a href="/console/webhooks">\(messages[.webhookFormBackToAll])</a></p>
-        """)
-        response.status = 201
-        return response
+    }
+
+    /// The one page that shows a new webhook's signing secret (`ConsoleRoutes.reveal`).
+    func created(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let messages = request.messages
+        let id = request.parameter("id")
+        return try routes.revealed(request, next: (href: "/console/webhooks/\(id)", text: messages[.webhookFormPageLink])) { kept in
+            let secretBox = OneTimeSecret(label: messages[.webhookFormSecret], value: kept["secret"] ?? "", keepAdvice: "in the receiver's configuration",
+                                          warning: messages[.webhookFormSecretWarning])
+            let pageLink: HTML = "<a href=\"/console/webhooks/\(id)\">\(messages[.webhookFormPageLink])</a>"
+            // No language link: following one would find the secret taken.
+            return request.translatedPage(messages[.webhookFormAddedTitle],
+                                          banner: NotificationBanner(.success, heading: messages(.webhookFormAddedBanner, ["url": kept["url"] ?? ""])),
+                                          switcher: false, content: """
+            <h1 class="heading-l">\(messages[.webhookFormAddedTitle])</h1>
+            <p class="body">\(messages.html(.webhookFormSigns, ["standard": WebhookPages.standard(messages)]))</p>
+            \(secretBox.render(messages))
+            <p class="body">\(messages.html(.webhookFormGoToPage, ["link": pageLink]))</p>
+            <p class="body"><a href="/console/webhooks">\(messages[.webhookFormBackToAll])</a></p>
+            """)
+        }
     }
 
     private func renderForm(_ request: ConsoleRequest, entry: Entry, issues: [FieldIssue]) -> HTTPResponse {
-        func issue(_ field: String) -> FieldIssue? { issues.first { $0.field == field } }
         let messages = request.messages
+        return request.translatedPage(messages[.webhooksAdd], issues: issues, backLink: BackLink(href: "/console/webhooks", text: messages[.webhooksCaption]),
+                                      content: """
+        <h1 class="heading-l">\(messages[.webhooksAdd])</h1>
+        <p class="body">\(messages[.webhookFormShownOnce])</p>
+        \(request.form("/console/webhooks/new", Self.fields(entry, issues: issues, askingEnabled: true, messages) + Button(messages[.webhookFormAddButton]).render()))
+        """)
+    }
+
+    /// The form's questions: the address, the events, whether promotions wait for it and, on creation, whether it
+    /// receives events at all (an existing receiver is enabled and disabled from its page).
+    static func fields(_ entry: Entry, issues: [FieldIssue], askingEnabled: Bool, _ messages: Messages) -> HTML {
+        func issue(_ field: String) -> FieldIssue? { issues.first { $0.field == field } }
         let events = WebhookEventType.subscribable.map { RadioGroup.Option($0.rawValue, WebhookWords.event($0, messages), hint: $0.rawValue) }
-        let fields = [
+        return HTML.join([
             TextField(name: "url", label: messages[.webhooksUrl], hint: messages[.webhookFormUrlHint],
                       value: entry.url, issue: issue("url"), type: "url", autocomplete: "off", spellcheck: false).render(messages),
             CheckboxGroup(name: "events", legend: messages[.webhookFormWhichEvents], hint: messages[.webhookFormEventsHint],
@@ -107,16 +132,9 @@ extension WebhookPages {
                        selected: entry.format, issue: issue("format")).render(messages),
             TextField(name: "token_file", label: messages[.webhookFormatsTokenFile], hint: messages[.webhookFormatsTokenFileHint],
                       value: entry.tokenFile, issue: issue("token_file"), autocomplete: "off", spellcheck: false).render(messages),
-            RadioGroup(name: "enabled", legend: messages[.webhookFormShouldReceive],
-                       options: [.init("true", messages[.webhookFormReceiveYes]), .init("false", messages[.webhookFormReceiveNo])],
-                       selected: entry.enabled, issue: issue("enabled")).render(messages),
-            Button(messages[.webhookFormAddButton]).render(),
-        ]
-        return request.translatedPage(messages[.webhooksAdd], issues: issues, backLink: BackLink(href: "/console/webhooks", text: messages[.webhooksCaption]),
-                                      content: """
-        <h1 class="heading-l">\(messages[.webhooksAdd])</h1>
-        <p class="body">\(messages[.webhookFormShownOnce])</p>
-        \(request.form("/console/webhooks/new", HTML.join(fields)))
-        """)
+            askingEnabled ? RadioGroup(name: "enabled", legend: messages[.webhookFormShouldReceive],
+                                       options: [.init("true", messages[.webhookFormReceiveYes]), .init("false", messages[.webhookFormReceiveNo])],
+                                       selected: entry.enabled, issue: issue("enabled")).render(messages) : .empty,
+        ])
     }
 }

@@ -18,7 +18,9 @@ struct WebhookPages {
         routes.get(&router, "/console/webhooks", Self.access, list)
         routes.get(&router, "/console/webhooks/new", Self.access, newForm)
         routes.post(&router, "/console/webhooks/new", Self.access, create)
+        routes.get(&router, "/console/webhooks/{id}/created", Self.access, created)
         routes.get(&router, "/console/webhooks/{id}", Self.access, details)
+        routes.form(&router, "/console/webhooks/{id}/edit", Self.access, show: editForm, submit: edit)
         routes.post(&router, "/console/webhooks/{id}/test", Self.access, sendTest)
         routes.post(&router, "/console/webhooks/{id}/enable", Self.access, enable)
         routes.get(&router, "/console/webhooks/{id}/disable", Self.access, confirmDisable)
@@ -86,7 +88,7 @@ struct WebhookPages {
         ]
     }
 
-    /// What may be done now: a test and disabling while it is enabled, enabling while it is not, and deleting.
+    /// What may be done now: changing it, a test and disabling while it is enabled, enabling while it is not, and deleting.
     private func actions(for endpoint: WebhookEndpoint, request: ConsoleRequest) -> HTML {
         let messages = request.messages
         let path = "/console/webhooks/\(endpoint.id)"
@@ -96,7 +98,8 @@ struct WebhookPages {
             <p class="body"><a href="\(path)/disable">\(messages[.webhooksDisableLink])</a></p>
             """
             : request.form(path + "/enable", "<p class=\"body\">\(messages[.webhooksDisabledText])</p>" + Button(messages[.webhooksEnableButton]).render())
-        return toggle + "<p class=\"body\"><a href=\"\(path)/delete\">\(messages[.webhooksDeleteLink])</a></p>"
+        return "<p class=\"body\"><a href=\"\(path)/edit\">\(messages[.webhookEditLink])</a></p>" + toggle
+            + "<p class=\"body\"><a href=\"\(path)/delete\">\(messages[.webhooksDeleteLink])</a></p>"
     }
 
     /// The specification's name, which is English in every language.
@@ -106,6 +109,7 @@ struct WebhookPages {
     static func banner(for done: String?, _ messages: Messages) -> NotificationBanner? {
         let heading: MessageKey? = switch done {
         case "tested": .webhooksTested
+        case "edited": .webhookEditEdited
         case "enabled": .webhooksEnabled
         case "disabled": .webhooksDisabled
         case "redelivered": .webhooksRedelivered

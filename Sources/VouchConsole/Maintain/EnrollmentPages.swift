@@ -63,10 +63,8 @@ struct EnrollmentPages {
         let candidates = try lookup.activeTesters(limit: EnrollmentPages.listedTesters).filter { !enrolledIDs.contains($0.id) }
         let enrollForm: HTML = candidates.isEmpty
             ? "<h2 class=\"heading-m\">\(messages[.enrollmentsEnrollTitle])</h2><p class=\"body\">\(messages[.enrollmentsAllEnrolled]) <a href=\"/console/testers/new\">\(messages[.enrollmentsAddTester])</a></p>"
-            : request.form("/console/fixes/\(key)/enrollments", CheckboxGroup(
-                name: "testers", legend: messages[.enrollmentsEnrollTitle], heading: .sectionHeading, hint: messages[.enrollmentsEnrollHint],
-                options: candidates.map { RadioGroup.Option($0.id, "\(TesterWords.name($0, messages)) (\($0.id))", hint: TesterWords.assistiveTech(of: $0, messages)) },
-                selected: chosen, issue: issues.first { $0.field == "testers" }).render(messages) + Button(messages[.enrollmentsEnrollButton]).render())
+            : TesterChoice(legend: messages[.enrollmentsEnrollTitle], hint: messages[.enrollmentsEnrollHint], button: messages[.enrollmentsEnrollButton])
+                .form(request, action: "/console/fixes/\(key)/enrollments", candidates: candidates, chosen: chosen, issue: issues.first { $0.field == "testers" })
         return request.translatedPage(messages(.enrollmentsTitle, ["title": fix.title]), issues: issues,
                                       backLink: BackLink(href: "/console/fixes/\(key)", text: messages[.decisionBackToFix]), banner: banner, content: """
         <h1 class="heading-l">\(messages.html(.enrollmentsTitle, ["title": messages.title(of: fix)]))</h1>

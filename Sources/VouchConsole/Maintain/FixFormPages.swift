@@ -4,14 +4,15 @@ import VouchHTTP
 import VouchServerKit
 import VouchServices
 
-/// Creating a fix and editing its details: `/console/fixes/new` and `/console/fixes/{key}/edit`.
+/// Creating a fix and editing its details: `/console/new-fix` and `/console/fixes/{key}/edit`. The form is outside
+/// `/console/fixes/`, where the segment after it always names a fix, so a fix keyed `new` (or `edit`) has its page.
 struct FixFormPages {
     let routes: ConsoleRoutes
     let lookup: MaintainerLookup
     let services: Services
 
     func register(in router: inout APIRouter) {
-        routes.form(&router, "/console/fixes/new", .permission(.editFixes), show: newForm, submit: create)
+        routes.form(&router, "/console/new-fix", .permission(.editFixes), show: newForm, submit: create)
         routes.form(&router, "/console/fixes/{key}/edit", .permission(.editFixes), show: editForm, submit: edit)
     }
 
@@ -38,7 +39,7 @@ struct FixFormPages {
                                       backLink: BackLink(href: "/console/fixes", text: messages[.fixFormBackToFixes]), content: """
         <h1 class="heading-l">\(messages[.fixFormCreateTitle])</h1>
         <p class="body">\(messages[.fixFormCreateIntro])</p>
-        \(request.form("/console/fixes/new", form.render(issues: issues, includingKey: true, messages) + Button(messages[.fixFormCreateButton]).render()))
+        \(request.form("/console/new-fix", form.render(issues: issues, includingKey: true, messages) + Button(messages[.fixFormCreateButton]).render()))
         """)
     }
 

@@ -20,6 +20,7 @@ struct InvitationPages {
         // Opening the answer's address again leads back to the list, never to a new invitation.
         routes.form(&router, "/console/invitations/new", .permission(.manageTesters), show: { try newPage($0, form: InvitationForm(), issues: []) },
                     submit: create)
+        routes.get(&router, "/console/invitations/{id}/created", .permission(.manageTesters), created)
         routes.form(&router, "/console/invitations/{id}/revoke", .permission(.manageTesters), show: confirmRevocation, submit: revoke)
     }
 
@@ -62,7 +63,7 @@ struct InvitationPages {
         """)
     }
 
-    /// The address is answered here, once, and never through a redirect a reload could show again.
+    /// Makes the invitation and sends the browser to the page that shows its address once.
     func create(_ request: ConsoleRequest) throws -> HTTPResponse {
         let form = InvitationForm(request)
         var issues: [FieldIssue] = []
@@ -74,26 +75,33 @@ struct InvitationPages {
         let draft = InvitationService.Draft(nameHint: form.note.isEmpty ? nil : form.note, targetingKeys: FormFields.list(form.keys), fixKeys: form.fixes,
                                             panelIDs: form.panels,
                                             language: form.language.isEmpty ? nil : form.language, expiresIn: form.expires, uses: uses)
-        let created: InvitationService.Created
         switch try ServiceRefusal.attempt({ try services.invitations.create(draft, base: base, by: try request.signedIn) }) {
-        case .success(let made): created = made
+        case .success(let made):
+            return try routes.reveal(["url": made.url], at: "/console/invitations/\(made.invitation.id)/created", request)
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
             return try newPage(request, form: form, issues: InvitationForm.fields(request.messages).issues(from: refusal.issues))
         }
+    }
+
+    /// The one page that shows a new invitation's address (`ConsoleRoutes.reveal`).
+    func created(_ request: ConsoleRequest) throws -> HTTPResponse {
         let messages = request.messages
-        let advice = messages.html(.invitationsLinkAdvice, ["time": messages.timeElement(created.invitation.expiresAt),
-                                                            "uses": HTML("\(messages.number(created.invitation.usesAllowed))")])
-        // No language links: following one would lose the address, shown only here.
-        return request.translatedPage(messages[.invitationsCreatedTitle], banner: NotificationBanner(.success, heading: messages[.invitationsCreatedTitle]),
-                                      switcher: false, content: """
-        <h1 class="heading-l">\(messages[.invitationsCreatedTitle])</h1>
-        <h2 class="heading-m" id="invitation-address">\(messages[.invitationsLinkHeading])</h2>
-        <p class="secret">\(created.url)</p>
-        \(WarningText(messages[.invitationsLinkWarning]).render(messages))
-        <p class="body">\(advice)</p>
-        <p class="body"><a href="/console/invitations">\(messages[.invitationsBack])</a></p>
-        """)
+        return try routes.revealed(request, next: (href: "/console/invitations", text: messages[.invitationsBack])) { kept in
+            let invitation = try services.invitations.invitation(request.parameter("id"), for: try request.signedIn)
+            let advice = messages.html(.invitationsLinkAdvice, ["time": messages.timeElement(invitation.expiresAt),
+                                                                "uses": HTML("\(messages.number(invitation.usesAllowed))")])
+            // No language links: following one would find the address taken.
+            return request.translatedPage(messages[.invitationsCreatedTitle], banner: NotificationBanner(.success, heading: messages[.invitationsCreatedTitle]),
+                                          switcher: false, content: """
+            <h1 class="heading-l">\(messages[.invitationsCreatedTitle])</h1>
+            <h2 class="heading-m" id="invitation-address">\(messages[.invitationsLinkHeading])</h2>
+            <p class="secret">\(kept["url"] ?? "")</p>
+            \(WarningText(messages[.invitationsLinkWarning]).render(messages))
+            <p class="body">\(advice)</p>
+            <p class="body"><a href="/console/invitations">\(messages[.invitationsBack])</a></p>
+            """)
+        }
     }
 
     func confirmRevocation(_ request: ConsoleRequest) throws -> HTTPResponse {

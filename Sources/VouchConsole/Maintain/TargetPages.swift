@@ -6,7 +6,8 @@ import VouchServerKit
 import VouchServices
 
 /// A fix's direct targets: keys the flag is on for while the fix is in testing without a tester's enrollment, such
-/// as a QA device or a test account (`/console/fixes/{key}/targets`).
+/// as a QA device or a test account (`/console/fixes/{key}/targets`). As in the API, every staff role reads them and
+/// those who edit fixes change them.
 struct TargetPages {
     let routes: ConsoleRoutes
     let lookup: MaintainerLookup
@@ -17,7 +18,8 @@ struct TargetPages {
     }
 
     func register(in router: inout APIRouter) {
-        routes.form(&router, "/console/fixes/{key}/targets", .permission(.editFixes), show: show, submit: change)
+        routes.get(&router, "/console/fixes/{key}/targets", .permission(.readAll), show)
+        routes.post(&router, "/console/fixes/{key}/targets", .permission(.editFixes), change)
     }
 
     func show(_ request: ConsoleRequest) throws -> HTTPResponse {
@@ -61,8 +63,10 @@ struct TargetPages {
         let messages = request.messages
         let targets = try lookup.store.targets(of: key)
         let action = "/console/fixes/\(key)/targets"
-        let current: HTML = targets.isEmpty
-            ? "<h2 class=\"heading-m\">\(messages[.targetsCurrent])</h2><p class=\"body\">\(messages[.targetsNone])</p>"
+        let edits = try request.signedIn.allows(.editFixes)
+        let current: HTML = targets.isEmpty || !edits
+            ? "<h2 class=\"heading-m\">\(messages[.targetsCurrent])</h2>" + (targets.isEmpty ? "<p class=\"body\">\(messages[.targetsNone])</p>"
+                : "<ul class=\"list\">\(targets.map { target -> HTML in "<li><code>\(target)</code></li>" })</ul>")
             : request.form(action, Form.hidden("change", "remove") + CheckboxGroup(
                 name: "remove", legend: messages[.targetsCurrent], heading: .sectionHeading, hint: messages[.targetsRemoveHint],
                 options: targets.map { RadioGroup.Option($0, $0) }, selected: removing, issue: issues.first { $0.field == "remove" }).render(messages)
@@ -75,7 +79,7 @@ struct TargetPages {
         <p class="body">\(messages[.targetsIntro])</p>
         <p class="body">\(messages.html(.enrollmentsStateOfFix, ["state": Words.stateTag(fix.state, messages).render()]))</p>
         \(current)
-        \(request.form(action, addField.render(messages) + Button(messages[.targetsAddButton]).render()))
+        \(edits ? request.form(action, addField.render(messages) + Button(messages[.targetsAddButton]).render()) : .empty)
         """)
     }
 }

@@ -20,10 +20,11 @@ struct TesterLinkPages {
         // Opening the answer's address again (a reload from the address bar) leads back to the tester, never to a new link.
         routes.form(&router, "/console/testers/{id}/links", .permission(.manageTesters),
                     show: { .seeOther("/console/testers/\(try lookup.tester($0).id)") }, submit: create)
+        routes.get(&router, "/console/testers/{id}/links/{link}/created", .permission(.manageTesters), created)
         routes.form(&router, "/console/testers/{id}/links/{link}/revoke", .permission(.manageTesters), show: confirmRevocation, submit: revoke)
     }
 
-    /// The link's address is answered here, once, and never through a redirect a reload could show again.
+    /// Makes the link and sends the browser to the page that shows its address once.
     func create(_ request: ConsoleRequest) throws -> HTTPResponse {
         let tester = try lookup.tester(request)
         var form = LinkForm(validFor: request.field("valid_for"))
@@ -35,31 +36,42 @@ struct TesterLinkPages {
         let outcome = try ServiceRefusal.attempt {
             try services.links.create(for: tester.id, validFor: form.validFor, base: base, by: try request.signedIn)
         }
-        let created: LinkService.Created
         switch outcome {
-        case .success(let link): created = link
+        case .success(let created):
+            return try routes.reveal(["url": created.url], at: "/console/testers/\(tester.id)/links/\(created.link.id)/created", request)
         case .failure(let refusal):
             guard refusal.status == 422 else { throw refusal.problem }
             form.issues = FormFields([("valid_for", request.messages[.linkFormLabel])]).issues(from: refusal.issues, messages: request.messages)
             return try page.render(request, tester: tester, linkForm: form, banner: nil)
         }
-        let url = created.url
+    }
+
+    /// The one page that shows a new personal link's address (`ConsoleRoutes.reveal`).
+    func created(_ request: ConsoleRequest) throws -> HTTPResponse {
+        let tester = try lookup.tester(request)
         let messages = request.messages
         let name = TesterWords.name(tester, messages)
-        let channel = tester.contact.map { messages(.linkMessageTo, ["contact": $0]) } ?? messages[.linkAnyChannel]
-        let banner = NotificationBanner(.success, heading: messages[.linkCreated])
-        let sendTo = messages.html(.linkSendTo, ["name": "\(name)", "channel": "\(channel)", "date": messages.staffTimeElement(created.link.expiresAt)])
-        return request.translatedPage(messages(.linkPageTitle, ["name": name]),
-                                      backLink: BackLink(href: "/console/testers/\(tester.id)", text: messages[.withdrawTesterBack]),
-                                      banner: banner, switcher: false, content: """
-        <h1 class="heading-l">\(messages(.linkPageTitle, ["name": name]))</h1>
-        <h2 class="heading-m" id="personal-link">\(messages[.linkTheLink])</h2>
-        <p class="secret">\(url)</p>
-        \(WarningText(messages[.linkCopyNow]).render(messages))
-        <p class="body">\(sendTo)</p>
-        <p class="body">\(messages[.linkIfLost])</p>
-        <p class="body"><a href="/console/testers/\(tester.id)">\(messages(.linkBackToPage, ["name": name]))</a></p>
-        """)
+        let back = (href: "/console/testers/\(tester.id)", text: messages(.linkBackToPage, ["name": name]))
+        return try routes.revealed(request, next: back) { kept in
+            let id = request.parameter("link")
+            guard let link = try lookup.store.testerLinks(of: tester.id).first(where: { $0.id == id }) else {
+                throw Problem(status: 404, detail: "the tester \(tester.id) has no link '\(id)'")
+            }
+            let channel = tester.contact.map { messages(.linkMessageTo, ["contact": $0]) } ?? messages[.linkAnyChannel]
+            let sendTo = messages.html(.linkSendTo, ["name": "\(name)", "channel": "\(channel)", "date": messages.staffTimeElement(link.expiresAt)])
+            // No language link: following one would find the address taken.
+            return request.translatedPage(messages(.linkPageTitle, ["name": name]),
+                                          backLink: BackLink(href: back.href, text: messages[.withdrawTesterBack]),
+                                          banner: NotificationBanner(.success, heading: messages[.linkCreated]), switcher: false, content: """
+            <h1 class="heading-l">\(messages(.linkPageTitle, ["name": name]))</h1>
+            <h2 class="heading-m" id="personal-link">\(messages[.linkTheLink])</h2>
+            <p class="secret">\(kept["url"] ?? "")</p>
+            \(WarningText(messages[.linkCopyNow]).render(messages))
+            <p class="body">\(sendTo)</p>
+            <p class="body">\(messages[.linkIfLost])</p>
+            <p class="body"><a href="\(back.href)">\(back.text)</a></p>
+            """)
+        }
     }
 
     func confirmRevocation(_ request: ConsoleRequest) throws -> HTTPResponse {

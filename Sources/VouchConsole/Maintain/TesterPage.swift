@@ -20,6 +20,7 @@ struct TesterPage {
         let messages = request.messages
         let banner: NotificationBanner? = switch request.http.query["done"] {
         case "created": NotificationBanner(.success, heading: messages[.testerAdded], body: "<p class=\"body\">\(messages[.testerAddedText])</p>")
+        case "edited": NotificationBanner(.success, heading: messages[.testerEditEdited])
         case "revoked": NotificationBanner(.success, heading: messages[.testerLinkRevoked], body: "<p class=\"body\">\(messages[.testerLinkRevokedText])</p>")
         case "withdrawn": NotificationBanner(.success, heading: messages[.testerWithdrawn], body: "<p class=\"body\">\(messages[.testerWithdrawnText])</p>")
         default: nil
@@ -34,6 +35,7 @@ struct TesterPage {
         let content: HTML = """
         <h1 class="heading-l">\(name)</h1>
         \(SummaryList(details(of: tester, messages)).render(messages))
+        \(tester.isActive ? "<p class=\"body\"><a href=\"/console/testers/\(tester.id)/edit\">\(messages(.testerEditLink, ["name": name]))</a></p>" : HTML.empty)
         \(try enrolledFixes(of: tester, messages))
         \(tester.isActive ? try links(request, tester, linkForm: linkForm) : .empty)
         \(tester.isActive ? withdrawal(tester, messages) : .empty)

@@ -29,8 +29,12 @@ struct FixActions {
         links += lifecycleLinks([(.start, messages[.actionsStart]), (.revise, messages[.actionsRevise]), (.abandon, messages[.actionsAbandon])])
         if editsDetails {
             links += [Link(path: base + "/targets", text: messages[.actionsTargets]), Link(path: base + "/enrollments", text: messages[.actionsEnrollments])]
+        } else if principal.allows(.readAll) {
+            // Every staff role reads the direct targets, as in the API.
+            links.append(Link(path: base + "/targets", text: messages[.targetsCurrent]))
         }
         if mayDecide { links.append(Link(path: base + "/decision", text: messages[.actionsDecide])) }
+        if principal.allows(.decideRelease) { links.append(Link(path: base + "/criteria", text: messages[.criteriaFormLink])) }
         links += lifecycleLinks(ReleaseAction.allCases.map { ($0.fixAction, messages[$0.linkKey]) })
         return links
     }

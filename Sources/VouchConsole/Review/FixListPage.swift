@@ -41,7 +41,7 @@ struct FixListPage {
         let table = DataTable(caption: caption, columns: [messages[.fixListFix], messages[.fixListState], messages[.fixListRevision]], rows: rows,
                               firstColumnHeadsRows: true, emptyText: empty)
         let create: HTML = principal.allows(.editFixes)
-            ? "<p class=\"body\"><a href=\"/console/fixes/new\" class=\"button\">\(messages[.overviewCreate])</a></p>" : .empty
+            ? "<p class=\"body\"><a href=\"/console/new-fix\" class=\"button\">\(messages[.overviewCreate])</a></p>" : .empty
         let title = state.map { messages(.fixListTitleInState, ["state": messages.state($0)]) } ?? messages[.fixListTitle]
         return request.translatedPage(title, content: """
         <h1 class="heading-l">\(title)</h1>

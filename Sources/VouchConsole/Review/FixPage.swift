@@ -66,6 +66,7 @@ struct FixPage {
         case DecisionPages.rejectedFlag: .bannerRejected
         case "created": .bannerCreated
         case "edited": .bannerEdited
+        case "criteria": .criteriaFormSaved
         case let flag? where MaintainerAction.allCases.contains(where: { $0.done == flag }):
             MaintainerAction.allCases.first { $0.done == flag }?.banner
         case let flag?: ReleaseAction.allCases.first { $0.doneFlag == flag }?.banner

@@ -21,6 +21,9 @@ struct ReviewPages {
         let decision = DecisionPages(store: store, promotion: promotion, services: services)
         routes.get(&router, "/console/fixes/{key}/decision", .permission(.approve), decision.form)
         routes.post(&router, "/console/fixes/{key}/decision", .permission(.approve), decision.submit)
+        let criteria = CriteriaPage(services: services)
+        routes.get(&router, "/console/fixes/{key}/criteria", .permission(.decideRelease), criteria.form)
+        routes.post(&router, "/console/fixes/{key}/criteria", .permission(.decideRelease), criteria.submit)
         let actions = ReleaseActionPages(store: store, promotion: promotion, services: services)
         for action in ReleaseAction.allCases {
             // One literal route per action, so the maintainer's own action pages beside them never collide.
