@@ -36,9 +36,18 @@ import VouchTestSupport
         #expect(required.html.contains("href=\"#field-required\""), "\(required.html)")
         #expect(required.html.contains("cannot be required for promotion"))
         #expect(required.html.contains("name=\"format\" type=\"radio\" value=\"slack\" checked"))
-        #expect(try browser.post("/console/webhooks/new", fields + [("required", "false")]).status == 201)
+        #expect(try browser.post("/console/webhooks/new", fields + [("required", "false")]).status == 303)
         let list = try browser.get("/console/webhooks")
         #expect(list.html.contains("<span class=\"hint\">Slack message in words, with a link to the fix</span>"), "\(list.html)")
-        #expect(try server.call("GET", "/v1/webhooks").json["webhooks"]?.arrayValue?.first?["format"]?.stringValue == "slack")
+        let id = try #require(try server.call("GET", "/v1/webhooks").json["webhooks"]?.arrayValue?.first?["id"]?.stringValue)
+        #expect(try server.call("GET", "/v1/webhooks/\(id)").json["format"]?.stringValue == "slack")
+        // Changing it starts from the format it has, and may change it: back to Standard Webhooks here.
+        let edit = try browser.get("/console/webhooks/\(id)/edit")
+        #expect(edit.html.contains("name=\"format\" type=\"radio\" value=\"slack\" checked"), "\(edit.html)")
+        let editCSRF = try #require(edit.csrf)
+        let changed = try browser.post("/console/webhooks/\(id)/edit", [("csrf", editCSRF), ("url", "http://127.0.0.1:9/hook"),
+                                                                         ("events", "fix.promoted"), ("required", "false"), ("format", "standard")])
+        #expect(changed.status == 303, "\(changed.html)")
+        #expect(try server.call("GET", "/v1/webhooks/\(id)").json["format"]?.stringValue == "standard")
     }
 }
