@@ -102,7 +102,8 @@ public final class VouchApplication: Sendable {
         let services = Services(store: store, promotion: promotion, checkWebhookAddress: { try VouchApplication.check(url: $0, with: addressPolicy) },
                                 makeWebhookSecret: WebhookSigner.makeSecret, linkValidSeconds: settings.console.linkValidSeconds,
                                 programmeOperator: settings.programmeOperator, defaultLanguage: settings.console.defaultLanguage,
-                                consentTexts: settings.consentTexts, mailEnabled: mail != nil, clock: clock)
+                                consentTexts: settings.consentTexts, mailEnabled: mail != nil,
+                                reportProductName: settings.reportProductName, clock: clock)
         APIRoutes.register(in: &router, services: services, store: store, promotion: promotion, settings: settings, clock: clock)
         if settings.console.enabled {
             let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)

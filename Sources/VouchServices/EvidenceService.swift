@@ -9,14 +9,18 @@ public struct EvidenceService: Sendable {
     let store: any FeedbackStore & FixStore & AuditStore
     /// The report's author.
     let programmeOperator: ProgrammeOperator
+    /// The product a report speaks for when its request names none (`report.product_name`; empty: none).
+    public let defaultProductName: String
     let clock: @Sendable () -> Date
 
     /// Records read from the store at a time while a document is built.
     static let pageSize = 1_000
 
-    public init(store: any FeedbackStore & FixStore & AuditStore, programmeOperator: ProgrammeOperator, clock: @escaping @Sendable () -> Date) {
+    public init(store: any FeedbackStore & FixStore & AuditStore, programmeOperator: ProgrammeOperator, defaultProductName: String = "",
+                clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.programmeOperator = programmeOperator
+        self.defaultProductName = defaultProductName
         self.clock = clock
     }
 

@@ -24,7 +24,7 @@ public struct Services: Sendable {
     public init(store: any Store, promotion: PromotionService, checkWebhookAddress: @escaping WebhookService.AddressCheck,
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
                 programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
-                consentTexts: ConsentTextLibrary = .standard, mailEnabled: Bool = false, clock: @escaping @Sendable () -> Date) {
+                consentTexts: ConsentTextLibrary = .standard, mailEnabled: Bool = false, reportProductName: String = "", clock: @escaping @Sendable () -> Date) {
         let planner = NotificationPlanner(enabled: mailEnabled, defaultLanguage: defaultLanguage)
         fixes = FixService(store: store, promotion: promotion, defaultLanguage: defaultLanguage, clock: clock)
         targets = TargetService(store: store, clock: clock)
@@ -41,6 +41,6 @@ public struct Services: Sendable {
         joining = JoinService(store: store, invitations: invitations, consentTexts: consentTexts, programmeOperator: programmeOperator,
                               linkValidSeconds: linkValidSeconds, clock: clock)
         panels = PanelService(store: store, clock: clock)
-        evidence = EvidenceService(store: store, programmeOperator: programmeOperator, clock: clock)
+        evidence = EvidenceService(store: store, programmeOperator: programmeOperator, defaultProductName: reportProductName, clock: clock)
     }
 }
