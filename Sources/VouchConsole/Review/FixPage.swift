@@ -30,6 +30,7 @@ struct FixPage {
         \(CriteriaSection(report: report, messages: messages).render())
         \(FeedbackSection(latest: latest, revision: fix.revision, messages: messages).render())
         \(ApprovalsSection(report: report, messages: messages).render())
+        <p class="body"><a href="\(ConformanceReportPage.path(of: fix))">\(messages[.acrFixLink])</a></p>
         """)
     }
 

@@ -21,6 +21,9 @@ struct ReviewPages {
         let decision = DecisionPages(store: store, promotion: promotion, services: services)
         routes.get(&router, "/console/fixes/{key}/decision", .permission(.approve), decision.form)
         routes.post(&router, "/console/fixes/{key}/decision", .permission(.approve), decision.submit)
+        let report = ConformanceReportPage(services: services)
+        routes.get(&router, ConformanceReportPage.path, .permission(.readAll), report.show)
+        routes.get(&router, ConformanceReportPage.path + "/file", .permission(.readAll), report.download)
         let actions = ReleaseActionPages(store: store, promotion: promotion, services: services)
         for action in ReleaseAction.allCases {
             // One literal route per action, so the maintainer's own action pages beside them never collide.
