@@ -24,6 +24,10 @@ public struct EvidenceService: Sendable {
         self.clock = clock
     }
 
+    /// Whether a report of fixes named by key can be made as asked, without more words: vouchd names its author and
+    /// its product (`operator.*`, `report.product_name`). A fix's console page links to its report only then.
+    public var reportsWithoutAsking: Bool { programmeOperator.isConfigured && !defaultProductName.isEmpty }
+
     /// Every feedback record on one revision of the fix (its current one unless `revision` names another) as EARL
     /// assertions in JSON-LD.
     public func earl(of key: String, revision: Int?, for principal: Principal) throws -> JSONValue {

@@ -16,7 +16,7 @@ struct ReviewPages {
     package func register(in router: inout APIRouter) {
         let list = FixListPage(store: store)
         routes.get(&router, "/console/fixes", .permission(.readAll), list.show)
-        let fixPage = FixPage(store: store, promotion: promotion)
+        let fixPage = FixPage(store: store, promotion: promotion, evidence: services.evidence)
         routes.get(&router, "/console/fixes/{key}", .permission(.readAll), fixPage.show)
         let decision = DecisionPages(store: store, promotion: promotion, services: services)
         routes.get(&router, "/console/fixes/{key}/decision", .permission(.approve), decision.form)
