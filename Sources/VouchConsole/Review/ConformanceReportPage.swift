@@ -64,7 +64,7 @@ struct ConformanceReportPage {
         let query = ConformanceReportPage.asked(request.http.query)
         let markdown = request.http.query["format"] == "markdown"
         let report = try services.evidence.openACR(try services.evidence.reportScope(query), for: try request.signedIn)
-        let (text, type, name) = markdown ? (OpenACRMarkdown.string(report), "text/markdown; charset=utf-8", "acr.md")
+        let (text, type, name) = markdown ? (OpenACRMarkdown.string(report), "text/markdown; charset=utf-8", "acr.markdown")
             : (YAMLWriter.string(report), "application/yaml; charset=utf-8", "acr.yaml")
         return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: type), (name: "Content-Disposition", value: "attachment; filename=\"\(name)\"")],
                             body: Array(text.utf8))
@@ -119,7 +119,7 @@ struct ConformanceReportPage {
         <h2 class="heading-m">\(messages[.acrDownloads])</h2>
         <ul class="list">
         <li><a href="\(address)&amp;format=openacr" download="acr.yaml">\(messages[.acrDownloadYAML])</a></li>
-        <li><a href="\(address)&amp;format=markdown" download="acr.md">\(messages[.acrDownloadMarkdown])</a></li>
+        <li><a href="\(address)&amp;format=markdown" download="acr.markdown">\(messages[.acrDownloadMarkdown])</a></li>
         </ul>
         """
     }
