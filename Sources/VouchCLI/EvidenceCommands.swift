@@ -37,7 +37,7 @@ enum EvidenceCommands {
                 .single("fixes", "keys", help: "The fixes the report covers, their keys separated by commas."),
                 .single("released-from", "day", help: "Instead of --fixes: the fixes released on or after this day (YYYY-MM-DD, UTC)."),
                 .single("released-to", "day", help: "Instead of --fixes: the fixes released on or before this day (YYYY-MM-DD, UTC)."),
-                .single("product", "name", help: "The product's name as the report shows it.", required: true),
+                .single("product", "name", help: "The product's name as the report shows it; vouchd's report.product_name when not given."),
                 .single("product-version", "version", help: "The product's version, such as 5.4.1."),
             ]
         ) { context in

@@ -14,6 +14,7 @@ enum ConsoleNavigation {
             signedInAs = messages[.navigationTester]
         } else {
             items.append(("/console/fixes", messages[.staffNavigationFixes]))
+            if principal.allows(.readAll) { items.append((ConformanceReportPage.path, messages[.acrNavigation])) }
             if principal.allows(.manageTesters) {
                 items += [("/console/testers", messages[.staffNavigationTesters]), ("/console/invitations", messages[.staffNavigationInvitations]),
                           ("/console/panels", messages[.staffNavigationPanels]), ("/console/notifications", messages[.staffNavigationNotifications])]

@@ -38,17 +38,45 @@ public enum ConformanceRollup {
     public static func rows(_ evidence: [FixEvidence]) -> [Row] {
         let shipped = Set(evidence.flatMap { $0.fix.platforms.map(component) })
         let components = ["software", "web"].filter { shipped.isEmpty || shipped.contains($0) }
-        var byCell: [String: [(fix: Fix, feedback: Feedback)]] = [:]
-        for item in evidence {
+        // Each record is read once, into a small entry per cell: a release's tens of thousands of records are never
+        // copied per criterion (BENCHMARKS.md, the conformance report).
+        var setups = Setups()
+        var byCell: [String: [Entry]] = [:]
+        for (fixIndex, item) in evidence.enumerated() {
+            let numbers = Set(item.fix.wcag)
             for record in item.latest {
-                for number in Set(item.fix.wcag) { byCell["\(number) \(component(record.platform))", default: []].append((item.fix, record)) }
+                let entry = Entry(fix: fixIndex, verdict: record.verdict, setup: setups.id(of: record))
+                let name = component(record.platform)
+                for number in numbers { byCell["\(number) \(name)", default: []].append(entry) }
             }
         }
         return WCAGCatalog.criteria.filter { ["A", "AA", "AAA"].contains($0.level) }.flatMap { criterion in
             components.map { name in
                 let cell = byCell["\(criterion.number) \(name)"] ?? []
-                return Row(criterion: criterion, component: name, level: level(cell.map(\.feedback.verdict)), notes: notes(cell))
+                return Row(criterion: criterion, component: name, level: level(cell.map(\.verdict)),
+                           notes: notes(cell, fixes: evidence, setups: setups.names))
             }
+        }
+    }
+
+    /// One latest verdict in a cell: the fix it is on (an index into the evidence) and the setup it was given with.
+    struct Entry {
+        var fix: Int
+        var verdict: Verdict
+        var setup: Int
+    }
+
+    /// Each setup in words once ("VoiceOver on iOS 18.2"), numbered in the order first met.
+    struct Setups {
+        var names: [String] = []
+        var ids: [String: Int] = [:]
+
+        mutating func id(of record: Feedback) -> Int {
+            let name = ConformanceRollup.setup(record)
+            if let id = ids[name] { return id }
+            names.append(name)
+            ids[name] = names.count - 1
+            return names.count - 1
         }
     }
 
@@ -64,23 +92,31 @@ public enum ConformanceRollup {
 
     /// "Verified by assistive-technology users on fixes a (revision 2), b (revision 1). Passed: 2 testers with VoiceOver on
     /// iOS 18.2. Failed: 1 tester with NVDA on the web (Firefox)."
-    static func notes(_ cell: [(fix: Fix, feedback: Feedback)]) -> String {
+    static func notes(_ cell: [Entry], fixes evidence: [FixEvidence], setups: [String]) -> String {
         guard !cell.isEmpty else { return "No tester has verified this criterion in the fixes of this report." }
         var fixes: [String] = []
-        for item in cell where !fixes.contains("\(item.fix.key.rawValue) (revision \(item.fix.revision))") {
-            fixes.append("\(item.fix.key.rawValue) (revision \(item.fix.revision))")
+        var seenFixes = Set<Int>()
+        var seenNames = Set<String>()
+        for entry in cell where seenFixes.insert(entry.fix).inserted {
+            let fix = evidence[entry.fix].fix
+            let name = "\(fix.key.rawValue) (revision \(fix.revision))"
+            if seenNames.insert(name).inserted { fixes.append(name) }
         }
         var sentences = ["Verified by assistive-technology users on \(fixes.count == 1 ? "fix" : "fixes") \(fixes.joined(separator: ", "))."]
         for verdict in Verdict.allCases {
-            let records = cell.map(\.feedback).filter { $0.verdict == verdict }
-            guard !records.isEmpty else { continue }
-            var groups: [(setup: String, count: Int)] = []
-            for record in records {
-                let setup = self.setup(record)
-                if let index = groups.firstIndex(where: { $0.setup == setup }) { groups[index].count += 1 } else { groups.append((setup, 1)) }
+            // Setups in the order first met, each with how many testers gave this verdict with it.
+            var order: [Int] = []
+            var counts: [Int: Int] = [:]
+            for entry in cell where entry.verdict == verdict {
+                if counts[entry.setup] == nil { order.append(entry.setup) }
+                counts[entry.setup, default: 0] += 1
             }
+            guard !order.isEmpty else { continue }
             let label = verdict == .passed ? "Passed" : verdict == .failed ? "Failed" : "Could not tell"
-            let parts = groups.map { "\($0.count) \($0.count == 1 ? "tester" : "testers") with \($0.setup)" }
+            let parts = order.map { setup in
+                let count = counts[setup] ?? 0
+                return "\(count) \(count == 1 ? "tester" : "testers") with \(setups[setup])"
+            }
             sentences.append("\(label): \(parts.joined(separator: ", ")).")
         }
         return sentences.joined(separator: " ")

@@ -106,7 +106,8 @@ public final class VouchApplication: Sendable {
                                 makeWebhookSecret: WebhookSigner.makeSecret, linkValidSeconds: settings.console.linkValidSeconds,
                                 programmeOperator: settings.programmeOperator, defaultLanguage: settings.console.defaultLanguage,
                                 consentTexts: settings.consentTexts, mailEnabled: mail != nil,
-                                webhookReceivers: VouchApplication.webhookReceivers(settings), clock: clock)
+                                webhookReceivers: VouchApplication.webhookReceivers(settings), reportProductName: settings.reportProductName,
+                                clock: clock)
         APIRoutes.register(in: &router, services: services, store: store, promotion: promotion, settings: settings, clock: clock)
         if settings.console.enabled {
             let sessions = ConsoleSessions(store: store, tokens: tokens, settings: settings.console, clock: clock)

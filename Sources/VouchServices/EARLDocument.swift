@@ -36,12 +36,27 @@ public enum EARLDocument {
 
     /// The document for `feedback` (records of `fix` on one revision, in the order they arrived).
     public static func make(fix: Fix, revision: Int, feedback: [Feedback]) -> JSONValue {
-        let criteria = fix.wcag.compactMap { number in WCAGCatalog.criteria.first { $0.number == number } }
+        let criteria = criteria(of: fix)
         var graph: [JSONValue] = []
         for record in feedback {
             for criterion in criteria { graph.append(assertion(record, criterion: criterion, fix: fix, revision: revision)) }
         }
         return .object(["@context": context, "@graph": .array(graph)])
+    }
+
+    /// One tester's records on any fixes, each on its own revision, as her data export holds them: only hers, by her
+    /// pseudonym. A record whose fix is gone has no criteria to assert and is left out (it stays in her feedback).
+    public static func make(feedback: [Feedback], fixes: [String: Fix]) -> JSONValue {
+        var graph: [JSONValue] = []
+        for record in feedback {
+            guard let fix = fixes[record.fixKey] else { continue }
+            for criterion in criteria(of: fix) { graph.append(assertion(record, criterion: criterion, fix: fix, revision: record.revision)) }
+        }
+        return .object(["@context": context, "@graph": .array(graph)])
+    }
+
+    static func criteria(of fix: Fix) -> [WCAGCatalog.Criterion] {
+        fix.wcag.compactMap { number in WCAGCatalog.criteria.first { $0.number == number } }
     }
 
     /// The W3C anchor of a criterion in WCAG 2.2 ("Name, Role, Value" → `name-role-value`).

@@ -130,9 +130,12 @@ extension EvidenceService {
     /// The method and the matrix of technologies and platforms behind the report, in words.
     static func methods(_ evidence: [ConformanceRollup.FixEvidence]) -> String {
         var groups: [(setup: String, count: Int)] = []
-        for record in evidence.flatMap(\.latest) {
-            let setup = ConformanceRollup.setup(record)
-            if let index = groups.firstIndex(where: { $0.setup == setup }) { groups[index].count += 1 } else { groups.append((setup, 1)) }
+        var groupOf: [String: Int] = [:]
+        for item in evidence {
+            for record in item.latest {
+                let setup = ConformanceRollup.setup(record)
+                if let index = groupOf[setup] { groups[index].count += 1 } else { groupOf[setup] = groups.count; groups.append((setup, 1)) }
+            }
         }
         let matrix = groups.isEmpty ? "No tester has given a verdict yet."
             : "Verdicts by technology and platform: " + groups.map { "\($0.setup), \($0.count) \($0.count == 1 ? "verdict" : "verdicts")" }.joined(separator: "; ") + "."

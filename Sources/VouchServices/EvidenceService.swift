@@ -9,16 +9,24 @@ public struct EvidenceService: Sendable {
     let store: any FeedbackStore & FixStore & AuditStore
     /// The report's author.
     let programmeOperator: ProgrammeOperator
+    /// The product a report speaks for when its request names none (`report.product_name`; empty: none).
+    public let defaultProductName: String
     let clock: @Sendable () -> Date
 
     /// Records read from the store at a time while a document is built.
     static let pageSize = 1_000
 
-    public init(store: any FeedbackStore & FixStore & AuditStore, programmeOperator: ProgrammeOperator, clock: @escaping @Sendable () -> Date) {
+    public init(store: any FeedbackStore & FixStore & AuditStore, programmeOperator: ProgrammeOperator, defaultProductName: String = "",
+                clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.programmeOperator = programmeOperator
+        self.defaultProductName = defaultProductName
         self.clock = clock
     }
+
+    /// Whether a report of fixes named by key can be made as asked, without more words: vouchd names its author and
+    /// its product (`operator.*`, `report.product_name`). A fix's console page links to its report only then.
+    public var reportsWithoutAsking: Bool { programmeOperator.isConfigured && !defaultProductName.isEmpty }
 
     /// Every feedback record on one revision of the fix (its current one unless `revision` names another) as EARL
     /// assertions in JSON-LD.

@@ -26,7 +26,8 @@ public struct Services: Sendable {
                 makeWebhookSecret: @escaping @Sendable () -> String, linkValidSeconds: Int,
                 programmeOperator: ProgrammeOperator = ProgrammeOperator(name: "", contact: ""), defaultLanguage: String = "en",
                 consentTexts: ConsentTextLibrary = .standard, mailEnabled: Bool = false,
-                webhookReceivers: WebhookService.Receivers = WebhookService.Receivers(), clock: @escaping @Sendable () -> Date) {
+                webhookReceivers: WebhookService.Receivers = WebhookService.Receivers(), reportProductName: String = "",
+                clock: @escaping @Sendable () -> Date) {
         let planner = NotificationPlanner(enabled: mailEnabled, defaultLanguage: defaultLanguage)
         fixes = FixService(store: store, promotion: promotion, defaultLanguage: defaultLanguage, clock: clock)
         targets = TargetService(store: store, clock: clock)
@@ -43,7 +44,7 @@ public struct Services: Sendable {
         joining = JoinService(store: store, invitations: invitations, consentTexts: consentTexts, programmeOperator: programmeOperator,
                               linkValidSeconds: linkValidSeconds, clock: clock)
         panels = PanelService(store: store, clock: clock)
-        evidence = EvidenceService(store: store, programmeOperator: programmeOperator, clock: clock)
+        evidence = EvidenceService(store: store, programmeOperator: programmeOperator, defaultProductName: reportProductName, clock: clock)
         audit = AuditService(store: store)
     }
 }

@@ -153,7 +153,10 @@ extension RelationalStore {
                 WHERE m.tester_id = ? ORDER BY p.name_folded, p.id
                 """, [.text(id)]
             ).map { (panelID: $0.string(0), name: $0.string(1), addedBy: $0.string(2), addedAt: StoreClock.date($0.int64(3))) }
-            return TesterExport(tester: tester, enrollments: enrollments, panels: panels, feedback: try feedback(ofTester: id, on: connection), tokens: tokens)
+            let feedback = try feedback(ofTester: id, on: connection)
+            var fixes: [String: Fix] = [:]
+            for key in Set(feedback.map(\.fixKey)) { fixes[key] = try RelationalStore.fix(key, on: connection) }
+            return TesterExport(tester: tester, enrollments: enrollments, panels: panels, feedback: feedback, tokens: tokens, fixes: fixes)
         }
     }
 

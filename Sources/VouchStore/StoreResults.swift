@@ -74,4 +74,6 @@ public struct TesterExport: Sendable {
     public var panels: [(panelID: String, name: String, addedBy: String, addedAt: Date)]
     public var feedback: [Feedback]
     public var tokens: [TokenRecord]
+    /// The fixes her feedback is on, by key: her evidence names their titles and criteria.
+    public var fixes: [String: Fix] = [:]
 }

@@ -20,8 +20,11 @@ import VouchStore
 ///                                             PostgreSQL store: durable writes alone and grouped, one-row reads
 ///     vouch-bench populate-feedback --state-dir DIR [--records 100000] [--testers 20]
 ///                                             a fix in testing with that many feedback records (for the summary)
-///     vouch-bench http-timing --url URL --token T [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
-///                                             times a GET with keep-alive; every answer must be 200 and hold TEXT
+///     vouch-bench populate-releases --state-dir DIR [--fixes 1000] [--records 100000] [--testers 200]
+///                                             released fixes with feedback over them (for the conformance report)
+///     vouch-bench http-timing --url URL --token T [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT] [--via console]
+///                                             times a GET with keep-alive; every answer must be 200 and hold TEXT; with
+///                                             --via console, a console page in the session the token signs in to
 ///     vouch-bench json [--runs 200]             parsing a 64 KiB request object and reading every member
 ///     vouch-bench ofrep-context --url URL --token T [--members 6400] [--calls 50]
 ///                                             times OFREP bulk evaluation (URL: …/ofrep/v1/evaluate/flags) with a large context
@@ -52,7 +55,8 @@ enum BenchCommand {
           vouch-bench convergence --urls A,B,C --admin-token T [--changes 200] [--timeout-seconds 10]
           vouch-bench postgres-store --url URL [--seconds 5] [--writers 16]
           vouch-bench populate-feedback --state-dir DIR [--records 100000] [--testers 20]
-          vouch-bench http-timing --url URL --token TOKEN [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT]
+          vouch-bench populate-releases --state-dir DIR [--fixes 1000] [--records 100000] [--testers 200]
+          vouch-bench http-timing --url URL --token TOKEN [--calls 50] [--warm-up 5] [--expect TEXT] [--label TEXT] [--via console]
           vouch-bench enqueue-deliveries --state-dir DIR --url URL [--events 5000]
           vouch-bench delivery-status --state-dir DIR
           vouch-bench mail-rate --state-dir DIR [--mails 2000]
@@ -105,9 +109,16 @@ enum BenchCommand {
             case "populate-feedback":
                 try FeedbackPopulator.populate(stateDirectory: try options.required("--state-dir"), records: try options.int("--records", 100_000),
                                                testers: try options.int("--testers", 20))
+            case "populate-releases":
+                try ReleasePopulator.populate(stateDirectory: try options.required("--state-dir"), fixes: try options.int("--fixes", 1_000),
+                                              records: try options.int("--records", 100_000), testers: try options.int("--testers", 200))
             case "http-timing":
                 try HTTPTiming.run(label: options.values["--label"] ?? "GET", url: try options.required("--url"), token: try options.required("--token"),
-                                   calls: try options.int("--calls", 50), warmUp: try options.int("--warm-up", 5), expect: options.values["--expect"])
+                                   calls: try options.int("--calls", 50), warmUp: try options.int("--warm-up", 5), expect: options.values["--expect"],
+                                   console: try options.values["--via"].map { via in
+                                       guard via == "console" else { throw BenchError("--via takes console, got '\(via)'") }
+                                       return true
+                                   } ?? false)
             case "streams":
                 try StreamFanOutBench.run(.init(
                     baseURL: try options.required("--url"), adminToken: try options.required("--admin-token"), sdkToken: try options.required("--sdk-token"),

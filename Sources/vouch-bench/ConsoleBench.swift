@@ -136,7 +136,7 @@ enum ConsoleBench {
         try submitForm(url, fields: "", what: "the personal link")
     }
 
-    private static func signIn(_ baseURL: String, token: String) throws -> String {
+    static func signIn(_ baseURL: String, token: String) throws -> String {
         try submitForm(baseURL + "/console/sign-in", fields: "&next=&token=\(token)", what: "sign-in")
     }
 

@@ -11,12 +11,9 @@ enum FeedbackPopulator {
     static let fixKey = "ios.player-controls.summary-bench"
 
     static func populate(stateDirectory: String, records: Int, testers testerCount: Int) throws {
-        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let path = StorePopulator.databasePath(stateDirectory)
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let clock = ContinuousClock()
         let start = clock.now
-        let store = try RelationalStore(path: path, synchronous: .normal)
+        let store = try FeedbackPopulator.emptyStore(in: stateDirectory)
         let now = Date()
         // The records span the last 30 days, so the fix went into testing before the first of them.
         let firstRecord = now.addingTimeInterval(-30 * 86_400)
@@ -54,12 +51,7 @@ enum FeedbackPopulator {
         try store.database.write { connection in
             for index in 0..<records {
                 let profile = profiles[givers[index]]
-                let roll = Int.random(in: 0..<100, using: &random)
-                // 85 % passed, 10 % failed (minor to serious), 5 % can't tell.
-                let verdict: Verdict = roll < 85 ? .passed : roll < 95 ? .failed : .cantTell
-                let severity: Severity = verdict == .failed ? [.minor, .moderate, .serious][index % 3] : .none
-                let outcome: TaskOutcome = verdict == .passed ? .completedIndependently : verdict == .failed ? .completedWithWorkaround : .completedWithAssistance
-                let announced: Announcement? = verdict == .passed ? .yes : verdict == .failed ? .no : nil
+                let (verdict, severity, outcome, announced) = FeedbackPopulator.answers(roll: Int.random(in: 0..<100, using: &random), index: index)
                 try connection.query(
                     """
                     INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
@@ -89,5 +81,21 @@ enum FeedbackPopulator {
         Report.line("Feedback populated records", String(count))
         Report.line("Feedback populated testers (enrolled, with records)", "\(testerCount), \(latest)")
         Report.line("Feedback populate time ms", Report.fixed(Report.milliseconds(clock.now - start)))
+    }
+
+    /// A record's answers from a roll of 0 to 99: 85 % passed, 10 % failed (minor to serious, by `index`), 5 % can't tell.
+    static func answers(roll: Int, index: Int) -> (Verdict, Severity, TaskOutcome, Announcement?) {
+        let verdict: Verdict = roll < 85 ? .passed : roll < 95 ? .failed : .cantTell
+        let severity: Severity = verdict == .failed ? [.minor, .moderate, .serious][index % 3] : .none
+        let outcome: TaskOutcome = verdict == .passed ? .completedIndependently : verdict == .failed ? .completedWithWorkaround : .completedWithAssistance
+        return (verdict, severity, outcome, verdict == .passed ? .yes : verdict == .failed ? .no : nil)
+    }
+
+    /// A new, empty vouchd database in `stateDirectory` (an earlier one there is removed), written without waiting for the disk.
+    static func emptyStore(in stateDirectory: String) throws -> RelationalStore {
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = StorePopulator.databasePath(stateDirectory)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        return try RelationalStore(path: path, synchronous: .normal)
     }
 }

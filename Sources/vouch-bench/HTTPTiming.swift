@@ -4,10 +4,14 @@ import VouchClient
 /// Times one GET (or, with a body, POST) over HTTP, as a client sees it: libcurl with keep-alive (one connection for every call), from before
 /// the request is written until the whole answer is read. Each answer is checked (200 and an expected substring).
 enum HTTPTiming {
-    static func run(label: String, url: String, token: String, calls: Int, warmUp: Int, expect: String?, body: [UInt8]? = nil) throws {
+    /// - Parameter console: `url` is a console page, read in the session that signing in with `token` opens.
+    static func run(label: String, url: String, token: String, calls: Int, warmUp: Int, expect: String?, body: [UInt8]? = nil, console: Bool = false) throws {
         let client = HTTPClient(timeoutSeconds: 30)
         let method = body == nil ? "GET" : "POST"
         var headers = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
+        if console, let origin = url.range(of: "/console/").map({ String(url[..<$0.lowerBound]) }) {
+            headers = [("Cookie", try ConsoleBench.signIn(origin, token: token)), ("Accept", "text/html")]
+        }
         if body != nil { headers.append(("Content-Type", "application/json")) }
         let clock = ContinuousClock()
         func call() throws -> (Double, HTTPClient.Response) {

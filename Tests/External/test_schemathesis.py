@@ -61,9 +61,11 @@ FIX = "tv-channel-selector-labels"
 def vouchd_environment():
     # Receivers on 127.0.0.1 are allowed (the seeded ones point at a port that refuses connections), and a failed
     # delivery is retried once after 1 s, then dead: that gives POST /v1/deliveries/{id}/redeliver something to resend.
-    # Invitations wait for the operator who runs the programme to be named.
+    # Invitations wait for the operator who runs the programme to be named; a conformance report without a
+    # product_name (optional since report.product_name) is of the configured product.
     return {"VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", "VOUCHD_WEBHOOKS_RETRY_SCHEDULE": "1s",
-            "VOUCHD_OPERATOR_NAME": "Example Media Ltd", "VOUCHD_OPERATOR_CONTACT": "privacy@example.com"}
+            "VOUCHD_OPERATOR_NAME": "Example Media Ltd", "VOUCHD_OPERATOR_CONTACT": "privacy@example.com",
+            "VOUCHD_REPORT_PRODUCT_NAME": "Example TV"}
 
 
 @dataclass

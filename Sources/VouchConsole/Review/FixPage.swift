@@ -10,6 +10,7 @@ import VouchStore
 struct FixPage {
     let store: any Store
     let promotion: PromotionService
+    let evidence: EvidenceService
 
     func show(_ request: ConsoleRequest) throws -> HTTPResponse {
         let principal = try request.signedIn
@@ -30,7 +31,14 @@ struct FixPage {
         \(CriteriaSection(report: report, messages: messages).render())
         \(FeedbackSection(latest: latest, revision: fix.revision, messages: messages).render())
         \(ApprovalsSection(report: report, messages: messages).render())
+        \(reportLink(fix, messages))
         """)
+    }
+
+    /// The fix's conformance report, once vouchd can make it from the link alone (docs/evidence.md).
+    func reportLink(_ fix: Fix, _ messages: Messages) -> HTML {
+        guard evidence.reportsWithoutAsking else { return .empty }
+        return "<p class=\"body\"><a href=\"\(ConformanceReportPage.path(of: fix))\">\(messages[.acrFixLink])</a></p>"
     }
 
     static func details(_ fix: Fix, _ messages: Messages) -> HTML {

@@ -16,7 +16,7 @@ struct ReviewPages {
     package func register(in router: inout APIRouter) {
         let list = FixListPage(store: store)
         routes.get(&router, "/console/fixes", .permission(.readAll), list.show)
-        let fixPage = FixPage(store: store, promotion: promotion)
+        let fixPage = FixPage(store: store, promotion: promotion, evidence: services.evidence)
         routes.get(&router, "/console/fixes/{key}", .permission(.readAll), fixPage.show)
         let decision = DecisionPages(store: store, promotion: promotion, services: services)
         routes.get(&router, "/console/fixes/{key}/decision", .permission(.approve), decision.form)
@@ -24,6 +24,9 @@ struct ReviewPages {
         let criteria = CriteriaPage(services: services)
         routes.get(&router, "/console/fixes/{key}/criteria", .permission(.decideRelease), criteria.form)
         routes.post(&router, "/console/fixes/{key}/criteria", .permission(.decideRelease), criteria.submit)
+        let report = ConformanceReportPage(services: services)
+        routes.get(&router, ConformanceReportPage.path, .permission(.readAll), report.show)
+        routes.get(&router, ConformanceReportPage.path + "/file", .permission(.readAll), report.download)
         let actions = ReleaseActionPages(store: store, promotion: promotion, services: services)
         for action in ReleaseAction.allCases {
             // One literal route per action, so the maintainer's own action pages beside them never collide.

@@ -1,6 +1,7 @@
 import Foundation
 import VouchCodec
 import VouchJSON
+import VouchServices
 import VouchStore
 
 extension TesterExport {
@@ -16,6 +17,8 @@ extension TesterExport {
                 .object(["id": .string($0.panelID), "name": .string($0.name), "added_by": .string($0.addedBy), "added_at": .string(Timestamp.string($0.addedAt))])
             }),
             "feedback": .array(feedback.map(\.jsonValue)),
+            // The same records as W3C EARL assertions, as auditors receive them (docs/evidence.md).
+            "evidence": EARLDocument.make(feedback: feedback, fixes: fixes),
             "tokens": .array(tokens.map { .object($0.jsonObject) }),
             "exported_at": .string(Timestamp.string(time)),
         ])

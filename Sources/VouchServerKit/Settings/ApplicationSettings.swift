@@ -32,6 +32,8 @@ public struct ApplicationSettings: Sendable {
     public var consentTexts: ConsentTextLibrary
     /// Notifications by email (`notifications.*`); off while `notifications.smtp_url` is empty.
     public var mail: MailSettings
+    /// The product a report speaks for when its request names none (`report.product_name`; empty: none).
+    public var reportProductName: String
 
     /// Every default that is a setting is the configuration's (`DaemonSettings`), so tests that set a few run on the
     /// rest as vouchd ships them.
@@ -48,8 +50,10 @@ public struct ApplicationSettings: Sendable {
                 leaseMilliseconds: Int = DaemonConfiguration.defaults.seconds("database.lease") * 1_000,
                 programmeOperator: ProgrammeOperator = DaemonConfiguration.defaults.programmeOperator,
                 consentTexts: ConsentTextLibrary = .standard,
-                mail: MailSettings = DaemonConfiguration.defaults.mailSettings) {
+                mail: MailSettings = DaemonConfiguration.defaults.mailSettings,
+                reportProductName: String = DaemonConfiguration.defaults.reportProductName) {
         self.mail = mail
+        self.reportProductName = reportProductName
         self.consentTexts = consentTexts
         self.programmeOperator = programmeOperator
         self.console = console

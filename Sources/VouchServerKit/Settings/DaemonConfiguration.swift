@@ -201,6 +201,9 @@ public struct DaemonConfiguration: Sendable {
         ProgrammeOperator(name: self["operator.name"].trimmingCharacters(in: .whitespaces), contact: self["operator.contact"].trimmingCharacters(in: .whitespaces))
     }
 
+    /// The product a report speaks for when its request names none (`report.product_name`).
+    public var reportProductName: String { self["report.product_name"].trimmingCharacters(in: .whitespaces) }
+
     /// The consent texts testers are shown: the operator's (`consent.texts_directory`) or those built in.
     public func consentTextLibrary() throws -> ConsentTextLibrary {
         let directory = self["consent.texts_directory"].trimmingCharacters(in: .whitespaces)
@@ -238,7 +241,7 @@ public struct DaemonConfiguration: Sendable {
                             dnsTimeoutMilliseconds: seconds("webhooks.dns_timeout") * 1_000, eventStreams: eventStreamSettings,
                             workerThreads: integer("http.worker_threads"), console: consoleSettings,
                             leaseMilliseconds: seconds("database.lease") * 1_000, programmeOperator: programmeOperator,
-                            consentTexts: checkedConsentTexts, mail: mailSettings)
+                            consentTexts: checkedConsentTexts, mail: mailSettings, reportProductName: reportProductName)
     }
 
     /// The consent texts once `checkCombinations` has read them; a directory that broke since is a stop, not a

@@ -331,6 +331,13 @@ package enum DaemonSettings {
                 testers agreed to stays readable by its version however the files change (docs/invitations.md).
                 """),
         ]),
+        DaemonSettingSection("Evidence export (docs/evidence.md)", settings: [
+            DaemonSetting("report.product_name", default: "", .text(maxCharacters: 200), """
+                The product an Accessibility Conformance Report speaks for, such as Example TV, when the request \
+                names none (vouch evidence report --product, the console's report page). Empty: each request must \
+                name it. The report's author is operator.name.
+                """),
+        ]),
     ]
 
     static let all: [DaemonSetting] = sections.flatMap(\.settings)

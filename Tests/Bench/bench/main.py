@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from bench import (arithmetic, feedback, inprocess, instructions, mail, nginx, ofrep, postgres, procstat, streams,
+from bench import (arithmetic, evidence, feedback, inprocess, instructions, mail, nginx, ofrep, postgres, procstat, streams,
                    vouchd, webhooks, wrk)
 from bench.context import FIXES, TARGETS, Context
 from bench.processes import Session
@@ -101,17 +101,15 @@ def run(context: Context) -> int:
         # No target: the count compares builds (BENCH_VOUCHD), which speed targets against nginx cannot.
         instructions.per_request(context)
         return 0
-    if settings.parts == "8":
-        pages = streams.console(context)
+    # A part alone: what it measures, then its checks.
+    alone = {"8": (streams.console, console_checks), "9": (postgres.several_vouchd, postgres.checks),
+             "11": (evidence.report_of_many, evidence.checks)}
+    if settings.parts in alone:
+        measure, checks = alone[settings.parts]
+        figures = measure(context)
         say()
         say(Summary.TITLE)
-        console_checks(context, pages)
-        return context.summary.end(settings.strict)
-    if settings.parts == "9":
-        figures = postgres.several_vouchd(context)
-        say()
-        say(Summary.TITLE)
-        postgres.checks(context, figures)
+        checks(context, figures)
         return context.summary.end(settings.strict)
 
     # 4a. vouchd idle memory, then 1. OFREP over HTTP against nginx.
@@ -149,6 +147,7 @@ def run(context: Context) -> int:
     pages = streams.console(context)
     mails = mail.mail_rate(context)
     several = postgres.several_vouchd(context)
+    report = evidence.report_of_many(context)
 
     say()
     say(Summary.TITLE)
@@ -186,6 +185,7 @@ def run(context: Context) -> int:
     console_checks(context, pages)
     say(f"Notifications by email sent per second to a loopback SMTP server: {mails}/s ({mail.MAILS} mails; no target)")
     postgres.checks(context, several)
+    evidence.checks(context, report)
     return context.summary.end(settings.strict)
 
 
