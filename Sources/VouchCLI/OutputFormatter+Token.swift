@@ -6,6 +6,7 @@ extension OutputFormatter {
     static func tokenLine(_ token: JSONValue) -> String {
         var line = "\(text(token, "id")): \(text(token, "name")). Principal: \(ShortID.principal(text(token, "principal"))). Role: \(roleWords(token))."
         if token["event_streams"]?.boolValue == false { line += " Push: off, flag answers carry no event stream." }
+        if token["flag_definitions"]?.boolValue == true { line += " Flag definitions: yes, reads every targeted key, for a flagd." }
         if token["revoked_at"]?.stringValue != nil { line += " Revoked on \(time(token, "revoked_at"))." }
         line += " Created on \(time(token, "created_at")) by \(text(token, "created_by"))."
         return line
@@ -19,6 +20,7 @@ extension OutputFormatter {
             "Role: \(roleWords(token))",
         ]
         if token["event_streams"]?.boolValue == false { lines.append("Push: off, flag answers carry no event stream") }
+        if token["flag_definitions"]?.boolValue == true { lines.append("Flag definitions: yes, reads every targeted key, for a flagd") }
         return lines + [
             "Secret: \(text(token, "token"))",
             "The secret will not be shown again; store it now, for example in VOUCH_TOKEN or your app's configuration.",

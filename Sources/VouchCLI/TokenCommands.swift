@@ -26,6 +26,8 @@ enum TokenCommands {
                 Example: vouch token create --name ana-phone --role tester --tester t_4w9tedpdf8fc
 
                 Example: vouch token create --name android-app --role sdk --no-event-streams
+
+                Example: vouch token create --name flagd-sync --role sdk --flag-definitions
                 """,
             options: [
                 .single("name", "name", help: "What the token is for, such as ios-app or rita-laptop; without --principal, also who it is issued to.",
@@ -38,6 +40,8 @@ enum TokenCommands {
                     + "a tester's address is her own (vouch tester update --email)."),
                 .flag("no-event-streams", help: "Offer this token no push: its OFREP bulk answers carry no eventStreams member. For apps whose "
                     + "OpenFeature provider refuses members it does not know, such as the Kotlin OFREP provider 0.1; they poll instead."),
+                .flag("flag-definitions", help: "Let this sdk token read every flag definition (/flagd/v1/flags.json), which lists every "
+                    + "targeted key: for a flagd's sync, never for a token built into an app. Only with --role sdk."),
             ]
         ) { context in
             let invocation = context.invocation
@@ -58,6 +62,7 @@ enum TokenCommands {
             if let tester { body["tester"] = .string(tester) }
             if let email = invocation.value("email") { body["email"] = .string(email) }
             if invocation.flag("no-event-streams") { body["event_streams"] = .bool(false) }
+            if invocation.flag("flag-definitions") { body["flag_definitions"] = .bool(true) }
             let token = try context.api.post("/v1/tokens", body: body)
             context.output.emit(token, OutputFormatter.createdToken)
         }

@@ -13,12 +13,16 @@ public struct Principal: Sendable, Equatable {
     public var viaIdentityProvider: Bool
     /// Whether OFREP bulk answers offer this token push; false for a token made without (`TokenRecord.eventStreams`).
     public var eventStreams: Bool
+    /// Whether an sdk principal's token was made for flag definitions (`TokenRecord.flagDefinitions`); other roles
+    /// ignore it, their role alone decides.
+    public var flagDefinitions: Bool
 
     public init(
         name: String, role: Role, testerID: String? = nil, tokenID: String, link: LinkUse? = nil,
-        viaIdentityProvider: Bool = false, eventStreams: Bool = true
+        viaIdentityProvider: Bool = false, eventStreams: Bool = true, flagDefinitions: Bool = false
     ) {
         self.eventStreams = eventStreams
+        self.flagDefinitions = flagDefinitions
         self.name = name
         self.role = role
         self.testerID = testerID
@@ -27,7 +31,16 @@ public struct Principal: Sendable, Equatable {
         self.viaIdentityProvider = viaIdentityProvider
     }
 
-    public func allows(_ permission: Permission) -> Bool { role.allows(permission) }
+    /// The role's permissions, narrowed by the token: an sdk token reads flag definitions only when made for them, for
+    /// every sdk token built into an app can be extracted, and the definitions list every targeted key.
+    public func allows(_ permission: Permission) -> Bool {
+        !lacksFlagDefinitionsOption(for: permission) && role.allows(permission)
+    }
+
+    /// True for an sdk principal refused flag definitions only because its token was made without them.
+    public func lacksFlagDefinitionsOption(for permission: Permission) -> Bool {
+        permission == .readFlagDefinitions && role == .sdk && !flagDefinitions
+    }
 }
 
 extension Principal {

@@ -18,10 +18,15 @@ public struct TokenRecord: Sendable, Equatable {
     /// Whether OFREP bulk answers to this token offer push (`eventStreams`). An app whose provider refuses a member
     /// it does not know (the Kotlin OFREP provider 0.1) gets a token without (docs/contracts.md, "Push per token").
     public var eventStreams: Bool
+    /// Whether this sdk token may read every flag definition (`/flagd/v1/flags.json`), which lists every targeted key:
+    /// only a token made for a flagd has it, never one built into an app (docs/flagd.md, "Tokens for flagd").
+    public var flagDefinitions: Bool
 
     public init(id: String, name: String, principalName: String, role: Role, testerID: String? = nil, secretSHA256: [UInt8], createdBy: String,
-                createdAt: Date, revokedAt: Date? = nil, email: String? = nil, eventStreams: Bool = true) {
+                createdAt: Date, revokedAt: Date? = nil, email: String? = nil, eventStreams: Bool = true,
+                flagDefinitions: Bool = false) {
         self.eventStreams = eventStreams
+        self.flagDefinitions = flagDefinitions
         self.email = email
         self.id = id
         self.name = name
@@ -34,5 +39,6 @@ public struct TokenRecord: Sendable, Equatable {
         self.revokedAt = revokedAt
     }
 
-    public var principal: Principal { Principal(name: principalName, role: role, testerID: testerID, tokenID: id, eventStreams: eventStreams) }
+    public var principal: Principal { Principal(name: principalName, role: role, testerID: testerID, tokenID: id, eventStreams: eventStreams,
+                                     flagDefinitions: flagDefinitions) }
 }

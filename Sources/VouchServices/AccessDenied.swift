@@ -20,7 +20,13 @@ public struct AccessDenied: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// "the role tester may not do this; it needs a role that can …".
+    /// An sdk token without flag definitions hears how to make one that has them.
     public init(lacking permission: Permission, _ principal: Principal) {
+        if principal.lacksFlagDefinitionsOption(for: permission) {
+            self.init("this sdk token was not made for flag definitions, which list every targeted key; make one for your flagd with "
+                + "'vouch token create --role sdk --flag-definitions' (API: \"flag_definitions\": true) and never build it into an app")
+            return
+        }
         self.init("the role \(principal.role.rawValue) may not do this; it needs a role that can \(permission.phrase)")
     }
 }

@@ -27,8 +27,10 @@ public struct TokenService: Sendable {
     /// - Parameter email: a staff principal's address for notifications by email; refused on a tester token.
     /// - Parameter eventStreams: false makes OFREP bulk answers to the token offer no push (`eventStreams`), for an app
     ///   whose provider refuses members it does not know; nil or true offers it, as `ofrep.event_streams` allows.
+    /// - Parameter flagDefinitions: true makes an sdk token for a flagd, which reads every flag definition and so every
+    ///   targeted key (docs/flagd.md); refused on any other role, whose role alone decides.
     public func create(name: String?, role roleName: String?, tester: String?, issuedTo principalText: String?, email: String? = nil,
-                       eventStreams: Bool? = nil, readErrors: [FieldError] = [], by principal: Principal) throws -> (token: TokenRecord, secret: String) {
+                       eventStreams: Bool? = nil, flagDefinitions: Bool? = nil, readErrors: [FieldError] = [], by principal: Principal) throws -> (token: TokenRecord, secret: String) {
         try AccessDenied.unless(principal, may: .manageTokens)
         var errors = readErrors + NotificationPlanner.emailErrors(email)
         if let name {
@@ -58,6 +60,10 @@ public struct TokenService: Sendable {
         if role == .tester, principalText != nil {
             errors.append(FieldError(field: "principal", message: "a tester token's principal is its tester; leave principal out"))
         }
+        if let role, role != .sdk, flagDefinitions == true {
+            errors.append(FieldError(field: "flag_definitions", message: "only an sdk token is made for flag definitions; admin, release_manager "
+                + "and maintainer tokens read them already, and a tester token never does"))
+        }
         // A staff token is issued to a principal: the one named, or else the token's name, normalised.
         var issuedTo: (name: PrincipalName, field: String)?
         if role != .tester, errors.isEmpty, let source = principalText.map({ ($0, "principal") }) ?? name.map({ ($0, "name") }) {
@@ -77,7 +83,7 @@ public struct TokenService: Sendable {
         let record = TokenRecord(id: "tok_" + SecureRandom.alphanumeric(count: 16), name: name.trimmingCharacters(in: .whitespaces),
                                  principalName: issuedTo?.name.value ?? tester ?? "", role: role, testerID: tester, secretSHA256: Digest.sha256(secret),
                                  createdBy: principal.name, createdAt: clock(), email: email.flatMap { $0.isEmpty ? nil : $0 },
-                                 eventStreams: eventStreams ?? true)
+                                 eventStreams: eventStreams ?? true, flagDefinitions: flagDefinitions ?? false)
         try store.createToken(record, principal: issuedTo, by: Requester(principal))
         return (record, secret)
     }

@@ -4,7 +4,7 @@ import VouchIdentity
 import VouchJSON
 
 extension RelationalStore {
-    static let tokenColumns = "id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms, principal, email, event_streams"
+    static let tokenColumns = "id, name, role, tester_id, secret_sha256, created_by, created_at_ms, revoked_at_ms, principal, email, event_streams, flag_definitions"
 
     /// Stores a token. A staff token's principal is registered first: a new name whose confusable skeleton another
     /// principal already has is refused, so no two principals look alike (docs/decisions.md, "Principals, not tokens").
@@ -34,10 +34,11 @@ extension RelationalStore {
                 try RelationalStore.register(principal.name, field: principal.field, by: token.createdBy, at: token.createdAt, on: connection)
             }
             try connection.query(
-                "INSERT INTO tokens (\(RelationalStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tokens (\(RelationalStore.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(token.id), .text(token.name), .text(token.role.rawValue), .optional(token.testerID), .blob(token.secretSHA256),
                  .text(token.createdBy), .integer(StoreClock.milliseconds(token.createdAt)), .null, .text(token.principalName),
-                 .optional(token.email), .int(token.eventStreams ? 1 : 0)])
+                 .optional(token.email), .int(token.eventStreams ? 1 : 0),
+                 .int(token.flagDefinitions ? 1 : 0)])
             try audit(connection, AuditEvent(at: token.createdAt, principal: token.createdBy, action: .tokenCreate, subject: token.id,
                                              after: JSONWriter.string(RelationalStore.auditDescription(of: token))))
             changes.record(.tokenAdded(token))
@@ -96,6 +97,7 @@ extension RelationalStore {
                                   "role": .string(token.role.rawValue)]
         if let tester = token.testerID { object["tester"] = .string(tester) }
         if !token.eventStreams { object["event_streams"] = .bool(false) }
+        if token.flagDefinitions { object["flag_definitions"] = .bool(true) }
         object["revoked"] = .bool(token.revokedAt != nil)
         return .object(object)
     }
@@ -111,7 +113,7 @@ extension RelationalStore {
         return TokenRecord(id: row.string(0), name: row.string(1), principalName: row.optionalString(8) ?? row.string(1), role: role,
                            testerID: row.optionalString(3), secretSHA256: row.blob(4),
                            createdBy: row.string(5), createdAt: StoreClock.date(row.int64(6)), revokedAt: row.optionalInt(7).map { StoreClock.date(Int64($0)) },
-                           email: row.optionalString(9), eventStreams: row.int(10) != 0)
+                           email: row.optionalString(9), eventStreams: row.int(10) != 0, flagDefinitions: row.int(11) != 0)
     }
 
     /// Adds `name` to the principals, or finds it there; refuses a name that looks like another principal's.

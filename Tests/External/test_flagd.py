@@ -169,7 +169,13 @@ def write_atomically(path: pathlib.Path, body: bytes) -> None:
 def test_flagd_answers_every_key_as_vouch_does(vouchd, tmp_path, refusing_port):
     started = time.monotonic()
     manager = vouchd.create_token("flagd-release-manager", "release_manager")
-    sdk = vouchd.create_token("flagd-sync", "sdk")
+    # flagd syncs with an sdk token made for flag definitions; an app's sdk token may not list every targeted key.
+    app = vouchd.create_token("flagd-app", "sdk")
+    refused = vouchd.call("GET", "/flagd/v1/flags.json", token=app)
+    assert refused.status == 403 and "not made for flag definitions" in json.loads(refused.body)["detail"]
+    made = vouchd.expect(201, "POST", "/v1/tokens", {"name": "flagd-sync", "role": "sdk", "flag_definitions": True})
+    assert made["flag_definitions"] is True
+    sdk = made["token"]
     tester = vouchd.expect(201, "POST", "/v1/testers", {"name": "Aiko", "consent": "2026-11", "assistive_tech": ["voiceover:ios"],
                                                         "targeting_keys": TESTER_KEYS})["id"]
 

@@ -197,7 +197,7 @@ import VouchTestSupport
     func testerTokenUsageErrors(_ options: [String], _ error: String) throws {
         #expect(try VouchRun.run(["token", "create", "--name", "ana"] + options) == VouchRun(status: 64, stdout: "", stderr: """
             \(error)
-            Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>] [--email <address>] [--no-event-streams]
+            Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>] [--email <address>] [--no-event-streams] [--flag-definitions]
             See 'vouch token create --help'.
 
             """))

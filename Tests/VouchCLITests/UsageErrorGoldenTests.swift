@@ -74,7 +74,7 @@ import Testing
     @Test func invalidEnumeratedValueSuggestsTheClosest() throws {
         #expect(try VouchRun.run(["token", "create", "--name", "ios-app", "--role", "sdj"]) == UsageErrorGoldenTests.usageError(
             "Error: Invalid value 'sdj' for '--role <role>'. Did you mean 'sdk'? Allowed: admin, release_manager, maintainer, tester, sdk.",
-            "Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>] [--email <address>] [--no-event-streams]",
+            "Usage: vouch token create --name <name> --role <role> [--principal <name>] [--tester <id>] [--email <address>] [--no-event-streams] [--flag-definitions]",
             "See 'vouch token create --help'."))
     }
 

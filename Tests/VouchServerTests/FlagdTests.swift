@@ -75,7 +75,7 @@ import VouchStore
     @Test func servedWithETagAnd304AndChangedAtOnce() throws {
         let server = try InProcessServer()
         try server.createChannelSelectorFix()
-        let sdk = try server.token(role: "sdk")
+        let sdk = try Self.flagdToken(server)
         let first = try server.call("GET", "/flagd/v1/flags.json", token: .some(sdk))
         #expect(first.status == 200)
         #expect(first.headers["content-type"] == "application/json")
@@ -99,7 +99,16 @@ import VouchStore
         #expect(flag?["targeting"]?["if"]?.arrayValue?.first?["in"]?.arrayValue?.last == .strings(["qa-device"]))
     }
 
-    /// The definitions list every targeted key: no token is 401, a tester's is 403; sdk and staff roles may read them.
+    /// An sdk token made for flag definitions, as a flagd's sync uses.
+    static func flagdToken(_ server: InProcessServer, name: String = "flagd-sync") throws -> String {
+        let answer = try server.call("POST", "/v1/tokens", json: #"{"name":"\#(name)","role":"sdk","flag_definitions":true}"#)
+        #expect(answer.status == 201)
+        #expect(answer.json["flag_definitions"] == .bool(true))
+        return try #require(answer.json["token"]?.stringValue)
+    }
+
+    /// The definitions list every targeted key: no token is 401, a tester's is 403, an sdk token's is 403 unless it was
+    /// made for them (sdk tokens are built into apps, whence anyone can take them); staff roles may read them.
     @Test func whoMayRead() throws {
         let server = try InProcessServer()
         let testerID = try server.createTester()
@@ -112,10 +121,40 @@ import VouchStore
         #expect(tester.status == 403)
         #expect(tester.json["detail"]?.stringValue?.contains("flagd") == true)
         #expect(try server.call("GET", "/flagd/v1/flags.json", token: .some("vch_" + String(repeating: "x", count: 40))).status == 401)
-        for role in ["sdk", "maintainer", "release_manager", "admin"] {
+        let app = try server.call("GET", "/flagd/v1/flags.json", token: .some(try server.token(role: "sdk", name: "ios-app")))
+        #expect(app.status == 403)
+        #expect(app.json["detail"]?.stringValue == "this sdk token was not made for flag definitions, which list every targeted key; make one for "
+            + "your flagd with 'vouch token create --role sdk --flag-definitions' (API: \"flag_definitions\": true) and never build it into an app")
+        #expect(try server.call("GET", "/flagd/v1/flags.json", token: .some(try Self.flagdToken(server))).status == 200)
+        for role in ["maintainer", "release_manager", "admin"] {
             #expect(try server.call("GET", "/flagd/v1/flags.json", token: .some(try server.token(role: role, name: "reader-\(role)"))).status == 200, "\(role)")
         }
         #expect(try server.call("POST", "/flagd/v1/flags.json").status == 405)
+    }
+
+    /// Only an sdk token is made for flag definitions: true on another role is a 422 naming the field, nothing made;
+    /// false is what every token has anyway.
+    @Test func flagDefinitionsOnlyForSdk() throws {
+        let server = try InProcessServer()
+        let testerID = try server.createTester()
+        for body in [#"{"name":"mia","role":"maintainer","flag_definitions":true}"#, #"{"name":"root","role":"admin","flag_definitions":true}"#,
+                     #"{"name":"aiko","role":"tester","tester":"\#(testerID)","flag_definitions":true}"#] {
+            let refused = try server.call("POST", "/v1/tokens", json: body)
+            #expect(refused.status == 422, "\(body)")
+            let error = refused.json["errors"]?.arrayValue?.first { $0["field"]?.stringValue == "flag_definitions" }
+            #expect(error?["message"]?.stringValue?.contains("only an sdk token") == true, "\(refused.text)")
+        }
+        #expect(try server.call("POST", "/v1/tokens", json: #"{"name":"string","role":"sdk","flag_definitions":"yes"}"#).status == 422)
+        let listed = try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue ?? []
+        #expect(!listed.contains { ["mia", "root", "string"].contains($0["name"]?.stringValue ?? "") })
+        let staff = try server.call("POST", "/v1/tokens", json: #"{"name":"rita","role":"release_manager","flag_definitions":false}"#)
+        #expect(staff.status == 201)
+        #expect(staff.json["flag_definitions"] == .bool(false))
+        let made = try FlagdTests.flagdToken(server)
+        #expect(try server.call("GET", "/v1/tokens").json["tokens"]?.arrayValue?.contains {
+            $0["name"]?.stringValue == "flagd-sync" && $0["flag_definitions"] == .bool(true)
+        } == true)
+        #expect(made.hasPrefix("vch_"))
     }
 }
 

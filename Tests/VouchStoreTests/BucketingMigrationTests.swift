@@ -8,13 +8,7 @@ import VouchTestSupport
 struct BucketingMigrationTests {
     @Test(arguments: StoreBackend.allCases)
     func rolloutsUnderWayKeepTheirBucketing(backend: StoreBackend) throws {
-        switch backend {
-        case .sqlite:
-            let directory = try TemporaryDirectory()
-            try expectBucketingMigration(try SQLiteDatabase(path: directory.file("db.sqlite3")), dialect: .sqlite)
-        case .postgres:
-            try PostgresTestDatabase.run { server in try expectBucketingMigration(try server.makeDatabase(), dialect: .postgres) }
-        }
+        try backend.withUnmigratedDatabase(expectBucketingMigration)
     }
 
     private func expectBucketingMigration(_ database: any SQLDatabase, dialect: SQLDialect) throws {

@@ -32,6 +32,18 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// Runs `body` with a fresh database of this kind that no migration has touched, for tests that migrate it in
+    /// steps, as an upgrade does.
+    func withUnmigratedDatabase(_ body: (any SQLDatabase, SQLDialect) throws -> Void) throws {
+        switch self {
+        case .sqlite:
+            let directory = try TemporaryDirectory()
+            try body(try SQLiteDatabase(path: directory.file("db.sqlite3")), .sqlite)
+        case .postgres:
+            try PostgresTestDatabase.run { server in try body(try server.makeDatabase(), .postgres) }
+        }
+    }
+
     /// Runs `body` with one store on a fresh, empty database of this kind.
     @discardableResult
     func withStore<T>(_ body: (RelationalStore) throws -> T) throws -> T {

@@ -25,7 +25,9 @@ struct TokenController {
         let issuedTo = reader.nullableString("principal") ?? nil
         let email = reader.nullableString("email") ?? nil
         let eventStreams = reader.bool("event_streams")
+        let flagDefinitions = reader.bool("flag_definitions")
         let created = try tokens.create(name: name, role: role, tester: tester, issuedTo: issuedTo, email: email, eventStreams: eventStreams,
+                                        flagDefinitions: flagDefinitions,
                                         readErrors: reader.problems, by: context.principal)
         var body = created.token.jsonObject
         body["token"] = .string(created.secret)

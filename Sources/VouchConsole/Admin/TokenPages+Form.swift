@@ -13,6 +13,7 @@ extension TokenPages {
         var tester = ""
         var principal = ""
         var email = ""
+        var flagDefinitions = false
 
         init() {}
 
@@ -22,6 +23,7 @@ extension TokenPages {
             tester = request.field("tester")
             principal = request.field("principal")
             email = request.field("email")
+            flagDefinitions = request.field("flag_definitions") == "true"
         }
 
         /// A field as the token service takes it: an empty field is not given, so the service says what a missing
@@ -31,7 +33,8 @@ extension TokenPages {
 
     static func formIssues(_ messages: Messages) -> FormFields {
         FormFields([("name", messages[.tokensName]), ("role", messages[.tokensRole]), ("tester", messages[.tokensTesterID]),
-                    ("principal", messages[.tokensIssuedTo]), ("email", messages[.tokensEmail])])
+                    ("principal", messages[.tokensIssuedTo]), ("email", messages[.tokensEmail]),
+                    ("flag_definitions", messages[.tokenFlagDefinitionsLegend])])
     }
 
     /// What each role may do, as the hint under its radio.
@@ -57,7 +60,8 @@ extension TokenPages {
         let messages = request.messages
         let outcome = try ServiceRefusal.attempt {
             try services.tokens.create(name: entry.given(entry.name), role: entry.given(entry.role), tester: entry.given(entry.tester),
-                                       issuedTo: entry.given(entry.principal), email: entry.given(entry.email), by: try request.signedIn)
+                                       issuedTo: entry.given(entry.principal), email: entry.given(entry.email),
+                                       flagDefinitions: entry.flagDefinitions ? true : nil, by: try request.signedIn)
         }
         switch outcome {
         case .success(let created):
@@ -112,6 +116,9 @@ extension TokenPages {
                       value: entry.principal, issue: issue("principal"), autocomplete: "off", width: "input--medium", spellcheck: false).render(messages),
             TextField(name: "email", label: messages[.tokensEmailOptional], hint: messages[.tokensEmailHint],
                       value: entry.email, issue: issue("email"), type: "email", autocomplete: "off", spellcheck: false).render(messages),
+            CheckboxGroup(name: "flag_definitions", legend: messages[.tokenFlagDefinitionsLegend], options: [
+                RadioGroup.Option("true", messages[.tokenFlagDefinitionsLabel], hint: messages[.tokenFlagDefinitionsHint]),
+            ], selected: entry.flagDefinitions ? ["true"] : [], issue: issue("flag_definitions")).render(messages),
             Button(messages[.tokensCreateButton]).render(),
         ]
         return request.translatedPage(messages[.tokensCreate], issues: issues, backLink: BackLink(href: "/console/tokens", text: messages[.tokensCaption]),

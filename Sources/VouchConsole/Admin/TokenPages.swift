@@ -28,7 +28,8 @@ struct TokenPages {
         let page = try AdminPages.page(request, key: \.id, fetch: store.tokens)
         let rows = page.items.map { token -> [HTML] in
             ["\(token.name)<br><span class=\"hint\">\(token.id)</span>", "\(token.principalName)",
-             "\(TokenPages.roleWords(token, messages))" + (token.eventStreams ? "" : "<br><span class=\"hint\">\(messages[.tokenPushOff])</span>"),
+             "\(TokenPages.roleWords(token, messages))" + (token.eventStreams ? "" : "<br><span class=\"hint\">\(messages[.tokenPushOff])</span>")
+                + (token.flagDefinitions ? "<br><span class=\"hint\">\(messages[.tokenFlagDefinitionsYes])</span>" : ""),
              state(of: token, messages)]
         }
         let table = DataTable(caption: messages[.tokensCaption],

@@ -145,7 +145,7 @@ public final class TokenDirectory: Sendable {
     private static func ownCopy(of principal: Principal) -> Principal {
         func own(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
         return Principal(name: own(principal.name), role: principal.role, testerID: principal.testerID.map(own), tokenID: own(principal.tokenID),
-                         eventStreams: principal.eventStreams)
+                         eventStreams: principal.eventStreams, flagDefinitions: principal.flagDefinitions)
     }
 
     /// The active token with this id, or nil when there is none or it was revoked.
