@@ -445,4 +445,15 @@ struct ConsoleLanguageTests {
         #expect(english.html.contains("<h1 class=\"heading-l\">Label channel logos</h1>"))
         #expect(!english.html.contains("<span lang=\"en\">"))
     }
+
+    /// Orca heard a Japanese question about "TV channel selector" with no switch to English (docs/screen-reader-tests.md).
+    @Test func aQuestionNamingTheFixsUIAreaMarksTheAreaWithItsLanguage() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        let task = try journey.browser.get(journey.path("task"), headers: Self.japanese)
+        #expect(task.html.contains("<h1 class=\"heading-l\">「<span lang=\"en\">TV channel selector</span>」で"))
+        #expect(task.html.contains("<title>「TV channel selector」で"), "a title holds no markup")
+        let english = try journey.browser.get(journey.path("task") + "?lang=en")
+        #expect(english.html.contains("<h1 class=\"heading-l\">Could you do what you set out to do in the TV channel selector?</h1>"))
+    }
 }
