@@ -238,8 +238,8 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 
 @contextlib.contextmanager
-def _daemon(directory: pathlib.Path) -> Iterator[Story]:
-    daemon = launch_vouchd(directory, {})
+def _daemon(directory: pathlib.Path, environment: dict[str, str] | None = None) -> Iterator[Story]:
+    daemon = launch_vouchd(directory, environment or {})
     try:
         yield tell_story(daemon)
     finally:
