@@ -59,20 +59,23 @@ def choose(journey: Journey, answer: str) -> None:
         if journey.orca("not selected") in journey.reader.steps[-1].said:
             journey.press("space", must=[journey.orca("selected")])
         return
+    down_in_focus_mode(journey, answer)
+
+
+def down_in_focus_mode(journey: Journey, words: str) -> None:
+    """Orca's focus mode (Insert+A) unless it is on, so that the arrows reach the browser, then the down arrow until
+    Orca says `words`: the next radio, the next option of a list."""
     if not journey.focus_mode:
         journey.press("Insert+a", must=[journey.orca("Focus mode")])
-    for _ in range(15):
-        if answer in journey.press("Down").said:
-            return
-    raise AssertionError(f"{journey.name}: the down arrow never reached {answer!r}")
+    read_down_to(journey, words)
 
 
 def read_down_to(journey: Journey, words: str) -> None:
-    """Reads on with the down arrow, line by line, until Orca says `words`."""
+    """The down arrow until Orca says `words`: line by line in browse mode, choice by choice in focus mode."""
     for _ in range(TAB_LIMIT):
         if words in journey.press("Down").said:
             return
-    raise AssertionError(f"{journey.name}: reading down never reached {words!r}")
+    raise AssertionError(f"{journey.name}: the down arrow never reached {words!r}")
 
 
 def question(journey: Journey, heading: str, *, authored: str | None = None) -> None:
@@ -223,12 +226,7 @@ def test_a_release_manager_approves_hearing_every_step(speech_story, language):
 def pick(journey: Journey, label: str, option: str) -> None:
     """Tabs to the list labelled `label`, and in Orca's focus mode the down arrow until Orca says `option`."""
     journey.tab_to(label, must=[journey.role("combo box")])
-    if not journey.focus_mode:
-        journey.press("Insert+a", must=[journey.orca("Focus mode")])
-    for _ in range(30):
-        if option in journey.press("Down").said:
-            return
-    raise AssertionError(f"{journey.name}: the down arrow never chose {option!r} in {label!r}")
+    down_in_focus_mode(journey, option)
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
