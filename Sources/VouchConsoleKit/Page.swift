@@ -58,7 +58,7 @@ public struct Page: Sendable {
         <div class="width">
         \(backLink?.render(messages))
         <main id="main-content" tabindex="-1">
-        \(issues.isEmpty ? banner?.render() : ErrorSummary(issues: issues).render(messages))
+        \(issues.isEmpty ? banner?.render(messages) : ErrorSummary(issues: issues).render(messages))
         \(content)
         </main>
         </div>

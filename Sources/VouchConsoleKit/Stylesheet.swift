@@ -4,7 +4,9 @@
 /// focus ring black on yellow (#ffdd00, 14.6:1 with the text). Sizes are in rem, so 200 % text grows everything,
 /// and no width is fixed, so the pages reflow at 320 CSS pixels (docs/console.md, "Accessibility"). Links,
 /// buttons and fields show their focus on `:focus`, not only `:focus-visible`, as GOV.UK does: the ring never depends
-/// on the browser's guess of how the focus got there.
+/// on the browser's guess of how the focus got there. Visually hidden text starts and ends with a no-break space, as
+/// GOV.UK Frontend's does: Chromium drops the space that starts such text ("Give feedback<span> on …"), and Orca said
+/// "Give feedbackon" (docs/screen-reader-tests.md).
 public enum Stylesheet {
     public static let css = """
     *,*::before,*::after{box-sizing:border-box}
@@ -20,6 +22,7 @@ public enum Stylesheet {
     .skip-link{position:absolute;left:-9999rem;top:0;padding:.5rem 1rem;background:#ffdd00;color:#0b0c0c}
     .skip-link:focus{position:static;display:block}
     .visually-hidden{position:absolute!important;width:1px!important;height:1px!important;margin:0!important;padding:0!important;overflow:hidden!important;clip:rect(0 0 0 0)!important;clip-path:inset(50%)!important;border:0!important;white-space:nowrap!important}
+    .visually-hidden::before,.visually-hidden::after{content:"\\00a0"}
     .header{background:#0b0c0c;color:#fff;padding:.75rem 0;border-bottom:.5rem solid #1d5aa0}
     .header__inner{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
     .header a,.header a:visited{color:#fff}

@@ -31,8 +31,8 @@ from typing import Any
 import pytest
 
 # The console's story, its crawls and their fixtures, shared by the test_console_* modules; three vouchd on one
-# PostgreSQL database and the figures they print, for test_cluster.py.
-pytest_plugins = ("console_fixtures", "cluster_fixtures")
+# PostgreSQL database and the figures they print, for test_cluster.py; the time of each journey Orca read aloud.
+pytest_plugins = ("console_fixtures", "cluster_fixtures", "speech_journey")
 
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 15.0

@@ -244,9 +244,9 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 
 @contextlib.contextmanager
-def _daemon(directory: pathlib.Path) -> Iterator[Story]:
+def _daemon(directory: pathlib.Path, environment: dict[str, str] | None = None) -> Iterator[Story]:
     # The story's webhook listens on loopback.
-    daemon = launch_vouchd(directory, {"VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true"})
+    daemon = launch_vouchd(directory, {"VOUCHD_WEBHOOKS_ALLOW_PRIVATE_NETWORKS": "true", **(environment or {})})
     try:
         yield tell_story(daemon)
     finally:

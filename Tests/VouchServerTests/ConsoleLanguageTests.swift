@@ -451,4 +451,27 @@ struct ConsoleLanguageTests {
         #expect(english.html.contains("<h1 class=\"heading-l\">Label channel logos</h1>"))
         #expect(!english.html.contains("<span lang=\"en\">"))
     }
+
+    /// Orca heard a Japanese question about "TV channel selector" with no switch to English (docs/screen-reader-tests.md).
+    @Test func aQuestionNamingTheFixsUIAreaMarksTheAreaWithItsLanguage() throws {
+        let server = try InProcessServer()
+        let journey = try TesterConsoleJourney(server)
+        let task = try journey.browser.get(journey.path("task"), headers: Self.japanese)
+        #expect(task.html.contains("<h1 class=\"heading-l\">「<span lang=\"en\">TV channel selector</span>」で"))
+        #expect(task.html.contains("<title>「TV channel selector」で"), "a title holds no markup")
+        let english = try journey.browser.get(journey.path("task") + "?lang=en")
+        #expect(english.html.contains("<h1 class=\"heading-l\">Could you do what you set out to do in the TV channel selector?</h1>"))
+    }
+
+    /// Orca read the banner's title "Success" in English on a Japanese page (docs/screen-reader-tests.md).
+    @Test func theBannerBeforeAPagesHeadingIsTitledInThePagesLanguage() throws {
+        let server = try InProcessServer()
+        #expect(try server.call("POST", "/v1/fixes", json: #"{"key":"menu-fix","title":"Menu labels","ui_area":"Main menu","platforms":["ios"]}"#).status == 201)
+        let browser = try server.signedInBrowser()
+        let japanese = try browser.get("/console/fixes/menu-fix?done=edited", headers: Self.japanese)
+        #expect(japanese.html.contains("<h2 class=\"banner__title\" id=\"banner-title\">完了</h2>"))
+        #expect(!japanese.html.contains(">Success<"))
+        let english = try browser.get("/console/fixes/menu-fix?done=edited&lang=en")
+        #expect(english.html.contains("<h2 class=\"banner__title\" id=\"banner-title\">Success</h2>"))
+    }
 }

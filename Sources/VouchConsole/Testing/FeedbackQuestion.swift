@@ -30,6 +30,16 @@ struct FeedbackQuestion {
         }
     }
 
+    /// The heading as markup: the fix's UI area keeps the language the team wrote it in (`lang` on a page in another
+    /// language), which the plain `heading`, also the page's title, cannot say.
+    var headingMarkup: HTML {
+        switch step {
+        case .task: messages.html(.qTask, ["area": messages.area(of: fix)])
+        case .announcements: messages.html(.qAnnouncements, ["technology": "\(technologyPhrase)", "area": messages.area(of: fix)])
+        default: "\(heading)"
+        }
+    }
+
     var controls: HTML {
         switch step {
         case .device: device
@@ -133,7 +143,7 @@ struct FeedbackQuestion {
                        issue: issue(question.field), inline: true).render(messages)
         }
         return """
-        <h1 class="heading-l">\(heading)</h1>
+        <h1 class="heading-l">\(headingMarkup)</h1>
         \(aimsParagraph(aims.aims(messages)))
         <p class="body">\(messages[.qAnswerWhatYouCan])</p>
         \(groups)
@@ -163,7 +173,7 @@ struct FeedbackQuestion {
 
     private func radios(_ field: String, _ options: [RadioGroup.Option], hint: String? = nil, inline: Bool = false) -> HTML {
         RadioGroup(name: field, legend: heading, heading: .pageHeading, hint: hint, options: options, selected: answers[field],
-                   issue: issue(field), inline: inline).render(messages)
+                   issue: issue(field), inline: inline, legendMarkup: headingMarkup).render(messages)
     }
 
     private func text(_ field: String, _ label: String, hint: String, width: String) -> HTML {

@@ -21,7 +21,7 @@ public struct CheckboxGroup: Sendable {
 
     public func render(_ messages: Messages = .english) -> HTML {
         let items = RadioGroup.choices(options, name: name, type: "checkbox", messages: messages) { selected.contains($0.value) }
-        return FieldGroup(field: name, hint: hint, issue: issue, messages: messages).fieldset(legend: legend, heading: heading,
+        return FieldGroup(field: name, hint: hint, issue: issue, messages: messages).fieldset(legend: "\(legend)", heading: heading,
                                                                            controls: "<div class=\"choices choices--checkboxes\">\(items)</div>")
     }
 }

@@ -24,7 +24,7 @@ struct FieldGroup {
     var groupClass: HTML { issue == nil ? "form-group" : "form-group form-group--error" }
 
     /// Radios and checkboxes: the legend is the question, and the fieldset carries the hint and the error.
-    func fieldset(legend: String, heading: FieldHeading, controls: HTML) -> HTML {
+    func fieldset(legend: HTML, heading: FieldHeading, controls: HTML) -> HTML {
         """
         <div class="\(groupClass)">
         <fieldset class="fieldset"\(describedByAttribute)>

@@ -5,11 +5,11 @@ public enum FieldHeading: Sendable {
     case sectionHeading
     case label
 
-    func wrap(_ text: String) -> HTML {
+    func wrap(_ markup: HTML) -> HTML {
         switch self {
-        case .pageHeading: "<h1 class=\"heading-l\">\(text)</h1>"
-        case .sectionHeading: "<h2 class=\"heading-m\">\(text)</h2>"
-        case .label: "\(text)"
+        case .pageHeading: "<h1 class=\"heading-l\">\(markup)</h1>"
+        case .sectionHeading: "<h2 class=\"heading-m\">\(markup)</h2>"
+        case .label: markup
         }
     }
 }

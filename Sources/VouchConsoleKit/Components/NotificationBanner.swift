@@ -16,8 +16,9 @@ public struct NotificationBanner: Sendable {
         self.body = body
     }
 
-    func render() -> HTML {
-        let title = kind == .success ? "Success" : "Important"
+    /// The title is in the page's language: Orca read "Success" in English on a Japanese page.
+    func render(_ messages: Messages = .english) -> HTML {
+        let title = messages[kind == .success ? .bannerSuccess : .bannerImportant]
         let role: HTML = kind == .success ? "role=\"alert\"" : "role=\"region\" aria-labelledby=\"banner-title\""
         return """
         <div class="banner\(kind == .success ? " banner--success" : "")" \(role) tabindex="-1"\(kind == .success ? " autofocus" : "")>

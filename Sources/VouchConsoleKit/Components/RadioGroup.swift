@@ -18,6 +18,9 @@ public struct RadioGroup: Sendable {
 
     public var name: String
     public var legend: String
+    /// The legend as markup, when part of it is marked with a language of its own (a fix's UI area in the team's
+    /// language, within a question in the page's): a screen reader switches voice there. `legend` when nil.
+    public var legendMarkup: HTML?
     public var heading: FieldHeading
     public var hint: String?
     public var options: [Option]
@@ -27,9 +30,10 @@ public struct RadioGroup: Sendable {
     public var inline: Bool
 
     public init(name: String, legend: String, heading: FieldHeading = .label, hint: String? = nil, options: [Option],
-                selected: String? = nil, issue: FieldIssue? = nil, inline: Bool = false) {
+                selected: String? = nil, issue: FieldIssue? = nil, inline: Bool = false, legendMarkup: HTML? = nil) {
         self.name = name
         self.legend = legend
+        self.legendMarkup = legendMarkup
         self.heading = heading
         self.hint = hint
         self.options = options
@@ -40,7 +44,7 @@ public struct RadioGroup: Sendable {
 
     public func render(_ messages: Messages = .english) -> HTML {
         let items = RadioGroup.choices(options, name: name, type: "radio", messages: messages) { $0.value == selected }
-        return FieldGroup(field: name, hint: hint, issue: issue, messages: messages).fieldset(legend: legend, heading: heading,
+        return FieldGroup(field: name, hint: hint, issue: issue, messages: messages).fieldset(legend: legendMarkup ?? "\(legend)", heading: heading,
                                                                            controls: "<div class=\"choices\(inline ? " choices--inline" : "")\">\(items)</div>")
     }
 
