@@ -8,27 +8,22 @@ import VouchTestSupport
 struct BucketingMigrationTests {
     @Test(arguments: StoreBackend.allCases)
     func rolloutsUnderWayKeepTheirBucketing(backend: StoreBackend) throws {
-        try backend.withUnmigratedDatabase(expectBucketingMigration)
-    }
-
-    private func expectBucketingMigration(_ database: any SQLDatabase, dialect: SQLDialect) throws {
-        let all = EmbeddedMigrations.all(for: dialect)
-        let bucketing = try #require(all.first { $0.name.contains("rollout_bucketing") })
-        try Migrator(migrations: all.filter { $0.version < bucketing.version }, dialect: dialect).migrate(database)
         let fixes: [(String, String, Int?)] = [("phased", "releasing", 10), ("phased-paused", "paused", 50), ("released", "released", nil),
                                                ("testing", "testing", nil)]
-        try database.withWriter { connection in
-            for (key, state, percentage) in fixes {
-                try connection.query(
-                    """
-                    INSERT INTO fixes (key, title, ui_area, platforms, wcag, author, revision, state, rollout_percentage, created_at_ms, updated_at_ms)
-                    VALUES (?, 'Fix', 'Area', 'ios', '', 'ann', 1, ?, ?, 0, 0)
-                    """, [.text(key), .text(state), .optional(percentage)])
+        try backend.acrossMigration("rollout_bucketing", seed: { database in
+            try database.withWriter { connection in
+                for (key, state, percentage) in fixes {
+                    try connection.query(
+                        """
+                        INSERT INTO fixes (key, title, ui_area, platforms, wcag, author, revision, state, rollout_percentage, created_at_ms, updated_at_ms)
+                        VALUES (?, 'Fix', 'Area', 'ios', '', 'ann', 1, ?, ?, 0, 0)
+                        """, [.text(key), .text(state), .optional(percentage)])
+                }
             }
-        }
-        try Migrator(migrations: all, dialect: dialect).migrate(database)
-        let rows = try database.read { try $0.query("SELECT key, rollout_bucketing FROM fixes ORDER BY key") }
-        #expect(rows.map { "\($0.string(0))=\($0.string(1))" } == ["phased=unleash", "phased-paused=unleash", "released=flagd", "testing=flagd"])
+        }, check: { database in
+            let rows = try database.read { try $0.query("SELECT key, rollout_bucketing FROM fixes ORDER BY key") }
+            #expect(rows.map { "\($0.string(0))=\($0.string(1))" } == ["phased=unleash", "phased-paused=unleash", "released=flagd", "testing=flagd"])
+        })
     }
 }
 

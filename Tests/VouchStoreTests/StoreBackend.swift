@@ -32,15 +32,24 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// Runs `body` with a fresh database of this kind that no migration has touched, for tests that migrate it in
-    /// steps, as an upgrade does.
-    func withUnmigratedDatabase(_ body: (any SQLDatabase, SQLDialect) throws -> Void) throws {
+    /// What an upgrade does to rows written before it: on a fresh database of this kind, applies the migrations before
+    /// the first one whose name contains `migration`, runs `seed` to write rows as the older schema had them, applies
+    /// the rest, and hands the database to `check`.
+    func acrossMigration(_ migration: String, seed: (any SQLDatabase) throws -> Void, check: (any SQLDatabase) throws -> Void) throws {
+        func run(_ database: any SQLDatabase, _ dialect: SQLDialect) throws {
+            let all = EmbeddedMigrations.all(for: dialect)
+            let upgrade = try #require(all.first { $0.name.contains(migration) }, "no migration named \(migration)")
+            try Migrator(migrations: all.filter { $0.version < upgrade.version }, dialect: dialect).migrate(database)
+            try seed(database)
+            try Migrator(migrations: all, dialect: dialect).migrate(database)
+            try check(database)
+        }
         switch self {
         case .sqlite:
             let directory = try TemporaryDirectory()
-            try body(try SQLiteDatabase(path: directory.file("db.sqlite3")), .sqlite)
+            try run(try SQLiteDatabase(path: directory.file("db.sqlite3")), .sqlite)
         case .postgres:
-            try PostgresTestDatabase.run { server in try body(try server.makeDatabase(), .postgres) }
+            try PostgresTestDatabase.run { server in try run(try server.makeDatabase(), .postgres) }
         }
     }
 

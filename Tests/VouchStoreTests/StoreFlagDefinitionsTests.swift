@@ -26,19 +26,14 @@ struct StoreFlagDefinitionsTests {
 
     @Test(arguments: StoreBackend.allCases)
     func tokensMadeBeforeTheMigrationGoWithout(backend: StoreBackend) throws {
-        try backend.withUnmigratedDatabase(expectMigration)
-    }
-
-    private func expectMigration(_ database: any SQLDatabase, dialect: SQLDialect) throws {
-        let all = EmbeddedMigrations.all(for: dialect)
-        let added = try #require(all.first { $0.name.contains("flag_definitions") })
-        try Migrator(migrations: all.filter { $0.version < added.version }, dialect: dialect).migrate(database)
-        try database.withWriter { connection in
-            _ = try connection.query("INSERT INTO tokens (id, name, role, secret_sha256, created_by, created_at_ms) VALUES ('tok_old', 'ios-app', 'sdk', ?, 'admin', 0)",
-                                 [.blob(Array(repeating: 5, count: 32))])
-        }
-        try Migrator(migrations: all, dialect: dialect).migrate(database)
-        let rows = try database.read { try $0.query("SELECT flag_definitions FROM tokens WHERE id = 'tok_old'") }
-        #expect(rows.map { $0.int(0) } == [0])
+        try backend.acrossMigration("flag_definitions", seed: { database in
+            try database.withWriter { connection in
+                _ = try connection.query("INSERT INTO tokens (id, name, role, secret_sha256, created_by, created_at_ms) VALUES ('tok_old', 'ios-app', 'sdk', ?, 'admin', 0)",
+                                         [.blob(Array(repeating: 5, count: 32))])
+            }
+        }, check: { database in
+            let rows = try database.read { try $0.query("SELECT flag_definitions FROM tokens WHERE id = 'tok_old'") }
+            #expect(rows.map { $0.int(0) } == [0])
+        })
     }
 }
