@@ -399,7 +399,11 @@ class ScreenReader:
         if self._reader is not None:
             self._reader.join(timeout=5)
         self.processes = []
-        if os.environ.get("VOUCH_KEEP_ORCA_LOGS") != "1":
+        if os.environ.get("VOUCH_KEEP_ORCA_LOGS") == "1":
+            # Orca's debug log was read from a terminal, never written to a file: kept here with the others.
+            with self._lines_lock:
+                (self.directory / "orca-debug.log").write_text("\n".join(self._lines) + "\n")
+        else:
             shutil.rmtree(self.directory, ignore_errors=True)
 
     def _tails(self) -> str:
