@@ -334,6 +334,18 @@ class ScreenReader:
             last = self._last_growth
         return now - max(last, self._record_grew)
 
+    def _orca_is_running(self) -> bool:
+        """Whether one of Orca's threads is running or waiting for a CPU (state R in /proc)."""
+        orca = next((process for name, process in self.processes if name == "orca"), None)
+        if orca is None:
+            return False
+        for stat in pathlib.Path(f"/proc/{orca.pid}/task").glob("*/stat"):
+            with contextlib.suppress(OSError):
+                # The state follows the command's closing parenthesis: "pid (comm) S …".
+                if stat.read_text().rsplit(")", 1)[1].split()[0] == "R":
+                    return True
+        return False
+
     # Steps
 
     def _step(self, what: str, action, *, until: str | None = None, silent: bool = False) -> Step:
@@ -355,7 +367,10 @@ class ScreenReader:
                 raise ScreenReaderError(f"{what}: Orca did not say {until!r} within {waited:.0f} s; it said: {heard!r}")
             time.sleep(0.05)
         deadline = time.monotonic() + STEP_TIMEOUT
-        while self._quiet_for() < QUIET:
+        # Quiet alone is not the end on a loaded machine: Orca, starved of the CPU between two utterances of one
+        # step, wrote nothing for longer than QUIET while it still had the role word to say. It has finished only
+        # once it also waits for nothing but events (no thread runnable).
+        while self._quiet_for() < QUIET or self._orca_is_running():
             if time.monotonic() > deadline:
                 raise ScreenReaderError(f"{what}: Orca did not stop speaking within {STEP_TIMEOUT:.0f} s")
             time.sleep(0.05)
