@@ -259,12 +259,17 @@ public final class EventStreamHub: Sendable {
 
     // MARK: Life
 
-    /// How often the keep-alive timer ticks; each tick writes one slice of the streams (`StreamRoster`).
-    static let keepAliveTickMilliseconds = 100
-
-    /// Slices of the streams, so each gets its comment once per `ofrep.stream_keepalive`: one per tick.
+    /// Slices of the streams (`StreamRoster`), one written per tick: one per second of `ofrep.stream_keepalive`, and at
+    /// least two. Not finer: every tick wakes its slice's connections, and each time its thread finds any woken,
+    /// libmicrohttpd 0.9.75 walks all the connections it holds parked; with a tick every 100 ms those walks took 4.5 %
+    /// of vouchd's CPU under OFREP load beside 10,000 streams (BENCHMARKS.md, part 7).
     static func keepAliveSlices(_ settings: EventStreamSettings) -> Int {
-        max(1, max(1, settings.keepAliveSeconds) * 1_000 / keepAliveTickMilliseconds)
+        max(2, settings.keepAliveSeconds)
+    }
+
+    /// The time between ticks: the interval over the slices.
+    static func keepAliveTickMilliseconds(_ settings: EventStreamSettings) -> Int {
+        max(1, max(1, settings.keepAliveSeconds) * 1_000 / keepAliveSlices(settings))
     }
 
     static let keepAliveComment = Array(": keep-alive\n\n".utf8)
@@ -272,8 +277,9 @@ public final class EventStreamHub: Sendable {
     /// Starts the keep-alive comments: every tick one slice of the streams hears one, so 10,000 streams are not all
     /// written at the same moment (which took the cores from OFREP's requests for that moment).
     public func start() {
-        let tick = DispatchTimeInterval.milliseconds(EventStreamHub.keepAliveTickMilliseconds)
-        keepAlive.schedule(deadline: .now() + tick, repeating: tick, leeway: .milliseconds(EventStreamHub.keepAliveTickMilliseconds / 5))
+        let milliseconds = EventStreamHub.keepAliveTickMilliseconds(settings)
+        let tick = DispatchTimeInterval.milliseconds(milliseconds)
+        keepAlive.schedule(deadline: .now() + tick, repeating: tick, leeway: .milliseconds(max(1, milliseconds / 10)))
         keepAlive.setEventHandler { [weak self] in
             guard let self else { return }
             // Ticks the timer could not deliver on time (its queue was fanning out a change) come as one.
