@@ -4,6 +4,8 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <microhttpd.h>
 
 typedef enum MHD_Result (*vouch_mhd_access_handler)(void *context, struct MHD_Connection *connection,
@@ -99,4 +101,18 @@ static inline ssize_t vouch_mhd_end_of_stream(void) {
 
 static inline ssize_t vouch_mhd_end_with_error(void) {
     return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+/* Gives back to the kernel the whole memory pages inside [buffer, buffer + size): they read as zeros afterwards and
+   take memory again only once written. For the buffer libmicrohttpd lends a content reader, while the reader's
+   stream waits with nothing to send: the buffer is most of the connection's memory, libmicrohttpd has written all of
+   it by then, and only the reader writes there until it returns bytes (docs/architecture.md, "Answers that wait").
+   Returns the bytes given back. */
+static inline size_t vouch_release_pages(void *buffer, size_t size) {
+    long found = sysconf(_SC_PAGESIZE);
+    size_t page = found > 0 ? (size_t)found : 4096;
+    uintptr_t start = ((uintptr_t)buffer + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t end = ((uintptr_t)buffer + size) & ~(uintptr_t)(page - 1);
+    if (end <= start || madvise((void *)start, end - start, MADV_DONTNEED) != 0) return 0;
+    return end - start;
 }

@@ -1,19 +1,19 @@
-/// The bytes a stream holds for its client: a ring that grows by doubling up to a limit, so a send copies into
-/// memory that is already there, and a client that does not read cannot make it grow past the limit.
+/// The bytes a stream holds for its client: a ring that grows by doubling up to a limit, so a client that does not
+/// read cannot make it grow past the limit. Emptied, it gives its memory back: a stream waits far longer than it
+/// sends, and tens of thousands wait at once (an allocation per burst of sends costs less than keeping them all).
 ///
 /// Not thread-safe: `HTTPStream` keeps it under its lock.
 struct ByteQueue: ~Copyable {
     /// Past this many queued bytes, `append` refuses.
     let limit: Int
     private var storage: UnsafeMutableRawPointer?
-    /// A power of two, so positions wrap with a mask.
-    private var capacity = 0
+    /// A power of two, so positions wrap with a mask; 0 while nothing is queued.
+    private(set) var capacity = 0
     private var head = 0
     private(set) var count = 0
 
-    /// The first allocation; a drained queue keeps up to `keptCapacity`, so a steady stream allocates once.
+    /// The first allocation, which holds a few events.
     private static let initialCapacity = 512
-    private static let keptCapacity = 4_096
 
     init(limit: Int) {
         self.limit = limit
@@ -47,7 +47,7 @@ struct ByteQueue: ~Copyable {
         count -= moved
         if count == 0 {
             head = 0
-            if capacity > ByteQueue.keptCapacity { release() }
+            release()
         }
         return moved
     }

@@ -8,6 +8,11 @@ extension HTTPServer {
 
     static let stoppingProblem = Problem(status: 503, detail: "the server is stopping")
 
+    /// The buffer libmicrohttpd allocates (and clears) with a stream's response, which every open stream holds. Only
+    /// HTTP/1.0 clients are written from it (chunks for HTTP/1.1 go through the connection's own memory), in pieces
+    /// of at most this size: an event is about 150 bytes.
+    static let streamBlockBytes = 256
+
     /// Suspends the connection, then hands `start` its completion. Suspended first, so that whoever completes, even
     /// `start` itself before it returns, finds the connection suspended, the one state libmicrohttpd lets any thread
     /// resume. Its answer is queued when libmicrohttpd calls the access handler again.
@@ -54,9 +59,9 @@ extension HTTPServer {
         // Retained until libmicrohttpd lets go of the response, which calls `streamReleased`; that happens even
         // when queueing fails, as the response is destroyed then.
         let context = Unmanaged.passRetained(stream).toOpaque()
-        // MHD_SIZE_UNKNOWN: chunked for HTTP/1.1 clients, until the connection closes for HTTP/1.0 ones. The block
-        // size is the buffer libmicrohttpd allocates with the response, used only for HTTP/1.0.
-        let mhdResponse = MHD_create_response_from_callback(UInt64.max, 1_024, HTTPServer.streamReader, context, HTTPServer.streamReleased)
+        // MHD_SIZE_UNKNOWN: chunked for HTTP/1.1 clients, until the connection closes for HTTP/1.0 ones.
+        let mhdResponse = MHD_create_response_from_callback(UInt64.max, HTTPServer.streamBlockBytes, HTTPServer.streamReader, context,
+                                                            HTTPServer.streamReleased)
         if mhdResponse == nil { HTTPServer.streamReleased(context) }
         return queue(mhdResponse, status: response.status, headers: response.headers, requestID: requestID, on: connection)
     }

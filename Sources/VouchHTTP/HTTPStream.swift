@@ -12,6 +12,9 @@ public final class HTTPStream: Sendable {
     /// not read holds this much of the server's memory at most (a single larger send ends the stream too).
     public static let maxQueuedBytes = 64 * 1024
 
+    /// What libmicrohttpd writes after a chunk's data in the reader's buffer (its CRLF), with room to spare.
+    static let chunkFramingBytes = 16
+
     struct State: ~Copyable {
         var queue = ByteQueue(limit: HTTPStream.maxQueuedBytes)
         /// Until `finish`, a cut, or the end of the connection; `send` refuses after.
@@ -27,6 +30,11 @@ public final class HTTPStream: Sendable {
         var checkPeerOnWake = false
         /// The server's list of open streams, from when it registered the stream until the stream ends.
         var registry: ReplyRegistry?
+        /// The buffer libmicrohttpd lent the reader last (its address), and how many of its first bytes may have
+        /// been written since its pages were last given back: all of them (`Int.max`) until the reader has parked
+        /// once with that buffer, since libmicrohttpd clears it before lending it.
+        var lentAddress: UInt = 0
+        var writtenSinceRelease = Int.max
     }
 
     enum Ending {
@@ -103,8 +111,13 @@ public final class HTTPStream: Sendable {
             }
             if state.isCut { return (vouch_mhd_end_with_error(), ended) }
             let moved = state.queue.pop(into: lent)
-            if moved > 0 { return (moved, ended) }
+            if moved > 0 {
+                state.wrote(moved, into: lent)
+                return (moved, ended)
+            }
             if !state.isOpen { return (vouch_mhd_end_of_stream(), ended) }
+            // The buffer is most of the connection's memory, and a stream waits far longer than it writes.
+            state.giveBackPages(of: lent)
             // Suspended under the lock: a send can only see `isParked` once the connection really is suspended,
             // and libmicrohttpd forbids resuming a connection that is not.
             state.isParked = true
@@ -133,6 +146,32 @@ public final class HTTPStream: Sendable {
 }
 
 extension HTTPStream.State {
+    /// The reader wrote `count` bytes at the start of `buffer`; libmicrohttpd then frames them as a chunk, writing a
+    /// few bytes after them too.
+    mutating func wrote(_ count: Int, into buffer: LentMemory) {
+        let address = UInt(bitPattern: buffer.memory.baseAddress)
+        guard address == lentAddress else {
+            lentAddress = address
+            writtenSinceRelease = .max
+            return
+        }
+        if writtenSinceRelease < .max { writtenSinceRelease = max(writtenSinceRelease, count + HTTPStream.chunkFramingBytes) }
+    }
+
+    /// Gives the kernel back the whole pages of the reader's buffer written since the last time, as the stream parks
+    /// (`vouch_release_pages`): libmicrohttpd lends the reader nearly all of the connection's memory
+    /// (`RequestLimits.connectionMemoryBytes`) and has cleared it, so a parked stream would otherwise hold all of it.
+    /// After the first time only the pages a chunk reached are given back, so an event or keep-alive of a few dozen
+    /// bytes mostly costs no system call.
+    mutating func giveBackPages(of buffer: LentMemory) {
+        guard let start = buffer.memory.baseAddress else { return }
+        let address = UInt(bitPattern: start)
+        let written = address == lentAddress ? writtenSinceRelease : .max
+        lentAddress = address
+        writtenSinceRelease = 0
+        if written > 0 { _ = vouch_release_pages(start, min(written, buffer.memory.count)) }
+    }
+
     /// Resumes a parked connection. Under the stream's lock, so the server's `stop` knows that once it has ended a
     /// stream, its connection is no longer suspended.
     mutating func wake() {

@@ -8,7 +8,8 @@ import VouchJSON
 /// that makes it to each stream's receipt of the `refetchEvaluation` event (the answer's own time is reported beside).
 ///
 /// One thread and epoll for every stream, so the client itself stays small on a two-core machine. Streams come from
-/// many loopback source addresses (127.0.1.x) because vouchd limits connections per address.
+/// many loopback source addresses (127.0.1.1, 127.0.1.2, … then 127.0.2.1, …; 250 per third byte) because vouchd
+/// limits connections per address, and each address has about 28,000 local ports.
 enum StreamFanOutBench {
     struct Settings {
         var baseURL: String
@@ -34,7 +35,7 @@ enum StreamFanOutBench {
     }
 
     static func run(_ settings: Settings) throws {
-        raiseOpenFileLimit()
+        raiseOpenFileLimit(to: settings.streams + 1_024)
         let client = HTTPClient(timeoutSeconds: 30)
         let bulk = try client.send(method: "POST", url: settings.baseURL + "/ofrep/v1/evaluate/flags",
                                    headers: [("Authorization", "Bearer \(settings.sdkToken)"), ("Content-Type", "application/json")],
@@ -49,21 +50,22 @@ enum StreamFanOutBench {
         let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n".utf8)
         let openStarted = DispatchTime.now().uptimeNanoseconds
         for index in 0..<settings.streams {
-            let source = "127.0.1.\(1 + index % max(1, min(settings.addresses, 250)))"
+            let source = sourceAddress(index % max(1, min(settings.addresses, maxAddresses)))
             let descriptor = try connect(port: UInt16(port), from: source)
             _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             streams.add(Stream(descriptor: descriptor))
             // Read what has come so far every few hundred connections, so no server buffer waits on us.
             if index % 500 == 499 { pump(streams, change: -1, until: 0) }
         }
-        let openDeadline = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
+        // A minute, or longer for very many streams (about 2,000 a second open on two shared cores).
+        let openDeadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(60, settings.streams / 1_000)) * 1_000_000_000
         while streams.all.contains(where: { !$0.open }), DispatchTime.now().uptimeNanoseconds < openDeadline {
             pump(streams, change: -1, until: DispatchTime.now().uptimeNanoseconds + 100_000_000)
         }
         let opened = streams.all.filter(\.open).count
         let openSeconds = Double(DispatchTime.now().uptimeNanoseconds - openStarted) / 1e9
         guard opened == settings.streams else {
-            throw BenchError("only \(opened) of \(settings.streams) streams opened within 60 s; raise ofrep.max_streams or http.max_connections?")
+            throw BenchError("only \(opened) of \(settings.streams) streams opened in time; raise ofrep.max_streams or http.max_connections?")
         }
         Thread.sleep(forTimeInterval: 1)
         let residentAfter = residentKiB(settings.daemonPID)
@@ -84,13 +86,14 @@ enum StreamFanOutBench {
             let answered = DispatchTime.now().uptimeNanoseconds
             guard answer.status == 200 else { throw BenchError("the change answered \(answer.status): \(answer.text.prefix(200))") }
             answerTimes.append(Double(answered - started) / 1e6)
-            let deadline = started + 10_000_000_000
+            let waitSeconds = max(10, settings.streams / 5_000)
+            let deadline = started + UInt64(waitSeconds) * 1_000_000_000
             while streams.all.contains(where: { $0.received[change] == nil }), DispatchTime.now().uptimeNanoseconds < deadline {
                 pump(streams, change: change, until: min(deadline, DispatchTime.now().uptimeNanoseconds + 50_000_000))
             }
             let times = streams.all.compactMap { $0.received[change] }.map { Double($0 - started) / 1e6 }
             guard times.count == opened else {
-                throw BenchError("change \(change + 1): \(opened - times.count) of \(opened) streams heard nothing within 10 s")
+                throw BenchError("change \(change + 1): \(opened - times.count) of \(opened) streams heard nothing within \(waitSeconds) s")
             }
             latencies += times
             lastPerChange.append(times.max() ?? .nan)
@@ -201,10 +204,25 @@ enum StreamFanOutBench {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
-    static func raiseOpenFileLimit() {
+    /// Addresses `sourceAddress` can name: 250 in each of 250 third bytes.
+    static let maxAddresses = 250 * 250
+
+    /// The loopback source address number `index` (from 0): 127.0.1.1 to 127.0.1.250, then 127.0.2.1, and so on.
+    static func sourceAddress(_ index: Int) -> String {
+        "127.0.\(1 + index / 250).\(1 + index % 250)"
+    }
+
+    /// Raises the soft limit on open files to the hard one, and both to `needed` when they are lower (which takes
+    /// root, as `scripts/bench` runs part 7 with 100,000 streams).
+    static func raiseOpenFileLimit(to needed: Int) {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = max(limit.rlim_max, rlim_t(needed))
+        limit.rlim_max = limit.rlim_cur
+        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            limit.rlim_cur = limit.rlim_max
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
     }
 }

@@ -22,7 +22,7 @@ public final class EventStreamHub: Sendable {
     }
 
     private struct Registry {
-        var streams: [Int: (tokenID: String, stream: HTTPStream)] = [:]
+        var streams: StreamRoster
         /// Open streams of each person's token (not `sdk`), for `maxStreamsPerToken`.
         var perToken: [String: Int] = [:]
         var nextID = 0
@@ -37,7 +37,7 @@ public final class EventStreamHub: Sendable {
     private let principal: @Sendable (_ tokenID: String) -> Principal?
     private let clock: @Sendable () -> Date
     private let version: Mutex<FlagVersion>
-    private let registry = Mutex(Registry())
+    private let registry: Mutex<Registry>
     /// Credentials already signed, by token id: every bulk answer carries one, and it only changes once per window.
     private let credentials = Mutex<[String: (expiresAt: Int64, text: String)]>([:])
     private let fanOut = DispatchQueue(label: "vouch.event-streams")
@@ -59,6 +59,7 @@ public final class EventStreamHub: Sendable {
         self.principal = principal
         self.clock = clock
         version = Mutex(FlagVersion(revision: revision, seconds: Int64(revisedAt.timeIntervalSince1970)))
+        registry = Mutex(Registry(streams: StreamRoster(sliceCount: EventStreamHub.keepAliveSlices(settings))))
         registry.withLock { $0.sentRevision = revision }
         keepAlive = DispatchSource.makeTimerSource(queue: fanOut)
     }
@@ -149,7 +150,7 @@ public final class EventStreamHub: Sendable {
             registry.nextID += 1
             let id = registry.nextID
             let stream = HTTPStream(onClose: { [weak self] in self?.closed(id) })
-            registry.streams[id] = (principal.tokenID, stream)
+            registry.streams.insert(StreamRoster.Entry(tokenID: principal.tokenID, stream: stream), id: id)
             if personal {
                 registry.perToken[principal.tokenID] = held + 1
                 if held + 1 >= settings.maxStreamsPerToken { markAtCap(principal.tokenID, true) }
@@ -189,7 +190,7 @@ public final class EventStreamHub: Sendable {
     /// A stream ended: unlisted, and its token's count lowered.
     private func closed(_ id: Int) {
         registry.withLock { registry in
-            guard let (tokenID, _) = registry.streams.removeValue(forKey: id), let held = registry.perToken[tokenID] else { return }
+            guard let tokenID = registry.streams.remove(id: id)?.tokenID, let held = registry.perToken[tokenID] else { return }
             registry.perToken[tokenID] = held > 1 ? held - 1 : nil
             if held == settings.maxStreamsPerToken { markAtCap(tokenID, false) }
         }
@@ -228,7 +229,7 @@ public final class EventStreamHub: Sendable {
             registry.fanOutQueued = false
             guard current.revision > registry.sentRevision else { return [] }
             registry.sentRevision = current.revision
-            return registry.streams.values.map(\.stream)
+            return registry.streams.streams
         }
         let bytes = EventStreamHub.event(current)
         for stream in streams { stream.send(bytes) }
@@ -243,7 +244,7 @@ public final class EventStreamHub: Sendable {
 
     /// Ends the streams a token opened: it was revoked (or its tester withdrew).
     public func closeStreams(ofToken tokenID: String) {
-        let closing = registry.withLock { registry in registry.streams.values.filter { $0.tokenID == tokenID }.map(\.stream) }
+        let closing = registry.withLock { $0.streams.streams(ofToken: tokenID) }
         for stream in closing { stream.finish() }
         credentials.withLock { _ = $0.removeValue(forKey: tokenID) }
     }
@@ -258,21 +259,43 @@ public final class EventStreamHub: Sendable {
 
     // MARK: Life
 
-    /// Starts the keep-alive comments.
+    /// Slices of the streams (`StreamRoster`), one written per tick: one per second of `ofrep.stream_keepalive`, and at
+    /// least two. Not finer: every tick wakes its slice's connections, and each time its thread finds any woken,
+    /// libmicrohttpd 0.9.75 walks all the connections it holds parked; with a tick every 100 ms those walks took 4.5 %
+    /// of vouchd's CPU under OFREP load beside 10,000 streams (BENCHMARKS.md, part 7).
+    static func keepAliveSlices(_ settings: EventStreamSettings) -> Int {
+        max(2, settings.keepAliveSeconds)
+    }
+
+    /// The time between ticks: the interval over the slices.
+    static func keepAliveTickMilliseconds(_ settings: EventStreamSettings) -> Int {
+        max(1, max(1, settings.keepAliveSeconds) * 1_000 / keepAliveSlices(settings))
+    }
+
+    static let keepAliveComment = Array(": keep-alive\n\n".utf8)
+
+    /// Starts the keep-alive comments: every tick one slice of the streams hears one, so 10,000 streams are not all
+    /// written at the same moment (which took the cores from OFREP's requests for that moment).
     public func start() {
-        let interval = DispatchTimeInterval.seconds(max(1, settings.keepAliveSeconds))
-        keepAlive.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(500))
+        let milliseconds = EventStreamHub.keepAliveTickMilliseconds(settings)
+        let tick = DispatchTimeInterval.milliseconds(milliseconds)
+        keepAlive.schedule(deadline: .now() + tick, repeating: tick, leeway: .milliseconds(max(1, milliseconds / 10)))
         keepAlive.setEventHandler { [weak self] in
             guard let self else { return }
-            let streams = registry.withLock { $0.streams.values.map(\.stream) }
-            let comment = Array(": keep-alive\n\n".utf8)
-            for stream in streams { stream.send(comment) }
+            // Ticks the timer could not deliver on time (its queue was fanning out a change) come as one.
+            sendKeepAlives(ticks: Int(clamping: keepAlive.data))
         }
         let resume = keepAliveRunning.withLock { running -> Bool in
             defer { running = true }
             return !running
         }
         if resume { keepAlive.resume() }
+    }
+
+    /// Writes the keep-alive of the slices whose turn it is after `ticks` ticks.
+    func sendKeepAlives(ticks: Int) {
+        let due = registry.withLock { $0.streams.takeTurns(ticks) }
+        for stream in due { stream.send(EventStreamHub.keepAliveComment) }
     }
 
     /// Stops the keep-alive comments and ends every stream, so the server can drain.
@@ -284,7 +307,7 @@ public final class EventStreamHub: Sendable {
         }
         if resume { keepAlive.resume() }
         keepAlive.cancel()
-        let streams = registry.withLock { $0.streams.values.map(\.stream) }
+        let streams = registry.withLock { $0.streams.streams }
         for stream in streams { stream.finish() }
         fanOut.sync {}
     }

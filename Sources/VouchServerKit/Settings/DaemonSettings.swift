@@ -42,16 +42,16 @@ package enum DaemonSettings {
             DaemonSetting("http.threads", default: "0", .integer(0...256), """
                 Threads that serve HTTP requests, from 0 to 256. 0 means one thread per processor.
                 """),
-            DaemonSetting("http.max_connections", default: "16384", .integer(1...65_536), """
-                Open connections at once, from 1 to 65536. Near this, vouchd first closes the connections that have \
+            DaemonSetting("http.max_connections", default: "16384", .integer(1...1_048_576), """
+                Open connections at once, from 1 to 1048576. Near this, vouchd first closes the connections that have \
                 waited longest for a request (idle kept-alive ones, and ones whose headers have not arrived), so new \
                 clients still get in; at it, new connections wait until one closes. Each connection is a file \
                 descriptor: vouchd raises its open file limit to the hard limit (LimitNOFILE in the systemd unit) at \
                 start, and lowers this setting, with a warning in the log, when the limit would not leave 128 to \
                 spare. Open OFREP event streams count too (see ofrep.max_streams).
                 """),
-            DaemonSetting("http.max_connections_per_ip", default: "128", .integer(1...65_536), """
-                Open connections at once from one client address, from 1 to 65536; more are closed at once. Behind a \
+            DaemonSetting("http.max_connections_per_ip", default: "128", .integer(1...1_048_576), """
+                Open connections at once from one client address, from 1 to 1048576; more are closed at once. Behind a \
                 reverse proxy every connection comes from the proxy's address: then raise this to \
                 http.max_connections.
                 """),
@@ -105,8 +105,8 @@ package enum DaemonSettings {
             DaemonSetting("ofrep.inactivity_delay", default: "120s", .duration(0...86_400), """
                 What apps are told: close the stream after this long in the background (inactivityDelaySec).
                 """),
-            DaemonSetting("ofrep.max_streams", default: "12288", .integer(1...65_536), """
-                Event streams open at once, from 1 to 65536; more are answered 503. Keep it below http.max_connections \
+            DaemonSetting("ofrep.max_streams", default: "12288", .integer(1...1_048_576), """
+                Event streams open at once, from 1 to 1048576; more are answered 503. Keep it below http.max_connections \
                 so polling apps and the API still get in.
                 """),
             DaemonSetting("ofrep.max_streams_per_token", default: "8", .integer(1...65_536), """

@@ -102,7 +102,8 @@ def run(context: Context) -> int:
         instructions.per_request(context)
         return 0
     # A part alone: what it measures, then its checks.
-    alone = {"8": (streams.console, console_checks), "9": (postgres.several_vouchd, postgres.checks),
+    alone = {"7": (streams.event_streams, streams.checks), "8": (streams.console, console_checks),
+             "9": (postgres.several_vouchd, postgres.checks),
              "11": (evidence.report_of_many, evidence.checks)}
     if settings.parts in alone:
         measure, checks = alone[settings.parts]
@@ -176,12 +177,7 @@ def run(context: Context) -> int:
           "1000", hooks["delivery_rate"], "/s")
     check("Promotion delay after the approval (median of 10)", "<=", "100", approval_delay_ms, " ms")
     check("Promotion delay after the soak ended (median of 10)", "<=", "100", soak_delay_ms, " ms")
-    count = settings.streams
-    say(f"vouchd resident memory per open event stream: {held['stream_kib']} KiB ({count} streams; no target)")
-    check(f"Event stream fan-out p99, change to each of {count} streams (p50 {held['fanout_p50']} ms, last stream "
-          f"{held['fanout_last']} ms)", "<=", "250", held["fanout_p99"], " ms")
-    check(f"OFREP rate with {count} streams open / without ({held['withstreams_rps']} / {held['nostreams_rps']} "
-          "requests/s)", ">=", "0.9", held["stream_ratio"], "")
+    streams.checks(context, held)
     console_checks(context, pages)
     say(f"Notifications by email sent per second to a loopback SMTP server: {mails}/s ({mail.MAILS} mails; no target)")
     postgres.checks(context, several)
