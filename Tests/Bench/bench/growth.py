@@ -143,4 +143,4 @@ def checks(context: Context, figures: dict) -> None:
                   "")
     largest = max(figures["peak_mib"].items(), key=lambda item: arithmetic.number(item[1]))
     check(f"Part 12 peak memory of one process ({largest[0]})", "<=", MEMORY_BOUND_MIB, largest[1], " MiB")
-    say(f"Part 12 wall time: {figures['minutes']} minutes (no target; about 15 expected at the default scales)")
+    say(f"Part 12 wall time: {figures['minutes']} minutes (no target; about ten expected at the default scales)")
