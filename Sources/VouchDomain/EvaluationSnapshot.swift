@@ -1,11 +1,11 @@
 /// An immutable picture of every flag, read by OFREP without touching the database.
 ///
 /// A change builds a new snapshot and swaps it in whole, so readers never see half an update. Evaluation reads the
-/// flat `FlagIndex`, not `rules`: the dictionary of `FlagRule`s is kept for writers (which compare versions and
+/// flat `FlagIndex`, not `rules`: the table of `FlagRule`s is kept for writers (which compare versions and
 /// compute what a changed rule adds and removes) and is never touched by a request.
 public final class EvaluationSnapshot: Sendable {
-    /// The rules by flag key; each is stored under its own `key`.
-    public let rules: [String: FlagRule]
+    /// The rules by flag key; each is stored under its own `key`. Split into buckets, so a swap copies one.
+    public let rules: RuleTable
     /// Keys in order, so bulk answers are stable and their ETags repeatable.
     public let orderedKeys: [String]
     /// Counts swaps, for metrics and logs.
@@ -21,11 +21,11 @@ public final class EvaluationSnapshot: Sendable {
     public convenience init(rules: [String: FlagRule], generation: UInt64 = 0, revision: Int64 = 0) {
         let keys = rules.keys.sorted()
         let (index, slots) = FlagIndex.build(rules: rules, orderedKeys: keys)
-        self.init(rules: rules, orderedKeys: keys, orderedSlots: slots, index: index, generation: generation,
+        self.init(rules: RuleTable(rules), orderedKeys: keys, orderedSlots: slots, index: index, generation: generation,
                   revision: max(revision, rules.values.map(\.version).max() ?? 0))
     }
 
-    private init(rules: [String: FlagRule], orderedKeys: [String], orderedSlots: [Int], index: FlagIndex, generation: UInt64, revision: Int64) {
+    private init(rules: RuleTable, orderedKeys: [String], orderedSlots: [Int], index: FlagIndex, generation: UInt64, revision: Int64) {
         self.rules = rules
         self.orderedKeys = orderedKeys
         self.orderedSlots = orderedSlots
@@ -146,7 +146,8 @@ public final class EvaluationSnapshot: Sendable {
             return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, orderedSlots: orderedSlots, index: index,
                                       generation: generation + 1, revision: nextRevision)
         default:
-            return EvaluationSnapshot(rules: next, generation: generation + 1, revision: nextRevision)
+            return EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: next.values.map { ($0.key, $0) }), generation: generation + 1,
+                                      revision: nextRevision)
         }
     }
 

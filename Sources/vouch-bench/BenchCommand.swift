@@ -9,6 +9,8 @@ import VouchStore
 ///                                             evaluation cost per call and snapshot rebuild times (DIR from populate)
 ///     vouch-bench evaluate [--state-dir DIR] [--fixes N] [--targets N] [--calls N]
 ///                                             the evaluation part alone, for profilers; without DIR on generated rules
+///     vouch-bench growth --state-dir DIR [--runs 3]
+///                                             part 12: snapshot load and build, one swap, bulk evaluation (DIR from populate)
 ///     vouch-bench free-port                    prints a free loopback TCP port
 ///     vouch-bench commit-rate --state-dir DIR [--seconds 5]
 ///                                             SQLite's durable single-row commit rate (the feedback intake reference)
@@ -49,6 +51,7 @@ enum BenchCommand {
           vouch-bench populate  --state-dir DIR [--fixes 10000] [--targets 100000]
           vouch-bench inprocess --state-dir DIR [--fixes 10000] [--targets 100000] [--calls 10000000]
           vouch-bench evaluate  [--state-dir DIR] [--fixes 10000] [--targets 100000] [--calls 10000000]   (evaluation only)
+          vouch-bench growth --state-dir DIR [--runs 3]
           vouch-bench free-port
           vouch-bench commit-rate --state-dir DIR [--seconds 5] [--synchronous full|normal]
           vouch-bench commit-rate --database-url URL [--seconds 5]
@@ -88,6 +91,8 @@ enum BenchCommand {
                 Calibration.run()
                 let loaded = try options.values["--state-dir"].map(StorePopulator.load)
                 EvaluationBench.run(workload, calls: try options.int("--calls", 10_000_000), loaded: loaded)
+            case "growth":
+                try GrowthBench.run(stateDirectory: try options.required("--state-dir"), runs: try options.int("--runs", 3))
             case "commit-rate":
                 let seconds = try options.double("--seconds", 5)
                 if let url = options.values["--database-url"] {

@@ -77,10 +77,12 @@ struct Workload {
         var rules: [FlagRule] = []
         rules.reserveCapacity(fixCount)
         var pausedFrom: [String: FixState] = [:]
+        // Five digits up to 100,000 fixes (today's keys), more beyond, so the 100× scale of part 12 has no key twice.
+        let digits = max(5, String(max(0, fixCount - 1)).count)
         for number in 0..<fixCount {
             let platform = Workload.platforms[Int.random(in: 0..<Workload.platforms.count, using: &random)]
             let area = Workload.areas[Int.random(in: 0..<Workload.areas.count, using: &random)]
-            let key = "\(platform).\(area).fix-\(String(number + 100_000).dropFirst())"
+            let key = "\(platform).\(area).fix-\(Workload.padded(number, digits))"
             var targets = Set<String>(minimumCapacity: counts[number])
             while targets.count < counts[number] {
                 targets.insert(population[Int.random(in: 0..<population.count, using: &random)])
@@ -94,6 +96,12 @@ struct Workload {
         self.rules = rules
         self.pausedFrom = pausedFrom
         self.population = population
+    }
+
+    /// `number` in decimal with leading zeros up to `digits`.
+    static func padded(_ number: Int, _ digits: Int) -> String {
+        let text = String(number)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     static func uuid(_ random: inout SplitMix64) -> String {

@@ -106,3 +106,39 @@ def _value(value: str | float | int) -> float:
 def per_request(total: int, requests: int) -> str:
     """A count (instructions) per request, to the whole number."""
     return f"{total / requests:.0f}"
+
+
+def ratio_of_figures(numerator: str, denominator: str) -> str:
+    """`ratio` of two printed figures, or `nan` when either is missing or `nan` or the denominator is 0 (a latency
+    wrk did not report), so the check it feeds is not met rather than divided by zero."""
+    if any(value in ("", "nan") for value in (numerator, denominator)) or number(denominator) == 0:
+        return "nan"
+    return ratio(numerator, denominator)
+
+
+def spread(values: list[str]) -> float:
+    """How far a scale's runs lie apart: (slowest − fastest) / median; 0 for fewer than two runs."""
+    numbers = [number(value) for value in values]
+    middle = number(median(values)) if values else 0.0
+    if len(numbers) < 2 or middle == 0:
+        return 0.0
+    return (max(numbers) - min(numbers)) / middle
+
+
+# The most of the runs' spread a growth check allows for noise: a step is still "linear or better" when the time grew
+# by the size's factor times (1 + the larger spread of its two scales), but never by more than a quarter over it.
+NOISE_CAP = 0.25
+
+
+def growth_bound(size_factor: float, smaller_runs: list[str], larger_runs: list[str]) -> str:
+    """The largest time factor a step of `size_factor` in size may show and still count as linear or better: the size
+    factor, widened by the measurement's noise (the larger spread of the two scales' runs, at most NOISE_CAP)."""
+    noise = min(NOISE_CAP, max(spread(smaller_runs), spread(larger_runs)))
+    return f"{size_factor * (1 + noise):.2f}"
+
+
+def growth_factor(smaller_median: str, larger_median: str) -> str:
+    """The time factor between two scales' medians, with two decimals; `nan` when the smaller is 0 or missing."""
+    if smaller_median in ("", "nan") or larger_median in ("", "nan") or number(smaller_median) == 0:
+        return "nan"
+    return f"{number(larger_median) / number(smaller_median):.2f}"

@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 
-from bench import (arithmetic, evidence, feedback, inprocess, instructions, mail, nginx, ofrep, postgres, procstat, streams,
-                   vouchd, webhooks, wrk)
+from bench import (arithmetic, evidence, feedback, growth, inprocess, instructions, mail, nginx, ofrep, postgres, procstat,
+                   streams, vouchd, webhooks, wrk)
 from bench.context import FIXES, TARGETS, Context
 from bench.processes import Session
 from bench.report import BenchFailure, Summary, error, say
@@ -104,7 +104,7 @@ def run(context: Context) -> int:
     # A part alone: what it measures, then its checks.
     alone = {"7": (streams.event_streams, streams.checks), "8": (streams.console, console_checks),
              "9": (postgres.several_vouchd, postgres.checks),
-             "11": (evidence.report_of_many, evidence.checks)}
+             "11": (evidence.report_of_many, evidence.checks), "12": (growth.how_cost_grows, growth.checks)}
     if settings.parts in alone:
         measure, checks = alone[settings.parts]
         figures = measure(context)

@@ -6,8 +6,9 @@ BENCH_STREAMS (event streams held, default 10000; more, such as 100000, for one 
 file limits raised), BENCH_STRICT=1 (exit 1 when a target is missed; by default only a
 failed measurement exits non-zero), BENCH_SKIP_BUILD=1 (use the binaries already in .build/release), BENCH_PARTS=1
 (only part 1, OFREP against nginx), BENCH_PARTS=7 (only part 7, event streams), BENCH_PARTS=8 (only part 8, the web
-console), BENCH_PARTS=9 (only part 9, several
-vouchd on PostgreSQL) or BENCH_PARTS=11 (only part 11, the conformance report), BENCH_ROUNDS (part 1's
+console), BENCH_PARTS=9 (only part 9, several vouchd on PostgreSQL), BENCH_PARTS=11 (only part 11, the conformance
+report) or BENCH_PARTS=12 (only part 12, how cost grows, at the scales BENCH_GROWTH_SCALES lists: whole numbers,
+ascending, separated by spaces, default "1 10 100"), BENCH_ROUNDS (part 1's
 rounds alternating vouchd and nginx, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
 BENCH_IDLE_WAIT (seconds to wait for a quiet machine before a part, default 30), BENCH_OFREP_SETTINGS (VOUCHD_*=value
 settings, separated by spaces, for part 1's vouchd; default none, so the defaults). BENCH_PARTS=instructions counts
@@ -22,6 +23,10 @@ from dataclasses import dataclass, field
 from bench.report import BenchFailure
 
 SETTING = re.compile(r"VOUCHD_[A-Z0-9_]+=\S*")
+
+
+# The parts BENCH_PARTS may name to run alone, in the order the whole run takes them.
+PARTS_ALONE = ("1", "7", "8", "9", "11", "12")
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class Settings:
     ofrep_settings_text: str = ""
     instruction_requests: int = 10_000
     vouchd: str = ""
+    growth_scales: list[int] = field(default_factory=lambda: [1, 10, 100])
 
     @staticmethod
     def from_environment(environment: dict[str, str]) -> "Settings":
@@ -51,9 +57,9 @@ class Settings:
             return int(text)
 
         parts = environment.get("BENCH_PARTS", "") or "all"
-        if parts not in ("all", "1", "7", "8", "9", "11", "instructions"):
-            raise BenchFailure(f"BENCH_PARTS is '{parts}'; allowed: 1 (part 1 alone), 7 (part 7 alone), 8 (part 8 "
-                               "alone), 9 (part 9 alone), 11 (part 11 alone), "
+        if parts not in ("all", *PARTS_ALONE, "instructions"):
+            alone = ", ".join(f"{part} (part {part} alone)" for part in PARTS_ALONE)
+            raise BenchFailure(f"BENCH_PARTS is '{parts}'; allowed: {alone}, "
                                "instructions (instructions per OFREP request), or unset for every part")
         vouchd = environment.get("BENCH_VOUCHD", "")
         if vouchd and parts != "instructions":
@@ -70,6 +76,12 @@ class Settings:
         instruction_requests = whole("BENCH_INSTRUCTION_REQUESTS", 10_000)
         if instruction_requests == 0:
             raise BenchFailure("BENCH_INSTRUCTION_REQUESTS is '0'; allowed: a whole number above 0")
+        scales_text = environment.get("BENCH_GROWTH_SCALES", "") or "1 10 100"
+        scales = scales_text.split()
+        if (not all(re.fullmatch(r"[1-9][0-9]*", scale) for scale in scales)
+                or [int(scale) for scale in scales] != sorted(set(int(scale) for scale in scales))):
+            raise BenchFailure(f"BENCH_GROWTH_SCALES is '{scales_text}'; allowed: whole numbers above 0, ascending, "
+                               "separated by spaces, such as '1 10 100'")
         return Settings(
             duration=whole("BENCH_DURATION", 10),
             calls=whole("BENCH_CALLS", 10_000_000),
@@ -86,4 +98,5 @@ class Settings:
             ofrep_settings_text=text,
             instruction_requests=instruction_requests,
             vouchd=os.path.abspath(vouchd) if vouchd else "",
+            growth_scales=[int(scale) for scale in scales],
         )

@@ -1,0 +1,48 @@
+/// The snapshot's rules by flag key, split into buckets by the key's hash, so that a swap copies the list of buckets
+/// and the one bucket the changed key falls in, never every rule.
+///
+/// A single dictionary was copied whole by every swap and released whole with the snapshot it replaced: each rule's
+/// key and set retained and released again, a few random memory reads per rule. At a million fixes that was half a
+/// second per change, growing faster than the rules (BENCHMARKS.md, part 12). Writers read it (`SnapshotHolder`
+/// compares versions, flagd's document lists every rule); evaluation never does, it reads `FlagIndex`.
+public struct RuleTable: Sendable {
+    private var buckets: [[String: FlagRule]]
+    private let bucketBits: Int
+    public private(set) var count: Int
+
+    /// Rules per bucket aimed at when the table is made: a swap copies a bucket of about this many.
+    static let rulesPerBucket = 64
+
+    public init(_ rules: [String: FlagRule]) {
+        var bits = 0
+        while (1 << bits) * RuleTable.rulesPerBucket < rules.count { bits += 1 }
+        bucketBits = bits
+        var buckets = [[String: FlagRule]](repeating: [:], count: 1 << bits)
+        for (key, rule) in rules { buckets[RuleTable.bucket(of: key, bits: bits)][key] = rule }
+        self.buckets = buckets
+        count = rules.count
+    }
+
+    public subscript(key: String) -> FlagRule? {
+        get { buckets[RuleTable.bucket(of: key, bits: bucketBits)][key] }
+        set {
+            let bucket = RuleTable.bucket(of: key, bits: bucketBits)
+            if let newValue {
+                if buckets[bucket].updateValue(newValue, forKey: key) == nil { count += 1 }
+            } else if buckets[bucket].removeValue(forKey: key) != nil {
+                count -= 1
+            }
+        }
+    }
+
+    /// Every rule, in no particular order.
+    public var values: some Sequence<FlagRule> { buckets.lazy.flatMap(\.values) }
+
+    /// Every key, in no particular order.
+    public var keys: some Sequence<String> { buckets.lazy.flatMap(\.keys) }
+
+    /// The top bits of the key's hash (the flag table uses the low ones).
+    private static func bucket(of key: String, bits: Int) -> Int {
+        bits == 0 ? 0 : key.withUTF8Bytes { Int(truncatingIfNeeded: KeyHash.hash($0) >> UInt64(64 - bits)) }
+    }
+}
