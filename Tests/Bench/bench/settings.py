@@ -4,9 +4,10 @@ BENCH_DURATION (wrk seconds per server, default 10), BENCH_CALLS (in-process cal
 BENCH_COMMIT_SECONDS (SQLite reference commit loop, default 5), BENCH_DELIVERIES (webhook deliveries, default 5000),
 BENCH_STREAMS (event streams held, default 10000), BENCH_STRICT=1 (exit 1 when a target is missed; by default only a
 failed measurement exits non-zero), BENCH_SKIP_BUILD=1 (use the binaries already in .build/release), BENCH_PARTS=1
-(only part 1, OFREP against nginx), BENCH_PARTS=8 (only part 8, the web console), BENCH_PARTS=9 (only part 9, several
+(only part 1, OFREP against nginx), BENCH_PARTS=5 (only part 5's feedback intake, BENCH_ROUNDS rounds each
+alternating SQLite's reference and vouchd, with the medians), BENCH_PARTS=8 (only part 8, the web console), BENCH_PARTS=9 (only part 9, several
 vouchd on PostgreSQL) or BENCH_PARTS=11 (only part 11, the conformance report), BENCH_ROUNDS (part 1's
-rounds alternating vouchd and nginx, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
+rounds alternating vouchd and nginx, and part 5's alone, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
 BENCH_IDLE_WAIT (seconds to wait for a quiet machine before a part, default 30), BENCH_OFREP_SETTINGS (VOUCHD_*=value
 settings, separated by spaces, for part 1's vouchd; default none, so the defaults). BENCH_PARTS=instructions counts
 instructions per OFREP request under callgrind instead (no target), on BENCH_INSTRUCTION_REQUESTS requests (default
@@ -49,8 +50,9 @@ class Settings:
             return int(text)
 
         parts = environment.get("BENCH_PARTS", "") or "all"
-        if parts not in ("all", "1", "8", "9", "11", "instructions"):
-            raise BenchFailure(f"BENCH_PARTS is '{parts}'; allowed: 1 (part 1 alone), 8 (part 8 alone), 9 (part 9 alone), "
+        if parts not in ("all", "1", "5", "8", "9", "11", "instructions"):
+            raise BenchFailure(f"BENCH_PARTS is '{parts}'; allowed: 1 (part 1 alone), 5 (part 5's intake alone), "
+                               "8 (part 8 alone), 9 (part 9 alone), "
                                "11 (part 11 alone), "
                                "instructions (instructions per OFREP request), or unset for every part")
         vouchd = environment.get("BENCH_VOUCHD", "")
