@@ -100,11 +100,14 @@ public struct JSONFieldReader {
     /// that hands them on to a service, which reports them with its own.
     public var problems: [FieldError] {
         var all = errors
-        // Once per request, not once per unknown member: a body may hold thousands of them.
-        let allowed = known.sorted().joined(separator: ", ")
-        for key in object.keys where !known.contains(key) && !refused.contains(key) {
-            all.append(FieldError(field: name(key), message: allowed.isEmpty ? "is not a known field; this request takes no fields"
-                                                                             : "is not a known field; allowed: \(allowed)"))
+        // Once per request, not once per unknown member (a body may hold thousands of them), and only when there is
+        // one: a body of known fields alone, every valid request, needs no list.
+        var allowed: String?
+        for member in object.members where !known.contains(member.key) && !refused.contains(member.key) {
+            let list = allowed ?? known.sorted().joined(separator: ", ")
+            allowed = list
+            all.append(FieldError(field: name(member.key), message: list.isEmpty ? "is not a known field; this request takes no fields"
+                                                                                 : "is not a known field; allowed: \(list)"))
         }
         return all
     }

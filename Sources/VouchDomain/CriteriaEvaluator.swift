@@ -142,6 +142,14 @@ public enum CriteriaEvaluator {
                               promotion: PromotionProgress.summary(of: input.fix))
     }
 
+    /// Whether new evidence could make the fix ready to promote: never without an approval of its current revision,
+    /// since `evaluate` asks for at least one whatever the settings say. Feedback changes the evidence alone, so after
+    /// feedback on a fix with no such approval there is nothing to promote, and no time to schedule (`nextTimeChange`
+    /// reads no evidence).
+    public static func evidenceMayPromote(_ fix: Fix, approvals: [Approval]) -> Bool {
+        approvals.contains { $0.decision == .approve && $0.revision == fix.revision }
+    }
+
     /// Whether an approval still counts at `input.now`.
     public static func standing(of approval: Approval, input: Input) -> ApprovalStanding {
         if approval.revision != input.fix.revision { return .otherRevision(approval.revision) }

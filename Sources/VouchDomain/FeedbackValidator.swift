@@ -40,7 +40,7 @@ public enum FeedbackValidator {
             if let problem = SchemaText.problem(value, limit: limit, required: required, lineBreaks: name == "heard" || name == "comment") {
                 errors.append(FieldError(field: field(name), message: problem))
             }
-            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = trimmedAtEnds(value)
             return trimmed.isEmpty ? nil : trimmed
         }
 
@@ -83,6 +83,15 @@ public enum FeedbackValidator {
                         severity: severity, nameAnnounced: name, roleAnnounced: role, stateAnnounced: state, focusOrder: focus, heard: heard,
                         regression: draft.regression ?? false, wcag: WCAGCatalog.normalized(draft.wcag ?? []), comment: comment,
                         channel: givenChannel ?? channel, recordedBy: recordedBy, recordedAt: time)
+    }
+
+    /// The text without whitespace or line breaks at either end. Most values start and end with a visible ASCII
+    /// character and are returned as they are: Foundation's trimming was a tenth of a submission's validation.
+    static func trimmedAtEnds(_ value: String) -> String {
+        if let first = value.utf8.first, let last = value.utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return value
+        }
+        return value.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The version number alone where the platform already names the system: "iOS 18.2" is stored as "18.2" and

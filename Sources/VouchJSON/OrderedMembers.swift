@@ -10,6 +10,12 @@ struct OrderedMembers<Name: Hashable, Value> {
 
     init() {}
 
+    /// Room for `capacity` members, so that building them grows neither the list nor the index.
+    init(reservingCapacity capacity: Int) {
+        members.reserveCapacity(capacity)
+        positions.reserveCapacity(capacity)
+    }
+
     var count: Int { members.count }
 
     subscript(name: Name) -> Value? {

@@ -38,12 +38,14 @@ public final class PromotionService: Sendable {
         try CriteriaEvaluator.evaluate(input(for: fix))
     }
 
-    public func input(for fix: Fix, latest known: [Feedback]? = nil) throws -> CriteriaEvaluator.Input {
-        CriteriaEvaluator.Input(
-            fix: fix, settings: settings.criteria.applying(fix.criteria), latest: try known ?? store.latestFeedback(of: fix.key.rawValue, revision: fix.revision),
-            failing: try store.failingFeedback(of: fix.key.rawValue, revision: fix.revision),
-            testingSince: fix.testingSince, approvals: try store.approvals(of: fix.key.rawValue), now: clock(),
-            authors: try store.revisionAuthors(of: fix))
+    /// What the criteria of `fix` are evaluated on now, read in one transaction.
+    public func input(for fix: Fix) throws -> CriteriaEvaluator.Input {
+        input(for: fix, try store.criteriaRecords(of: fix))
+    }
+
+    func input(for fix: Fix, _ records: CriteriaRecords) -> CriteriaEvaluator.Input {
+        CriteriaEvaluator.Input(fix: fix, settings: settings.criteria.applying(fix.criteria), latest: records.latest, failing: records.failing,
+                                testingSince: fix.testingSince, approvals: records.approvals, now: clock(), authors: records.authors)
     }
 
     func evidence(for fix: Fix) -> WebhookEventFactory.Evidence? {
@@ -145,13 +147,27 @@ public final class PromotionService: Sendable {
 
     /// Re-evaluates a fix after anything that can change its criteria; promotes it when ready.
     /// - Parameters:
-    ///   - fix: the fix as just committed, when the caller has it.
-    ///   - latest: its latest feedback per tester as just committed, when the caller has it.
-    func afterChange(_ key: String, fix known: Fix? = nil, latest: [Feedback]? = nil) throws {
-        guard let fix = try known ?? store.fix(key) else { return }
+    ///   - fix: the fix as just committed, when the caller has it; otherwise it is read in the same transaction as
+    ///     what its criteria are evaluated on.
+    ///   - afterFeedback: only the evidence changed. Unless mail is on (a fix that now awaits a decision is told to
+    ///     its release managers), the criteria are then evaluated only when the evidence may promote the fix.
+    func afterChange(_ key: String, fix known: Fix? = nil, afterFeedback: Bool = false) throws {
+        let fix: Fix
+        var records: CriteriaRecords?
+        if let known {
+            fix = known
+        } else {
+            let notifying = settings.notifications.enabled
+            guard let read = try store.criteriaRecords(of: key, when: { fix, approvals in
+                fix.state == .testing && (!afterFeedback || notifying || CriteriaEvaluator.evidenceMayPromote(fix, approvals: approvals))
+            }) else { return }
+            (fix, records) = read
+            // Feedback on a fix in testing that it cannot promote: nothing to do.
+            if fix.state == .testing, records == nil { return }
+        }
         switch fix.state {
         case .testing:
-            let input = try input(for: fix, latest: latest)
+            let input = try records.map { self.input(for: fix, $0) } ?? self.input(for: fix)
             let report = CriteriaEvaluator.evaluate(input)
             if let next = CriteriaEvaluator.nextTimeChange(input) { timer.schedule(next) }
             if report.awaitsDecision, settings.notifications.enabled {
@@ -202,7 +218,7 @@ public final class PromotionService: Sendable {
             // Dequeued before the check begins: feedback committed during it queues the next one.
             checksQueued.withLock { _ = $0.remove(key) }
             do {
-                try afterChange(key)
+                try afterChange(key, afterFeedback: true)
             } catch is TransitionRefused {
                 // Someone else moved the fix first; what they did stands.
             } catch {

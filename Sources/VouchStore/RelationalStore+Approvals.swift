@@ -47,15 +47,17 @@ extension RelationalStore {
     }
 
     public func approvals(of key: String) throws -> [Approval] {
-        try storage.read { connection in
-            try connection.query(
-                "SELECT id, fix_key, revision, principal, decision, comment, evidence_hash, recorded_at_ms FROM approvals WHERE fix_key = ? AND replaced_at_ms IS NULL ORDER BY recorded_at_ms, id",
-                [.text(key)]
-            ).map { row in
-                Approval(id: row.string(0), fixKey: row.string(1), revision: row.int(2), principal: row.string(3),
-                         decision: Approval.Decision(rawValue: row.string(4)) ?? .reject, comment: row.optionalString(5), evidenceHash: row.string(6),
-                         recordedAt: StoreClock.date(row.int64(7)))
-            }
+        try storage.read { try RelationalStore.approvals(of: key, on: $0) }
+    }
+
+    static func approvals(of key: String, on connection: any SQLConnection) throws -> [Approval] {
+        try connection.query(
+            "SELECT id, fix_key, revision, principal, decision, comment, evidence_hash, recorded_at_ms FROM approvals WHERE fix_key = ? AND replaced_at_ms IS NULL ORDER BY recorded_at_ms, id",
+            [.text(key)]
+        ).map { row in
+            Approval(id: row.string(0), fixKey: row.string(1), revision: row.int(2), principal: row.string(3),
+                     decision: Approval.Decision(rawValue: row.string(4)) ?? .reject, comment: row.optionalString(5), evidenceHash: row.string(6),
+                     recordedAt: StoreClock.date(row.int64(7)))
         }
     }
 }

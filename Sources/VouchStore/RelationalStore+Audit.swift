@@ -34,11 +34,14 @@ extension RelationalStore {
         try storage.read { try RelationalStore.revisionAuthors(of: fix, on: $0) }
     }
 
+    /// The fix's authoring events, through the partial index `audit_events_authoring` (migration 0021 on SQLite, 0013
+    /// on PostgreSQL), whose list of actions is this one in the same order: any other list leaves the index unused and
+    /// walks every event of the fix, a feedback.create per record.
+    static let revisionAuthorsSQL = "SELECT id, at_ms, principal, action FROM audit_events WHERE fix_key = ? AND action IN ("
+        + RevisionAuthor.authoringActions.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ") ORDER BY id"
+
     static func revisionAuthors(of fix: Fix, on connection: any SQLConnection) throws -> [RevisionAuthor] {
-        let actions = RevisionAuthor.authoringActions.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-        let events = try connection.query(
-            "SELECT id, at_ms, principal, action FROM audit_events WHERE fix_key = ? AND action IN (\(actions)) ORDER BY id", [.text(fix.key.rawValue)]
-        ).compactMap { row in
+        let events = try connection.query(revisionAuthorsSQL, [.text(fix.key.rawValue)]).compactMap { row in
             AuditAction(rawValue: row.string(3)).map { AuditEvent(id: row.int64(0), at: StoreClock.date(row.int64(1)), principal: row.string(2), action: $0) }
         }
         return RevisionAuthor.authors(of: fix, from: events)

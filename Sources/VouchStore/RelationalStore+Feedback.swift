@@ -48,11 +48,14 @@ extension RelationalStore {
                 throw StoreConflict("fix \(fix.key) moved to revision \(fix.revision) while this feedback was being recorded; submit it again")
             }
             guard let testerID = record.testerID else { throw ValidationFailure([FieldError(field: prefix + "tester", message: "is required")]) }
-            guard let status = try connection.query("SELECT status FROM testers WHERE id = ?", [.text(testerID)]).first?.string(0) else {
+            // The tester's status and enrollment in one statement: it runs inside the shared commit, once per record.
+            guard let tester = try connection.query(
+                "SELECT status, (SELECT COUNT(*) FROM enrollments WHERE fix_key = ? AND tester_id = testers.id) FROM testers WHERE id = ?",
+                [.text(fix.key.rawValue), .text(testerID)]).first else {
                 throw ValidationFailure([FieldError(field: prefix + "tester", message: "no tester '\(testerID)'")])
             }
-            guard status == "active" else { throw StoreConflict("tester \(testerID) has withdrawn; their feedback can no longer be taken") }
-            guard try connection.scalar("SELECT 1 FROM enrollments WHERE fix_key = ? AND tester_id = ?", [.text(fix.key.rawValue), .text(testerID)]) != nil else {
+            guard tester.string(0) == "active" else { throw StoreConflict("tester \(testerID) has withdrawn; their feedback can no longer be taken") }
+            guard tester.int(1) > 0 else {
                 throw StoreConflict("tester \(testerID) is not enrolled in fix \(fix.key); enroll them first (vouch enroll \(fix.key) \(testerID))")
             }
             try connection.query("UPDATE feedback SET is_latest = 0 WHERE fix_key = ? AND revision = ? AND tester_id = ? AND is_latest = 1",
@@ -125,10 +128,32 @@ extension RelationalStore {
     }
 
     public func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)] {
+        try storage.read { try RelationalStore.failing(of: key, revision: revision, on: $0) }
+    }
+
+    /// Through the partial index `feedback_failing`.
+    static func failing(of key: String, revision: Int, on connection: any SQLConnection) throws -> [(id: String, recordedAt: Date)] {
+        try connection.query("SELECT id, recorded_at_ms FROM feedback WHERE fix_key = ? AND revision = ? AND verdict = 'failed' ORDER BY seq",
+                             [.text(key), .int(revision)]).map { (id: $0.string(0), recordedAt: StoreClock.date($0.int64(1))) }
+    }
+
+    public func criteriaRecords(of fix: Fix) throws -> CriteriaRecords {
+        try storage.read { try RelationalStore.criteriaRecords(of: fix, on: $0) }
+    }
+
+    public func criteriaRecords(of key: String, when wanted: (Fix, [Approval]) -> Bool) throws -> (fix: Fix, records: CriteriaRecords?)? {
         try storage.read { connection in
-            try connection.query("SELECT id, recorded_at_ms FROM feedback WHERE fix_key = ? AND revision = ? AND verdict = 'failed' ORDER BY seq",
-                                 [.text(key), .int(revision)]).map { (id: $0.string(0), recordedAt: StoreClock.date($0.int64(1))) }
+            guard let fix = try RelationalStore.fix(key, on: connection) else { return nil }
+            let approvals = try RelationalStore.approvals(of: key, on: connection)
+            return (fix, wanted(fix, approvals) ? try RelationalStore.criteriaRecords(of: fix, approvals: approvals, on: connection) : nil)
         }
+    }
+
+    static func criteriaRecords(of fix: Fix, approvals known: [Approval]? = nil, on connection: any SQLConnection) throws -> CriteriaRecords {
+        let key = fix.key.rawValue
+        return CriteriaRecords(latest: try latest(of: key, revision: fix.revision, on: connection),
+                               failing: try failing(of: key, revision: fix.revision, on: connection),
+                               approvals: try known ?? approvals(of: key, on: connection), authors: try revisionAuthors(of: fix, on: connection))
     }
 
     public func latestFeedback(of key: String, revision: Int) throws -> [Feedback] {

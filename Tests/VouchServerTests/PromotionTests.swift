@@ -106,6 +106,24 @@ import VouchTestSupport
         for action in ["approval.approve", "fix.promote", "fix.promotion-succeeded", "fix.rollback"] { #expect(audit.contains(action), "\(action) in \(audit)") }
     }
 
+    /// The check after feedback evaluates the criteria only when an approval of the revision could let the evidence
+    /// promote the fix: approved first, the fix waits, and the feedback that completes the evidence promotes it.
+    @Test func feedbackThatCompletesTheEvidenceAfterAnApprovalPromotes() throws {
+        let server = try InProcessServer(settings: Self.storySettings)
+        let testers = try fixWithPassingTesters(server, testers: 1)
+        let key = "tv-channel-selector-labels"
+        let body = #"{"name":"Tester 1","assistive_tech":["voiceover:ios:18.2"],"targeting_keys":["user-2"],"consent":"2026-11"}"#
+        let second = try #require(try server.call("POST", "/v1/testers", json: body).json["id"]?.stringValue)
+        try server.call("POST", "/v1/fixes/\(key)/enrollments", json: JSONWriter.string(.object(["testers": .strings([second])])))
+        try approve(server)
+        // One passing tester of two: approved, still testing.
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try server.call("GET", "/v1/fixes/\(key)").json["state"]?.stringValue == "testing")
+        #expect(testers.count == 1)
+        #expect(try server.call("POST", "/v1/fixes/\(key)/feedback", json: FeedbackRoutesTests.passing(second)).status == 201)
+        #expect(try waitForState(server, key, "released") == "released")
+    }
+
     @Test func manualPromoteListsWhatIsMissing() throws {
         let server = try InProcessServer(settings: Self.storySettings)
         try fixWithPassingTesters(server, testers: 1)

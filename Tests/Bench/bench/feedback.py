@@ -1,5 +1,6 @@
 """Feedback intake over HTTP against a database's own single-connection commit rate (parts 5 and 9), and the
-summary of a fix with 100,000 records (part 5)."""
+summary of a fix with 100,000 records (part 5). Part 5's intake alone (BENCH_PARTS=5) alternates the reference and
+vouchd for BENCH_ROUNDS rounds and reports the medians."""
 
 import re
 import shutil
@@ -53,8 +54,10 @@ def records_stored_are_answered(records: int, answered: int, connections: int) -
 @dataclass
 class Intake:
     rps: str
+    p50: str
     p99: str
     ratio: str
+    cpu_us: str
 
 
 def run_intake(context: Context, name: str, reference_rate: str, reference_name: str,
@@ -108,18 +111,13 @@ def run_intake(context: Context, name: str, reference_rate: str, reference_name:
     say(f"Feedback intake {name} ratio to {reference_name}: {ratio}")
     session.stop(server.process)
     shutil.rmtree(state, ignore_errors=True)
-    return Intake(measured.rps, measured.p99, ratio)
+    return Intake(measured.rps, measured.p50, measured.p99, ratio, measured.cpu_us)
 
 
-def intake_on_sqlite(context: Context) -> dict:
+def sqlite_commit_rate(context: Context) -> str:
+    """The reference: one connection, one single-row INSERT per transaction, WAL and synchronous=FULL as vouchd, same
+    disk."""
     session = context.session
-    say()
-    context.quiet()
-    duration = context.settings.duration
-    say(f"== 5. Feedback intake over HTTP (wrk, {THREADS} threads, {INTAKE_CONNECTIONS} connections, {duration} s) "
-        "against SQLite's own commit rate ==")
-    # The reference: one connection, one single-row INSERT per transaction, WAL and synchronous=FULL as vouchd, same
-    # disk.
     window = procstat.Window()
     output = session.path("commit-rate.txt")
     status, bench_cpu = session.timed(context.bench("commit-rate", "--state-dir", session.path("commit-rate"),
@@ -135,11 +133,61 @@ def intake_on_sqlite(context: Context) -> dict:
     if not commit_rate:
         raise BenchFailure("the SQLite reference printed no commit rate")
     shutil.rmtree(session.path("commit-rate"), ignore_errors=True)
-    reference = "SQLite's single-connection commit rate"
-    default = run_intake(context, "default", commit_rate, reference)
+    return commit_rate
+
+
+SQLITE_REFERENCE = "SQLite's single-connection commit rate"
+
+
+def intake_heading(context: Context) -> None:
+    say(f"== 5. Feedback intake over HTTP (wrk, {THREADS} threads, {INTAKE_CONNECTIONS} connections, "
+        f"{context.settings.duration} s) against SQLite's own commit rate ==")
+
+
+def intake_on_sqlite(context: Context) -> dict:
+    say()
     context.quiet()
-    threads16 = run_intake(context, "threads16", commit_rate, reference, ["VOUCHD_HTTP_THREADS=16"])
+    intake_heading(context)
+    commit_rate = sqlite_commit_rate(context)
+    default = run_intake(context, "default", commit_rate, SQLITE_REFERENCE)
+    context.quiet()
+    threads16 = run_intake(context, "threads16", commit_rate, SQLITE_REFERENCE, ["VOUCHD_HTTP_THREADS=16"])
     return {"commit_rate": commit_rate, "default": default, "threads16": threads16}
+
+
+def intake_alone(context: Context) -> dict:
+    """Part 5's intake alone: BENCH_ROUNDS rounds, each the SQLite reference then vouchd with the default threads, so
+    each ratio compares figures of the same moment; the medians of the rounds."""
+    say()
+    intake_heading(context)
+    rounds: list[tuple[str, Intake]] = []
+    for number in range(1, context.settings.rounds + 1):
+        context.quiet()
+        say(f"-- Round {number} of {context.settings.rounds}")
+        commit_rate = sqlite_commit_rate(context)
+        rounds.append((commit_rate, run_intake(context, f"round{number}", commit_rate, SQLITE_REFERENCE)))
+
+    def runs_and_median(label: str, values: list[str]) -> str:
+        median = arithmetic.median(values)
+        say(f"Feedback intake {label}, runs and median: {' '.join(values)}, {median}")
+        return median
+
+    return {
+        "commit_rate": runs_and_median("SQLite reference commits per second", [rate for rate, _ in rounds]),
+        "rps": runs_and_median("feedback per second", [intake.rps for _, intake in rounds]),
+        "ratio": runs_and_median("ratio to SQLite's commits", [intake.ratio for _, intake in rounds]),
+        "p50": runs_and_median("latency p50 ms", [intake.p50 for _, intake in rounds]),
+        "p99": runs_and_median("latency p99 ms", [intake.p99 for _, intake in rounds]),
+        "cpu_us": runs_and_median("vouchd CPU microseconds per submission", [intake.cpu_us for _, intake in rounds]),
+    }
+
+
+def alone_checks(context: Context, figures: dict) -> None:
+    context.summary.check(f"Feedback intake vouchd/SQLite commits, median of {context.settings.rounds} rounds "
+                          f"({figures['rps']} feedback/s / {figures['commit_rate']} commits/s)", ">=", "1.0",
+                          figures["ratio"], "")
+    say(f"Feedback intake latency, medians: p50 {figures['p50']} ms, p99 {figures['p99']} ms (no target); vouchd CPU "
+        f"per submission {figures['cpu_us']} µs")
 
 
 def summary_of_many(context: Context) -> tuple[str, str]:

@@ -102,8 +102,8 @@ def run(context: Context) -> int:
         instructions.per_request(context)
         return 0
     # A part alone: what it measures, then its checks.
-    alone = {"7": (streams.event_streams, streams.checks), "8": (streams.console, console_checks),
-             "9": (postgres.several_vouchd, postgres.checks),
+    alone = {"5": (feedback.intake_alone, feedback.alone_checks), "7": (streams.event_streams, streams.checks),
+             "8": (streams.console, console_checks), "9": (postgres.several_vouchd, postgres.checks),
              "11": (evidence.report_of_many, evidence.checks), "12": (growth.how_cost_grows, growth.checks)}
     if settings.parts in alone:
         measure, checks = alone[settings.parts]

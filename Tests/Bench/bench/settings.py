@@ -5,11 +5,12 @@ BENCH_COMMIT_SECONDS (SQLite reference commit loop, default 5), BENCH_DELIVERIES
 BENCH_STREAMS (event streams held, default 10000; more, such as 100000, for one round with vouchd's caps and the open
 file limits raised), BENCH_STRICT=1 (exit 1 when a target is missed; by default only a
 failed measurement exits non-zero), BENCH_SKIP_BUILD=1 (use the binaries already in .build/release), BENCH_PARTS=1
-(only part 1, OFREP against nginx), BENCH_PARTS=7 (only part 7, event streams), BENCH_PARTS=8 (only part 8, the web
-console), BENCH_PARTS=9 (only part 9, several vouchd on PostgreSQL), BENCH_PARTS=11 (only part 11, the conformance
-report) or BENCH_PARTS=12 (only part 12, how cost grows, at the scales BENCH_GROWTH_SCALES lists: whole numbers,
-ascending, separated by spaces, default "1 10 100"), BENCH_ROUNDS (part 1's
-rounds alternating vouchd and nginx, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
+(only part 1, OFREP against nginx), BENCH_PARTS=5 (only part 5's feedback intake, BENCH_ROUNDS rounds each
+alternating SQLite's reference and vouchd, with the medians), BENCH_PARTS=7 (only part 7, event streams),
+BENCH_PARTS=8 (only part 8, the web console), BENCH_PARTS=9 (only part 9, several vouchd on PostgreSQL),
+BENCH_PARTS=11 (only part 11, the conformance report) or BENCH_PARTS=12 (only part 12, how cost grows, at the scales
+BENCH_GROWTH_SCALES lists: whole numbers, ascending, separated by spaces, default "1 10 100"), BENCH_ROUNDS (part 1's
+rounds alternating vouchd and nginx, and part 5's alone, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
 BENCH_IDLE_WAIT (seconds to wait for a quiet machine before a part, default 30), BENCH_OFREP_SETTINGS (VOUCHD_*=value
 settings, separated by spaces, for part 1's vouchd; default none, so the defaults). BENCH_PARTS=instructions counts
 instructions per OFREP request under callgrind instead (no target), on BENCH_INSTRUCTION_REQUESTS requests (default
@@ -26,7 +27,7 @@ SETTING = re.compile(r"VOUCHD_[A-Z0-9_]+=\S*")
 
 
 # The parts BENCH_PARTS may name to run alone, in the order the whole run takes them.
-PARTS_ALONE = ("1", "7", "8", "9", "11", "12")
+PARTS_ALONE = ("1", "5", "7", "8", "9", "11", "12")
 
 
 @dataclass(frozen=True)

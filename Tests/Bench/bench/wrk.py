@@ -44,6 +44,7 @@ class WrkOutput:
 class Measurement:
     """One server's figures under wrk, as printed."""
     rps: str
+    p50: str
     p99: str
     cpu_us: str
     user_us: str
@@ -114,4 +115,4 @@ def measure(session, duration: int, label: str, name: str, url: str, server_pid:
     say(f"{label} {name} wrk CPU seconds (user system): {wrk_cpu}")
     own = server + arithmetic.process_cpu_ticks(wrk_cpu, ticks)
     say(f"{label} {name} CPU taken by other processes, percent: {window.others_percent(own, busy, end_ns)}")
-    return Measurement(report.requests_per_second, p99, cpu_us, user_us, report.requests, warmup_requests)
+    return Measurement(report.requests_per_second, arithmetic.to_ms(report.p50), p99, cpu_us, user_us, report.requests, warmup_requests)
