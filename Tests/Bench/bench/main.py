@@ -103,6 +103,7 @@ def run(context: Context) -> int:
         return 0
     # A part alone: what it measures, then its checks.
     alone = {"8": (streams.console, console_checks), "9": (postgres.several_vouchd, postgres.checks),
+             "9c": (postgres.feedback_intake_alone, postgres.intake_checks),
              "11": (evidence.report_of_many, evidence.checks)}
     if settings.parts in alone:
         measure, checks = alone[settings.parts]

@@ -5,7 +5,8 @@ BENCH_COMMIT_SECONDS (SQLite reference commit loop, default 5), BENCH_DELIVERIES
 BENCH_STREAMS (event streams held, default 10000), BENCH_STRICT=1 (exit 1 when a target is missed; by default only a
 failed measurement exits non-zero), BENCH_SKIP_BUILD=1 (use the binaries already in .build/release), BENCH_PARTS=1
 (only part 1, OFREP against nginx), BENCH_PARTS=8 (only part 8, the web console), BENCH_PARTS=9 (only part 9, several
-vouchd on PostgreSQL) or BENCH_PARTS=11 (only part 11, the conformance report), BENCH_ROUNDS (part 1's
+vouchd on PostgreSQL), BENCH_PARTS=9c (only part 9c, feedback intake on PostgreSQL, on a cluster of its own) or
+BENCH_PARTS=11 (only part 11, the conformance report), BENCH_ROUNDS (part 1's
 rounds alternating vouchd and nginx, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
 BENCH_IDLE_WAIT (seconds to wait for a quiet machine before a part, default 30), BENCH_OFREP_SETTINGS (VOUCHD_*=value
 settings, separated by spaces, for part 1's vouchd; default none, so the defaults). BENCH_PARTS=instructions counts
@@ -49,9 +50,9 @@ class Settings:
             return int(text)
 
         parts = environment.get("BENCH_PARTS", "") or "all"
-        if parts not in ("all", "1", "8", "9", "11", "instructions"):
+        if parts not in ("all", "1", "8", "9", "9c", "11", "instructions"):
             raise BenchFailure(f"BENCH_PARTS is '{parts}'; allowed: 1 (part 1 alone), 8 (part 8 alone), 9 (part 9 alone), "
-                               "11 (part 11 alone), "
+                               "9c (part 9c alone), 11 (part 11 alone), "
                                "instructions (instructions per OFREP request), or unset for every part")
         vouchd = environment.get("BENCH_VOUCHD", "")
         if vouchd and parts != "instructions":
