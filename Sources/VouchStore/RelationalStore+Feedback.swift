@@ -57,7 +57,7 @@ extension RelationalStore {
             }
             // The three writes answer nothing the body reads: they go with its next read (docs/storage.md).
             try connection.executeDeferred("UPDATE feedback SET is_latest = 0 WHERE fix_key = ? AND revision = ? AND tester_id = ? AND is_latest = 1",
-                                 [.text(record.fixKey), .int(record.revision), .text(testerID)])
+                                           [.text(record.fixKey), .int(record.revision), .text(testerID)])
             try connection.executeDeferred(
                 """
                 INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
