@@ -58,9 +58,10 @@ extension RelationalStore {
             guard tester.int(1) > 0 else {
                 throw StoreConflict("tester \(testerID) is not enrolled in fix \(fix.key); enroll them first (vouch enroll \(fix.key) \(testerID))")
             }
-            try connection.query("UPDATE feedback SET is_latest = 0 WHERE fix_key = ? AND revision = ? AND tester_id = ? AND is_latest = 1",
-                                 [.text(record.fixKey), .int(record.revision), .text(testerID)])
-            try connection.query(
+            // The three writes answer nothing the body reads: they go with its next read (docs/storage.md).
+            try connection.executeDeferred("UPDATE feedback SET is_latest = 0 WHERE fix_key = ? AND revision = ? AND tester_id = ? AND is_latest = 1",
+                                           [.text(record.fixKey), .int(record.revision), .text(testerID)])
+            try connection.executeDeferred(
                 """
                 INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
                     verdict, task_outcome, severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment,
@@ -82,7 +83,7 @@ extension RelationalStore {
             ])
             try store.audit(connection, AuditEvent(at: record.recordedAt, principal: record.recordedBy, action: .feedbackCreate,
                                                    fixKey: record.fixKey, subject: record.id, after: JSONWriter.string(details),
-                                                   via: requester.via))
+                                                   via: requester.via), deferred: true)
         }
         if !records.isEmpty {
             // The events carry the evidence (the latest feedback per tester): read and built only when an endpoint
@@ -96,7 +97,7 @@ extension RelationalStore {
             changes.record(.feedbackRecorded(FeedbackRecorded(fix: fix, records: records)))
         }
         if let claim = idempotency {
-            try connection.query(
+            try connection.executeDeferred(
                 "INSERT INTO idempotency_records (principal, key, request_sha256, feedback_ids, created_at_ms) VALUES (?, ?, ?, ?, ?)",
                 [.text(claim.principal), .text(claim.key), .blob(claim.requestSHA256), .text(records.map(\.id).joined(separator: ",")),
                  .integer(StoreClock.nowMilliseconds())])

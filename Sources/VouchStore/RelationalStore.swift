@@ -39,8 +39,10 @@ public final class RelationalStore: Store {
     }
 
     /// Writes one audit event on the writer connection of the current transaction.
-    func audit(_ connection: any SQLConnection, _ event: AuditEvent) throws {
-        try connection.query(
+    /// - Parameter deferred: sent with the next statement whose answer is needed (`SQLConnection.executeDeferred`).
+    func audit(_ connection: any SQLConnection, _ event: AuditEvent, deferred: Bool = false) throws {
+        let run: (String, [SQLValue]) throws -> Void = deferred ? { try connection.executeDeferred($0, $1) } : { _ = try connection.query($0, $1) }
+        try run(
             """
             INSERT INTO audit_events (at_ms, principal, action, fix_key, subject, note, before_json, after_json, via)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -53,6 +53,7 @@ def test_settings_from_the_environment():
     settings = Settings.from_environment({"BENCH_PARTS": "1", "BENCH_ROUNDS": "5", "BENCH_STRICT": "1",
                                           "BENCH_OFREP_SETTINGS": " VOUCHD_HTTP_MAX_HEADER_BYTES=4096  VOUCHD_X= "})
     assert (settings.parts, settings.rounds, settings.strict) == ("1", 5, True)
+    assert Settings.from_environment({"BENCH_PARTS": "9c"}).parts == "9c"
     assert settings.ofrep_settings == ["VOUCHD_HTTP_MAX_HEADER_BYTES=4096", "VOUCHD_X="]
     assert Settings.from_environment({"BENCH_PARTS": "5"}).parts == "5"
 
@@ -66,8 +67,8 @@ def test_settings_of_the_instructions_part():
 
 @pytest.mark.parametrize("environment, message", [
     ({"BENCH_PARTS": "2"}, "BENCH_PARTS is '2'; allowed: 1 (part 1 alone), 5 (part 5 alone), 7 (part 7 alone), 8 (part 8 "
-                           "alone), 9 (part 9 alone), 11 (part 11 alone), 12 (part 12 alone), instructions (instructions per "
-                           "OFREP request), or unset for every part"),
+                           "alone), 9 (part 9 alone), 9c (part 9c alone), 11 (part 11 alone), 12 (part 12 alone), "
+                           "instructions (instructions per OFREP request), or unset for every part"),
     ({"BENCH_OFREP_SETTINGS": "HTTP_THREADS=2"},
      "BENCH_OFREP_SETTINGS holds 'HTTP_THREADS=2'; allowed: VOUCHD_NAME=value items separated by spaces"),
     ({"BENCH_ROUNDS": "three"}, "BENCH_ROUNDS is 'three'; allowed: a whole number"),

@@ -67,16 +67,11 @@ struct GroupCommitFailureTests {
     @Test(arguments: Backend.allCases)
     func aThrowingBodyAndASlowLeaderLeaveTheOthersCommitted(_ backend: Backend) throws {
         try Self.withDatabase(backend) { database, _, _ throws in
-            let gated = GatedWriterDatabase(database)
-            let commit = GroupCommit()
-            let outcomes = Self.startWriters(0..<6, through: commit, on: gated, first: { gated.waitUntilHeld() }) { index, _ in
+            let results = Self.oneBatch(of: 6, on: database) { index, _ in
                 if index == 0 { Thread.sleep(forTimeInterval: 0.2) }
                 if index == 3 { throw RefusedOnPurpose() }
             }
-            Self.waitUntil { commit.queuedJobs == 6 }
-            gated.open()
-            #expect(outcomes.group.wait(timeout: .now() + 10) == .success)
-            #expect(outcomes.results == [.committed, .committed, .committed, .failed, .committed, .committed])
+            #expect(results == [.committed, .committed, .committed, .failed, .committed, .committed])
             #expect(try Self.rows(database) == [0, 1, 2, 4, 5])
         }
     }
@@ -119,6 +114,18 @@ struct GroupCommitFailureTests {
             if position == 0 { first() } else { waitUntil { commit.queuedJobs > queuedBefore || outcomes.results[position] != .pending } }
         }
         return outcomes
+    }
+
+    /// Lines `count` writers up behind a leader held at the writer, then lets them through as one batch.
+    static func oneBatch(of count: Int, on database: any SQLDatabase,
+                         then: @escaping @Sendable (Int, any SQLConnection) throws -> Void) -> [Outcome] {
+        let gated = GatedWriterDatabase(database)
+        let commit = GroupCommit()
+        let outcomes = startWriters(0..<count, through: commit, on: gated, first: { gated.waitUntilHeld() }, then: then)
+        waitUntil { commit.queuedJobs == count }
+        gated.open()
+        #expect(outcomes.group.wait(timeout: .now() + 10) == .success)
+        return outcomes.results
     }
 
     static func waitUntil(_ condition: () -> Bool) {

@@ -13,6 +13,10 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Each statement as rewritten for PostgreSQL, with its prepared names, by the store's SQL text.
     private var statements: [String: PostgresStatement] = [:]
     private var preparedStatementCount = 0
+    /// Statements waiting to be sent with the next one whose answer is needed (`executeDeferred`).
+    var deferredStatements: [PostgresDeferredStatement] = []
+    /// Set when a pipeline could not be sent or read to its end: the session is in no state for another statement.
+    var pipelineAbandoned = false
     public private(set) var changes = 0
 
     /// The advisory lock every write transaction takes ("vouch-wr" in ASCII), the same on every `vouchd`: write
@@ -70,6 +74,7 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// a connection the server closed (a restart, `pg_terminate_backend`) is found out before a statement is sent.
     /// The server's last words (a FATAL message) and the end of the stream arrive as two reads, hence the loop.
     var isUsable: Bool {
+        guard !pipelineAbandoned else { return false }
         for _ in 0..<4 {
             guard PQstatus(handle) == CONNECTION_OK else { return false }
             var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
@@ -97,7 +102,10 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Takes ownership of what libpq returned and throws its error unless it succeeded.
     private func checked(_ raw: OpaquePointer?, sql: String) throws(PostgresError) -> PostgresResult {
         guard let raw else { throw error(nil, sql: sql) }
-        let result = PostgresResult(raw)
+        return try checked(PostgresResult(raw), sql: sql)
+    }
+
+    func checked(_ result: PostgresResult, sql: String) throws(PostgresError) -> PostgresResult {
         guard result.isSuccess else { throw error(result, sql: sql) }
         if let changed = result.changedRowCount { changes = changed }
         return result
@@ -105,6 +113,9 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     /// Runs one or more statements that take no parameters and return nothing of interest.
     public func execute(_ sql: String) throws(PostgresError) {
+        // Deferred statements go first, in their order. Before a rollback their errors do not matter: it undoes them
+        // (and they must still run, since one of them may be the SAVEPOINT it rolls back to).
+        if sql.hasPrefix("ROLLBACK") { try? flush() } else { try flush() }
         let result = try checked(PQexec(handle, sql), sql: sql)
         // COMMIT of a transaction in which a statement failed answers with the tag ROLLBACK and no error: the
         // caller must hear that nothing was saved.
@@ -132,18 +143,24 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     private func run(_ sql: String, _ values: [SQLValue]) throws(PostgresError) -> PostgresResult {
         let parameters = PostgresParameters(values)
         let name = try preparedStatement(sql, parameters: parameters)
+        if !deferredStatements.isEmpty {
+            // One round trip for the deferred statements and this one.
+            return try pipeline(ending: PostgresDeferredStatement(sql: sql, name: name, parameters: parameters))
+        }
         return try checked(parameters.withArguments { values, lengths, formats in
             PQexecPrepared(handle, name, parameters.count, values, lengths, formats, 0)
         }, sql: sql)
     }
 
     /// The name of `sql` prepared with these parameters' types, preparing it the first time.
-    private func preparedStatement(_ sql: String, parameters: PostgresParameters) throws(PostgresError) -> String {
+    func preparedStatement(_ sql: String, parameters: PostgresParameters) throws(PostgresError) -> String {
         var statement = statements[sql] ?? PostgresStatement(PlaceholderRewriter.rewrite(sql))
         if let name = statement.names[parameters.types] { return name }
         guard statement.parameterCount == parameters.types.count else {
             throw PostgresError(sqlState: nil, message: "the statement has \(statement.parameterCount) placeholders but \(parameters.types.count) values were given", sql: sql)
         }
+        // The server parses a statement against the tables as they are: a deferred CREATE TABLE must have run first.
+        try flush()
         let name = "vouch_\(preparedStatementCount)"
         _ = try checked(PQprepare(handle, name, statement.sql, parameters.count, parameters.types), sql: sql)
         preparedStatementCount += 1
@@ -172,8 +189,9 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: every statement in it sees the same snapshot.
+    /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction: every statement in it sees the same snapshot. The
+    /// BEGIN is deferred: it travels with the body's first statement (docs/storage.md, "Deferred statements").
     func readTransaction<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try transaction(begin: { try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") }, body)
+        try transaction(begin: { try executeDeferred("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", []) }, body)
     }
 }

@@ -81,7 +81,10 @@ public final class PostgresDatabase: SQLDatabase {
             }
             // A session left broken, or inside a transaction nobody will end, must not serve the next write.
             defer { if !connection.isUsable || connection.isInTransaction { slot = nil } }
-            return try body(connection)
+            let result = try body(connection)
+            // Work outside a transaction may end on deferred statements, which must still run.
+            try connection.flush()
+            return result
         }
     }
 

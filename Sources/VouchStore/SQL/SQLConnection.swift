@@ -24,9 +24,24 @@ public protocol SQLConnection: AnyObject {
     /// Opens a transaction that writes: it waits for, then holds, the one write lock of the whole database, so
     /// write transactions run one after another as they do on one SQLite file (docs/storage.md, "One writer").
     func beginWrite() throws
+    /// Runs a statement whose answer the caller does not need (an INSERT whose count nobody reads, a SAVEPOINT). It
+    /// may be sent later, together with the next statement whose answer is needed, or at `flush`: PostgreSQL sends
+    /// them all in one pipeline, one round trip (docs/storage.md, "Deferred statements"). Its error is thrown by
+    /// that later call, naming its own SQL; SQLite runs it at once. Read `changes` only right after the `query` it
+    /// counts: whether a deferred statement has moved it yet differs between the two.
+    func executeDeferred(_ sql: String, _ values: [SQLValue]) throws
+    /// Sends the deferred statements now and waits for their answers; throws the first one's error.
+    func flush() throws
 }
 
 extension SQLConnection {
+    /// A connection that sends every statement as it comes (SQLite, in the same process) runs it at once.
+    public func executeDeferred(_ sql: String, _ values: [SQLValue]) throws {
+        try query(sql, values)
+    }
+
+    public func flush() throws {}
+
     @discardableResult
     public func query(_ sql: String) throws -> [SQLRow] {
         try query(sql, [])
@@ -42,9 +57,10 @@ extension SQLConnection {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws (the first error wins).
-    /// `immediate` takes the write lock at the start, so the body's reads see what it then writes over.
+    /// `immediate` takes the write lock at the start, so the body's reads see what it then writes over; otherwise the
+    /// BEGIN is deferred and travels with the body's first statement.
     public func transaction<T>(immediate: Bool, _ body: (any SQLConnection) throws -> T) throws -> T {
-        try transaction(begin: { if immediate { try beginWrite() } else { try execute("BEGIN") } }, body)
+        try transaction(begin: { if immediate { try beginWrite() } else { try executeDeferred("BEGIN", []) } }, body)
     }
 
     /// Runs `body` in the transaction `begin` opened: committed when it returns, rolled back when it throws.

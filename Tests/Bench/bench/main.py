@@ -104,6 +104,7 @@ def run(context: Context) -> int:
     # A part alone: what it measures, then its checks.
     alone = {"5": (feedback.intake_alone, feedback.alone_checks), "7": (streams.event_streams, streams.checks),
              "8": (streams.console, console_checks), "9": (postgres.several_vouchd, postgres.checks),
+             "9c": (postgres.feedback_intake_alone, postgres.intake_checks),
              "11": (evidence.report_of_many, evidence.checks), "12": (growth.how_cost_grows, growth.checks)}
     if settings.parts in alone:
         measure, checks = alone[settings.parts]

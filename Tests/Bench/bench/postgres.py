@@ -19,6 +19,39 @@ def _psql(url: str, *arguments: str) -> subprocess.CompletedProcess:
     return subprocess.run(["psql", "-X", *arguments, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+class Cluster:
+    """A throwaway PostgreSQL cluster in the scratch directory, one database per measurement."""
+
+    def __init__(self, context: Context):
+        session = context.session
+        self.session = session
+        # As root the server runs as nobody (scripts/postgres-cluster), which must be able to reach its directory.
+        os.chmod(session.tmp, os.stat(session.tmp).st_mode | 0o001)
+        self.directory = session.path("pg")
+        session.postgres_dir = self.directory
+        started = session.scripts("postgres-cluster", "start", self.directory)
+        if started.returncode != 0:
+            show(started.stdout)
+            raise BenchFailure("scripts/postgres-cluster could not start PostgreSQL")
+        self.url = session.scripts("postgres-cluster", "url", self.directory).stdout.strip()
+        with open(os.path.join(self.directory, "data", "postmaster.pid")) as file:
+            self.pid = int(file.readline())
+        say(f"PostgreSQL: {self.show_setting('server_version')} (synchronous_commit "
+            f"{self.show_setting('synchronous_commit')}, fsync {self.show_setting('fsync')}, Unix socket)")
+
+    def show_setting(self, name: str) -> str:
+        return _psql(self.url, "-At", "-c", f"SHOW {name}").stdout.strip()
+
+    def new_database(self, name: str) -> str:
+        if _psql(self.url, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"CREATE DATABASE {name}").returncode != 0:
+            raise BenchFailure(f"could not create the database {name} in {self.directory}")
+        return database_url(self.url, name)
+
+    def stop(self) -> None:
+        self.session.scripts("postgres-cluster", "stop", self.directory)
+        self.session.postgres_dir = ""
+
+
 def several_vouchd(context: Context) -> dict:
     session = context.session
     duration = context.settings.duration
@@ -27,28 +60,9 @@ def several_vouchd(context: Context) -> dict:
     context.quiet()
     say("== 9. Several vouchd on PostgreSQL (one throwaway cluster in the scratch directory, one database per "
         "measurement) ==")
-    # As root the server runs as nobody (scripts/postgres-cluster), which must be able to reach its directory.
-    os.chmod(session.tmp, os.stat(session.tmp).st_mode | 0o001)
-    directory = session.path("pg")
-    session.postgres_dir = directory
-    started = session.scripts("postgres-cluster", "start", directory)
-    if started.returncode != 0:
-        show(started.stdout)
-        raise BenchFailure("scripts/postgres-cluster could not start PostgreSQL")
-    url = session.scripts("postgres-cluster", "url", directory).stdout.strip()
-    with open(os.path.join(directory, "data", "postmaster.pid")) as file:
-        postgres_pid = int(file.readline())
-
-    def show_setting(name: str) -> str:
-        return _psql(url, "-At", "-c", f"SHOW {name}").stdout.strip()
-
-    def new_database(name: str) -> str:
-        if _psql(url, "-q", "-v", "ON_ERROR_STOP=1", "-c", f"CREATE DATABASE {name}").returncode != 0:
-            raise BenchFailure(f"could not create the database {name} in {directory}")
-        return database_url(url, name)
-
-    say(f"PostgreSQL: {show_setting('server_version')} (synchronous_commit {show_setting('synchronous_commit')}, "
-        f"fsync {show_setting('fsync')}, Unix socket)")
+    cluster = Cluster(context)
+    new_database = cluster.new_database
+    postgres_pid = cluster.pid
 
     say()
     say(f"-- 9a. OFREP rate of a vouchd on PostgreSQL / the same on SQLite (wrk as in part 1, alternating, 3 runs of "
@@ -117,31 +131,48 @@ def several_vouchd(context: Context) -> dict:
     for node in nodes:
         session.stop(node.process)
 
-    say()
-    context.quiet()
-    say("-- 9c. Feedback intake on PostgreSQL (wrk as in part 5) against PostgreSQL's single-connection commit rate")
-    postgres_ticks = procstat.process_ticks(postgres_pid)
-    reference = session.tee(context.bench("commit-rate", "--database-url", new_database("commit_rate"), "--seconds",
-                                          str(context.settings.commit_seconds)))
-    say("PostgreSQL reference server CPU seconds: "
-        f"{arithmetic.cpu_seconds(procstat.process_ticks(postgres_pid) - postgres_ticks, ticks)}")
-    commit_rate = figure(reference, "PostgreSQL reference commits per second")
-    if not commit_rate:
-        raise BenchFailure("the PostgreSQL reference printed no commit rate")
-    postgres_ticks = procstat.process_ticks(postgres_pid)
-    intake = feedback.run_intake(context, "postgres", commit_rate, "PostgreSQL's single-connection commit rate",
-                                 [f"VOUCHD_DATABASE_URL={new_database('intake')}"])
-    say("Feedback intake postgres PostgreSQL server CPU seconds (set-up, warm-up and run): "
-        f"{arithmetic.cpu_seconds(procstat.process_ticks(postgres_pid) - postgres_ticks, ticks)}")
-
-    session.scripts("postgres-cluster", "stop", directory)
-    session.postgres_dir = ""
+    intake = feedback_intake(context, cluster)
+    cluster.stop()
     return {
         "sqlite_rps": sqlite_rps, "postgres_rps": postgres_rps, "sqlite_cpu": sqlite_cpu,
         "postgres_cpu": postgres_cpu, "store_ratio": store_ratio, "store_cpu_ratio": store_cpu_ratio,
         "convergence_p50": figure(text, "Convergence ms p50"), "convergence_p99": figure(text, "Convergence ms p99"),
-        "convergence_max": figure(text, "Convergence ms max"), "commit_rate": commit_rate, "intake": intake,
+        "convergence_max": figure(text, "Convergence ms max"), **intake,
     }
+
+
+def feedback_intake(context: Context, cluster: Cluster) -> dict:
+    """Part 9c: the commit rate of one connection committing one row at a time, then 16 clients sending feedback to
+    one vouchd on the same cluster."""
+    ticks = procstat.TICKS_PER_SECOND
+    say()
+    context.quiet()
+    say("-- 9c. Feedback intake on PostgreSQL (wrk as in part 5) against PostgreSQL's single-connection commit rate")
+    postgres_ticks = procstat.process_ticks(cluster.pid)
+    reference = context.session.tee(context.bench("commit-rate", "--database-url", cluster.new_database("commit_rate"),
+                                                  "--seconds", str(context.settings.commit_seconds)))
+    say("PostgreSQL reference server CPU seconds: "
+        f"{arithmetic.cpu_seconds(procstat.process_ticks(cluster.pid) - postgres_ticks, ticks)}")
+    commit_rate = figure(reference, "PostgreSQL reference commits per second")
+    if not commit_rate:
+        raise BenchFailure("the PostgreSQL reference printed no commit rate")
+    postgres_ticks = procstat.process_ticks(cluster.pid)
+    intake = feedback.run_intake(context, "postgres", commit_rate, "PostgreSQL's single-connection commit rate",
+                                 [f"VOUCHD_DATABASE_URL={cluster.new_database('intake')}"])
+    say("Feedback intake postgres PostgreSQL server CPU seconds (set-up, warm-up and run): "
+        f"{arithmetic.cpu_seconds(procstat.process_ticks(cluster.pid) - postgres_ticks, ticks)}")
+    return {"commit_rate": commit_rate, "intake": intake}
+
+
+def feedback_intake_alone(context: Context) -> dict:
+    """BENCH_PARTS=9c: part 9c on a cluster of its own, without 9a and 9b."""
+    say()
+    say("== 9c alone. Feedback intake on PostgreSQL (one throwaway cluster in the scratch directory) ==")
+    cluster = Cluster(context)
+    try:
+        return feedback_intake(context, cluster)
+    finally:
+        cluster.stop()
 
 
 def checks(context: Context, figures: dict) -> None:
@@ -155,6 +186,11 @@ def checks(context: Context, figures: dict) -> None:
     summary.check(f"A change through node A answered by nodes B and C, p99 of {changes} (p50 "
                   f"{figures['convergence_p50']} ms, max {figures['convergence_max']} ms)", "<", "1000",
                   figures["convergence_p99"], " ms")
+    intake_checks(context, figures)
+
+
+def intake_checks(context: Context, figures: dict) -> None:
     intake = figures["intake"]
-    summary.check(f"Feedback intake on PostgreSQL / PostgreSQL's single-connection commits ({intake.rps} feedback/s / "
-                  f"{figures['commit_rate']} commits/s)", ">=", "1.0", intake.ratio, "")
+    context.summary.check(f"Feedback intake on PostgreSQL / PostgreSQL's single-connection commits ({intake.rps} "
+                          f"feedback/s / {figures['commit_rate']} commits/s)", ">=", "1.0", intake.ratio, "")
+    say(f"Feedback intake on PostgreSQL p99 latency: {intake.p99} ms (no target)")

@@ -7,7 +7,8 @@ file limits raised), BENCH_STRICT=1 (exit 1 when a target is missed; by default 
 failed measurement exits non-zero), BENCH_SKIP_BUILD=1 (use the binaries already in .build/release), BENCH_PARTS=1
 (only part 1, OFREP against nginx), BENCH_PARTS=5 (only part 5's feedback intake, BENCH_ROUNDS rounds each
 alternating SQLite's reference and vouchd, with the medians), BENCH_PARTS=7 (only part 7, event streams),
-BENCH_PARTS=8 (only part 8, the web console), BENCH_PARTS=9 (only part 9, several vouchd on PostgreSQL),
+BENCH_PARTS=8 (only part 8, the web console), BENCH_PARTS=9 (only part 9, several vouchd on PostgreSQL), BENCH_PARTS=9c (only part 9c, feedback intake on
+PostgreSQL, on a cluster of its own),
 BENCH_PARTS=11 (only part 11, the conformance report) or BENCH_PARTS=12 (only part 12, how cost grows, at the scales
 BENCH_GROWTH_SCALES lists: whole numbers, ascending, separated by spaces, default "1 10 100"), BENCH_ROUNDS (part 1's
 rounds alternating vouchd and nginx, and part 5's alone, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
@@ -27,7 +28,7 @@ SETTING = re.compile(r"VOUCHD_[A-Z0-9_]+=\S*")
 
 
 # The parts BENCH_PARTS may name to run alone, in the order the whole run takes them.
-PARTS_ALONE = ("1", "5", "7", "8", "9", "11", "12")
+PARTS_ALONE = ("1", "5", "7", "8", "9", "9c", "11", "12")
 
 
 @dataclass(frozen=True)
