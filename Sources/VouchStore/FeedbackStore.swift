@@ -16,8 +16,6 @@ public protocol FeedbackStore: Sendable {
     func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence
     /// The latest feedback per tester on one revision: what the criteria look at, without counting every record.
     func latestFeedback(of key: String, revision: Int) throws -> [Feedback]
-    /// Every failing feedback on one revision, for voiding approvals given before it.
-    func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)]
     /// What `fix`'s criteria are evaluated on, at its current revision, in one read transaction.
     func criteriaRecords(of fix: Fix) throws -> CriteriaRecords
     /// The fix, and what its criteria are evaluated on when `wanted` says so of it and its approvals (read first), in

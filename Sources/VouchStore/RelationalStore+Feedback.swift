@@ -128,11 +128,8 @@ extension RelationalStore {
         try storage.read { try RelationalStore.evidence(of: key, revision: revision, on: $0) }
     }
 
-    public func failingFeedback(of key: String, revision: Int) throws -> [(id: String, recordedAt: Date)] {
-        try storage.read { try RelationalStore.failing(of: key, revision: revision, on: $0) }
-    }
-
-    /// Through the partial index `feedback_failing`.
+    /// Every failing feedback on one revision, for voiding approvals given before it; through the partial index
+    /// `feedback_failing`.
     static func failing(of key: String, revision: Int, on connection: any SQLConnection) throws -> [(id: String, recordedAt: Date)] {
         try connection.query("SELECT id, recorded_at_ms FROM feedback WHERE fix_key = ? AND revision = ? AND verdict = 'failed' ORDER BY seq",
                              [.text(key), .int(revision)]).map { (id: $0.string(0), recordedAt: StoreClock.date($0.int64(1))) }

@@ -48,7 +48,8 @@ struct StoreFeedbackTests {
             let evidence = try store.feedbackEvidence(of: key, revision: 1)
             #expect(evidence.latest.map(\.id) == ["fb_3", "fb_4"])
             #expect(evidence.recordCount == 4)
-            let failingNow = try store.failingFeedback(of: key, revision: 1)
+            let fix = try #require(try store.fix(key))
+            let failingNow = try store.criteriaRecords(of: fix).failing
             #expect(failingNow.map(\.id) == ["fb_1", "fb_4"])
             #expect(failingNow.map(\.recordedAt) == [time.addingTimeInterval(60), time.addingTimeInterval(240)])
             #expect(try store.feedbackEvidence(of: key, revision: 2).recordCount == 0)
