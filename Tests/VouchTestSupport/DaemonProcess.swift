@@ -19,9 +19,8 @@ public final class DaemonProcess {
     public let temporaryDirectory: TemporaryDirectory?
     public private(set) var port: UInt16 = 0
     private let log = LogBuffer()
-    /// vouchd's standard error; its reading handler is taken off before the pipe goes, since libdispatch crashes when
-    /// a descriptor it still watches is closed under it.
-    private let errors = Pipe()
+    /// Signalled by the reader thread when vouchd's standard error has ended.
+    private let errorsEnded = DispatchSemaphore(value: 0)
 
     /// - Parameter stateDirectory: where vouchd keeps its state; a new temporary directory when nil.
     /// - Parameter environment: `VOUCHD_*` settings for this daemon, over the test process's own environment.
@@ -46,21 +45,31 @@ public final class DaemonProcess {
             process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
             process.arguments = arguments
         }
+        let errors = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        let log = self.log
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            // End of the stream: vouchd exited. Stop watching now rather than being called again and again.
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                return
-            }
-            let chunk = String(decoding: data, as: UTF8.self)
-            log.text.withLock { $0 += chunk }
-        }
         try process.run()
+        // vouchd's standard error is read by a thread of its own with blocking reads, and only that thread lets go
+        // of the read end, after the end of the stream. A Dispatch readability handler would register the
+        // descriptor with libdispatch's epoll, and closing it before the asynchronous cancel is done, while a
+        // child spawned at that moment by another test still holds a copy, left a stale registration that
+        // crashed libdispatch's event loop (signal 11 in `_dispatch_event_loop_drain`; docs/architecture.md, "Tests").
+        let reading = errors.fileHandleForReading
+        let log = self.log
+        let ended = errorsEnded
+        let reader = Thread {
+            while true {
+                let data = reading.availableData
+                if data.isEmpty { break }
+                let chunk = String(decoding: data, as: UTF8.self)
+                log.text.withLock { $0 += chunk }
+            }
+            try? reading.close()
+            ended.signal()
+        }
+        reader.name = "vouchd stderr"
+        reader.start()
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if let found = DaemonProcess.port(in: log.text.withLock { $0 }) {
@@ -114,6 +123,8 @@ public final class DaemonProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        errors.fileHandleForReading.readabilityHandler = nil
+        // The stream ends when vouchd and any child that inherited its write end are gone; a reader still
+        // waiting after that keeps the read end open by itself and closes it when the end comes.
+        _ = errorsEnded.wait(timeout: .now() + 5)
     }
 }
