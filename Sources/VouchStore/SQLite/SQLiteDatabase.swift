@@ -35,6 +35,12 @@ public final class SQLiteDatabase: SQLDatabase {
         try connection.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         // Deleted content is overwritten with zeros, so an erased tester's name does not linger in free pages.
         try connection.execute("PRAGMA secure_delete = ON")
+        // The writer's statement journal (what undoes a group commit member's savepoint) stays in memory. By default
+        // it spills past 64 KiB into a temporary file under /var/tmp, which a batch of a few feedback submissions
+        // passes: then every page a member changed was written there too, twice the writes of the WAL itself, and
+        // testers' data went through files outside the state directory (docs/storage.md, "The writer's journal").
+        // Readers keep the default, so a report's large sort may still use a temporary file.
+        try connection.execute("PRAGMA temp_store = MEMORY")
         writer = Mutex(connection)
         readers = Mutex([])
         self.maxIdleReaders = maxIdleReaders

@@ -160,12 +160,14 @@ def intake_alone(context: Context) -> dict:
     each ratio compares figures of the same moment; the medians of the rounds."""
     say()
     intake_heading(context)
+    say(f"vouchd settings for part 5 (besides the defaults): {context.settings.intake_settings_text or 'none'}")
     rounds: list[tuple[str, Intake]] = []
     for number in range(1, context.settings.rounds + 1):
         context.quiet()
         say(f"-- Round {number} of {context.settings.rounds}")
         commit_rate = sqlite_commit_rate(context)
-        rounds.append((commit_rate, run_intake(context, f"round{number}", commit_rate, SQLITE_REFERENCE)))
+        rounds.append((commit_rate, run_intake(context, f"round{number}", commit_rate, SQLITE_REFERENCE,
+                                               context.settings.intake_settings)))
 
     def runs_and_median(label: str, values: list[str]) -> str:
         median = arithmetic.median(values)

@@ -13,7 +13,9 @@ BENCH_PARTS=11 (only part 11, the conformance report) or BENCH_PARTS=12 (only pa
 BENCH_GROWTH_SCALES lists: whole numbers, ascending, separated by spaces, default "1 10 100"), BENCH_ROUNDS (part 1's
 rounds alternating vouchd and nginx, and part 5's alone, default 3), BENCH_CHANGES (part 9's changes to converge, default 200),
 BENCH_IDLE_WAIT (seconds to wait for a quiet machine before a part, default 30), BENCH_OFREP_SETTINGS (VOUCHD_*=value
-settings, separated by spaces, for part 1's vouchd; default none, so the defaults). BENCH_PARTS=instructions counts
+settings, separated by spaces, for part 1's vouchd; default none, so the defaults), BENCH_INTAKE_SETTINGS (the same for
+the vouchd of part 5's rounds when it runs alone, to compare settings; the targets are for the defaults).
+BENCH_PARTS=instructions counts
 instructions per OFREP request under callgrind instead (no target), on BENCH_INSTRUCTION_REQUESTS requests (default
 10000), of .build/release/vouchd or of the vouchd that BENCH_VOUCHD names (another build, for before/after).
 """
@@ -46,6 +48,8 @@ class Settings:
     idle_wait: int = 30
     ofrep_settings: list[str] = field(default_factory=list)
     ofrep_settings_text: str = ""
+    intake_settings: list[str] = field(default_factory=list)
+    intake_settings_text: str = ""
     instruction_requests: int = 10_000
     vouchd: str = ""
     growth_scales: list[int] = field(default_factory=lambda: [1, 10, 100])
@@ -69,12 +73,16 @@ class Settings:
                                "build")
         if vouchd and not (os.path.isfile(vouchd) and os.access(vouchd, os.X_OK)):
             raise BenchFailure(f"BENCH_VOUCHD is '{vouchd}'; allowed: the path of an executable vouchd")
-        text = environment.get("BENCH_OFREP_SETTINGS", "")
-        items = text.split()
-        for item in items:
-            if not SETTING.fullmatch(item):
-                raise BenchFailure(f"BENCH_OFREP_SETTINGS holds '{item}'; allowed: VOUCHD_NAME=value items separated "
-                                   "by spaces")
+        def vouchd_settings(name: str) -> tuple[str, list[str]]:
+            text = environment.get(name, "")
+            items = text.split()
+            for item in items:
+                if not SETTING.fullmatch(item):
+                    raise BenchFailure(f"{name} holds '{item}'; allowed: VOUCHD_NAME=value items separated by spaces")
+            return text, items
+
+        text, items = vouchd_settings("BENCH_OFREP_SETTINGS")
+        intake_text, intake_items = vouchd_settings("BENCH_INTAKE_SETTINGS")
         instruction_requests = whole("BENCH_INSTRUCTION_REQUESTS", 10_000)
         if instruction_requests == 0:
             raise BenchFailure("BENCH_INSTRUCTION_REQUESTS is '0'; allowed: a whole number above 0")
@@ -98,6 +106,8 @@ class Settings:
             idle_wait=whole("BENCH_IDLE_WAIT", 30),
             ofrep_settings=items,
             ofrep_settings_text=text,
+            intake_settings=intake_items,
+            intake_settings_text=intake_text,
             instruction_requests=instruction_requests,
             vouchd=os.path.abspath(vouchd) if vouchd else "",
             growth_scales=[int(scale) for scale in scales],
