@@ -41,37 +41,67 @@ final class RequestPipeline: Sendable {
     func response(to request: HTTPRequest, routing: (HTTPRequest, inout Int) -> HTTPResponse) -> HTTPResponse {
         // A field of its own, not a header: changing the headers would copy them. Copied only when it is missing,
         // as copying the request retained and released each of its strings and arrays.
-        guard !request.requestID.isEmpty else {
-            var identified = request
-            identified.requestID = requestIDs.id(for: request.header("x-request-id"))
-            return response(to: identified, routing: routing)
-        }
+        guard !request.requestID.isEmpty else { return response(to: identified(request), routing: routing) }
         let started = RequestPipeline.monotonicNanoseconds()
-        let presentsToken = request.headers.contains("authorization") || request.headers.contains("x-api-key")
         var route = -1
-        var response: HTTPResponse
-        if let options = cors.answerOptions(request, methods: allowedMethods) {
-            response = options
-        } else if presentsToken, let wait = authFailures.retryAfter(for: request.clientAddress) {
-            let retryAfter = [(name: "Retry-After", value: String(wait))]
-            // OFREP's 429 has no body, like its 401 and 403; the rest of the API answers with a problem.
-            response = request.pathStarts(with: "/ofrep/") ? .empty(429, headers: retryAfter)
-                : Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
-                          headers: retryAfter).response
-        } else {
-            response = routing(request, &route)
-            // Only guesses count: a revoked token still in use (an app not yet updated, often many behind one NAT
-            // address) is refused with 401 but must not get that address blocked for everyone.
-            if response.status == 401, presentsToken, !(PresentedToken.secret(in: request).map(tokens.isRevoked) ?? false),
-               authFailures.recordFailure(from: request.clientAddress) {
-                // The address is personal data too, but an operator needs it to act on an attack; never the token.
-                logger.warning("unknown tokens blocked", [("client.address", request.clientAddress.description),
-                                                          ("auth.max_failures", String(authFailures.settings.maxFailures))])
-            }
+        var response = before(request) ?? routing(request, &route)
+        after(request, &response, route: route, started: started)
+        return response
+    }
+
+    /// `response(to:routing:)` for a request whose route may answer later (`Router.addLater`): `routing` hands the
+    /// answer and the route's index to its argument, at once or from the thread that finished the work, and
+    /// `completion` gets the answer once the pipeline's last step is done with it.
+    func respond(to request: HTTPRequest, routing: (HTTPRequest, @escaping @Sendable (HTTPResponse, Int) -> Void) -> Void,
+                 completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard !request.requestID.isEmpty else { return respond(to: identified(request), routing: routing, completion: completion) }
+        let started = RequestPipeline.monotonicNanoseconds()
+        if var response = before(request) {
+            after(request, &response, route: -1, started: started)
+            return completion(response)
+        }
+        routing(request) { [self] answer, route in
+            var response = answer
+            after(request, &response, route: route, started: started)
+            completion(response)
+        }
+    }
+
+    private static func presentsToken(_ request: HTTPRequest) -> Bool {
+        request.headers.contains("authorization") || request.headers.contains("x-api-key")
+    }
+
+    private func identified(_ request: HTTPRequest) -> HTTPRequest {
+        var identified = request
+        identified.requestID = requestIDs.id(for: request.header("x-request-id"))
+        return identified
+    }
+
+    /// The answer given before any route runs: a CORS preflight's, or 429 to an address blocked for guessing tokens.
+    private func before(_ request: HTTPRequest) -> HTTPResponse? {
+        if let options = cors.answerOptions(request, methods: allowedMethods) { return options }
+        guard RequestPipeline.presentsToken(request), let wait = authFailures.retryAfter(for: request.clientAddress) else { return nil }
+        let retryAfter = [(name: "Retry-After", value: String(wait))]
+        // OFREP's 429 has no body, like its 401 and 403; the rest of the API answers with a problem.
+        return request.pathStarts(with: "/ofrep/") ? .empty(429, headers: retryAfter)
+            : Problem(status: 429, detail: "too many requests with an unknown token came from this address; try again in \(wait) s",
+                      headers: retryAfter).response
+    }
+
+    /// What every answer gets on its way out: a routed 401 counted against the address when it was a guess, the
+    /// CORS headers, one count in the metrics and one line in the request log.
+    private func after(_ request: HTTPRequest, _ response: inout HTTPResponse, route: Int, started: UInt64) {
+        // Only guesses count: a revoked token still in use (an app not yet updated, often many behind one NAT
+        // address) is refused with 401 but must not get that address blocked for everyone.
+        if response.status == 401, RequestPipeline.presentsToken(request),
+           !(PresentedToken.secret(in: request).map(tokens.isRevoked) ?? false),
+           authFailures.recordFailure(from: request.clientAddress) {
+            // The address is personal data too, but an operator needs it to act on an attack; never the token.
+            logger.warning("unknown tokens blocked", [("client.address", request.clientAddress.description),
+                                                      ("auth.max_failures", String(authFailures.settings.maxFailures))])
         }
         cors.addHeaders(to: &response, for: request)
         record(method: request.method, route: route, status: response.status, started: started, requestID: request.requestID)
-        return response
     }
 
     /// When a request the OFREP fast path can answer from its bytes starts, on the monotonic clock; nil leaves it to

@@ -231,7 +231,11 @@ public final class VouchApplication: Sendable {
                 // A request the server already answered (503 while stopping) must not be carried out after all:
                 // its client was told it was not, and may send it again.
                 guard !completion.isAnswered else { return }
-                completion.complete(self.response(to: request))
+                // A route that answers later (feedback) leaves this worker free while its group commit runs; the
+                // commit's leader completes the answer (docs/architecture.md, "Writes and group commit").
+                self.pipeline.respond(to: request, routing: { request, answer in self.routeLater(request, answer) }) { response in
+                    completion.complete(response)
+                }
             }
             if !queued {
                 let detail = workers.isStopping ? "the server is stopping; send the request again in a few seconds"
@@ -276,29 +280,51 @@ public final class VouchApplication: Sendable {
         do {
             return try router.route(request, matchedRoute: &route)
         } catch {
-            if let problem = error as? Problem, problem.status == 404, let answer = ofrep.unknownFlag(request) {
-                return answer
-            } else if VouchApplication.isConsole(request), let problem = ErrorResponses.problem(for: error) {
-                // An unknown console address, or a refusal before the console's own handler ran: a page, not JSON.
-                return ConsoleErrorPage.response(for: problem, to: request, sessions: consoleSessions)
-            } else if let problem = ErrorResponses.problem(for: error) {
-                // The database knew of a revocation before this process's copy of the tokens did: the copy learns it
-                // now, so the token's next request is refused at once and its 401s are not taken for guesses.
-                if let ended = error as? CredentialEnded, let tokenID = ended.tokenID { tokens.revokeNow(tokenID: tokenID) }
-                if problem.status == 503 || problem.status == 507 {
-                    // The operator must hear of a locked database or a full disk; the client only sees the problem.
-                    logger.log(problem.status == 507 ? .error : .warning, problem.status == 507 ? "disk full, write refused" : "database busy, write refused",
-                               [("http.method", request.method), ("http.route", pipeline.routeName(route)),
-                                ("request_id", request.requestID), ("error", String(describing: error))])
-                }
-                return problem.response
-            } else {
-                // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
-                logger.error("request failed", [("http.method", request.method), ("http.route", pipeline.routeName(route)),
-                                                ("request_id", request.requestID), ("error", String(describing: error))])
-                let problem = Problem(status: 500, detail: "the server failed to answer; the error is in its log")
-                return VouchApplication.isConsole(request) ? ConsoleErrorPage.response(for: problem) : problem.response
+            return answer(to: request, failedWith: error, route: route)
+        }
+    }
+
+    /// `routedResponse` for a request whose route may answer later: `answer` gets the response and the route's
+    /// index, at once or from the thread that finished the route's work (a group commit's leader).
+    private func routeLater(_ request: HTTPRequest, _ answer: @escaping @Sendable (HTTPResponse, Int) -> Void) {
+        guard OFREPController.directRoute(of: request) == nil else {
+            var route = -1
+            let response = routedResponse(to: request, matchedRoute: &route)
+            return answer(response, route)
+        }
+        router.route(request) { [self] outcome, route in
+            switch outcome {
+            case .success(let response): answer(response, route)
+            case .failure(let error): answer(self.answer(to: request, failedWith: error, route: route), route)
             }
+        }
+    }
+
+    /// Every error a route throws or answers with, as an RFC 9457 problem (or, for the console, an error page): here
+    /// and nowhere else.
+    private func answer(to request: HTTPRequest, failedWith error: any Error, route: Int) -> HTTPResponse {
+        if let problem = error as? Problem, problem.status == 404, let answer = ofrep.unknownFlag(request) {
+            return answer
+        } else if VouchApplication.isConsole(request), let problem = ErrorResponses.problem(for: error) {
+            // An unknown console address, or a refusal before the console's own handler ran: a page, not JSON.
+            return ConsoleErrorPage.response(for: problem, to: request, sessions: consoleSessions)
+        } else if let problem = ErrorResponses.problem(for: error) {
+            // The database knew of a revocation before this process's copy of the tokens did: the copy learns it
+            // now, so the token's next request is refused at once and its 401s are not taken for guesses.
+            if let ended = error as? CredentialEnded, let tokenID = ended.tokenID { tokens.revokeNow(tokenID: tokenID) }
+            if problem.status == 503 || problem.status == 507 {
+                // The operator must hear of a locked database or a full disk; the client only sees the problem.
+                logger.log(problem.status == 507 ? .error : .warning, problem.status == 507 ? "disk full, write refused" : "database busy, write refused",
+                           [("http.method", request.method), ("http.route", pipeline.routeName(route)),
+                            ("request_id", request.requestID), ("error", String(describing: error))])
+            }
+            return problem.response
+        } else {
+            // An unexpected failure: log what went wrong (never bound values or bodies) and answer 500.
+            logger.error("request failed", [("http.method", request.method), ("http.route", pipeline.routeName(route)),
+                                            ("request_id", request.requestID), ("error", String(describing: error))])
+            let problem = Problem(status: 500, detail: "the server failed to answer; the error is in its log")
+            return VouchApplication.isConsole(request) ? ConsoleErrorPage.response(for: problem) : problem.response
         }
     }
 

@@ -42,28 +42,61 @@ public struct FeedbackService: Sendable {
     ///   - channel: where the feedback was entered, unless a draft names its own.
     public func submit(_ drafts: [FeedbackDraft], readErrors: [[FieldError]] = [], numbered: Bool = false, to key: String, by principal: Principal,
                        channel: FeedbackChannel, idempotency: Idempotency? = nil) throws -> FeedbackSubmission {
-        try AccessDenied.unless(principal, may: .submitOwnFeedback)
-        // A tester learns nothing of fixes she is not enrolled in, not even whether they exist.
-        try TesterScope(store: store).requireFixAccess(principal, fixKey: key)
-        let time = clock()
-        let claim = idempotency.map {
-            // Scoped by token, so two tokens that share a principal name never share keys.
-            IdempotencyClaim(principal: principal.tokenID, key: $0.key, requestSHA256: Digest.sha256(Array(key.utf8) + [0x0A] + $0.request))
-        }
-        return try store.submitFeedback(to: key, by: Requester(principal), idempotency: claim, { fix in
-            try FeedbackService.records(from: drafts, readErrors: readErrors, numbered: numbered, fix: fix, by: principal, channel: channel, at: time)
-        }, emitting: { stored, latest, fix in
-            stored.map { record in
-                // No tester pseudonym: next to the evidence counts by technology it would tell a receiver which
-                // technology that tester uses (docs/privacy.md, "What never leaves").
-                WebhookEventFactory.make(.feedbackReceived, fix: fix, evidence: WebhookEventFactory.Evidence(latest: latest), extra: [
-                    "feedback": .string(record.id), "verdict": .string(record.verdict.rawValue),
-                    "severity": .string(record.severity.rawValue), "regression": .bool(record.regression),
-                ], at: record.recordedAt)
+        let submission = try Submission(self, drafts, readErrors: readErrors, numbered: numbered, to: key, by: principal, channel: channel,
+                                        idempotency: idempotency)
+        return try store.submitFeedback(to: key, by: submission.requester, idempotency: submission.claim, submission.build,
+                                        emitting: submission.emitting, notifying: submission.notifying)
+    }
+
+    /// `submit` for a caller that does not wait for the commit (the API under load): the checks that need no
+    /// commit throw at once; `completion` then gets the stored records or the error, on the thread that led the
+    /// group commit, perhaps this one before the call returns (docs/architecture.md, "Writes and group commit").
+    public func submit(_ drafts: [FeedbackDraft], readErrors: [[FieldError]] = [], numbered: Bool = false, to key: String, by principal: Principal,
+                       channel: FeedbackChannel, idempotency: Idempotency? = nil,
+                       completion: @escaping @Sendable (Result<FeedbackSubmission, any Error>) -> Void) throws {
+        let submission = try Submission(self, drafts, readErrors: readErrors, numbered: numbered, to: key, by: principal, channel: channel,
+                                        idempotency: idempotency)
+        store.submitFeedback(to: key, by: submission.requester, idempotency: submission.claim, submission.build,
+                             emitting: submission.emitting, notifying: submission.notifying, completion: completion)
+    }
+
+    /// One submission, checked as far as it can be before the write: who may submit, to which fix, and what the
+    /// write transaction does with the drafts (make the records against the fix it reads, the webhook events, the mail).
+    private struct Submission {
+        let requester: Requester
+        let claim: IdempotencyClaim?
+        let build: @Sendable (Fix) throws -> [Feedback]
+        let emitting: @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent]
+        let notifying: @Sendable ([Feedback], Fix, NotificationRecipients) throws -> [MailNotification]
+
+        init(_ service: FeedbackService, _ drafts: [FeedbackDraft], readErrors: [[FieldError]], numbered: Bool, to key: String, by principal: Principal,
+             channel: FeedbackChannel, idempotency: Idempotency?) throws {
+            try AccessDenied.unless(principal, may: .submitOwnFeedback)
+            // A tester learns nothing of fixes she is not enrolled in, not even whether they exist.
+            try TesterScope(store: service.store).requireFixAccess(principal, fixKey: key)
+            let time = service.clock()
+            requester = Requester(principal)
+            claim = idempotency.map {
+                // Scoped by token, so two tokens that share a principal name never share keys.
+                IdempotencyClaim(principal: principal.tokenID, key: $0.key, requestSHA256: Digest.sha256(Array(key.utf8) + [0x0A] + $0.request))
             }
-        }, notifying: { [notifications] stored, fix, recipients in
-            try notifications.blockingReported(stored, on: fix, recipients: recipients, at: time)
-        })
+            build = { fix in
+                try FeedbackService.records(from: drafts, readErrors: readErrors, numbered: numbered, fix: fix, by: principal, channel: channel, at: time)
+            }
+            emitting = { stored, latest, fix in
+                stored.map { record in
+                    // No tester pseudonym: next to the evidence counts by technology it would tell a receiver which
+                    // technology that tester uses (docs/privacy.md, "What never leaves").
+                    WebhookEventFactory.make(.feedbackReceived, fix: fix, evidence: WebhookEventFactory.Evidence(latest: latest), extra: [
+                        "feedback": .string(record.id), "verdict": .string(record.verdict.rawValue),
+                        "severity": .string(record.severity.rawValue), "regression": .bool(record.regression),
+                    ], at: record.recordedAt)
+                }
+            }
+            notifying = { [notifications = service.notifications] stored, fix, recipients in
+                try notifications.blockingReported(stored, on: fix, recipients: recipients, at: time)
+            }
+        }
     }
 
     /// The records the drafts make against `fix`, or every problem they have.

@@ -11,6 +11,13 @@ public protocol FeedbackStore: Sendable {
                         _ build: @escaping @Sendable (Fix) throws -> [Feedback],
                         emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent],
                         notifying: @escaping @Sendable (_ stored: [Feedback], Fix, NotificationRecipients) throws -> [MailNotification]) throws -> FeedbackSubmission
+    /// `submitFeedback` for a caller that does not wait for the commit: `completion` gets the submission or the error
+    /// on the thread that led the group commit, perhaps this one before the call returns.
+    func submitFeedback(to key: String, by requester: Requester, idempotency: IdempotencyClaim?,
+                        _ build: @escaping @Sendable (Fix) throws -> [Feedback],
+                        emitting: @escaping @Sendable (_ stored: [Feedback], _ latest: [Feedback], Fix) -> [WebhookEvent],
+                        notifying: @escaping @Sendable (_ stored: [Feedback], Fix, NotificationRecipients) throws -> [MailNotification],
+                        completion: @escaping @Sendable (Result<FeedbackSubmission, any Error>) -> Void)
     func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback]
     /// The latest feedback per tester on one revision, and how many records that revision has.
     func feedbackEvidence(of key: String, revision: Int) throws -> FeedbackEvidence

@@ -14,7 +14,25 @@ extension RelationalStore {
                                emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent],
                                notifying: @escaping @Sendable ([Feedback], Fix, NotificationRecipients) throws -> [MailNotification]) throws -> FeedbackSubmission {
         // Feedback arrives from many testers at once: commits are grouped so each fsync carries several submissions.
-        try groupWrite(by: requester) { connection, changes in
+        try groupWrite(by: requester, submission(to: key, by: requester, idempotency: idempotency, build, emitting: emitting, notifying: notifying))
+    }
+
+    public func submitFeedback(to key: String, by requester: Requester, idempotency: IdempotencyClaim?,
+                               _ build: @escaping @Sendable (Fix) throws -> [Feedback],
+                               emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent],
+                               notifying: @escaping @Sendable ([Feedback], Fix, NotificationRecipients) throws -> [MailNotification],
+                               completion: @escaping @Sendable (Result<FeedbackSubmission, any Error>) -> Void) {
+        groupWrite(by: requester, submission(to: key, by: requester, idempotency: idempotency, build, emitting: emitting, notifying: notifying),
+                   completion: completion)
+    }
+
+    /// A submission as a group commit member's body.
+    private func submission(to key: String, by requester: Requester, idempotency: IdempotencyClaim?,
+                            _ build: @escaping @Sendable (Fix) throws -> [Feedback],
+                            emitting: @escaping @Sendable ([Feedback], [Feedback], Fix) -> [WebhookEvent],
+                            notifying: @escaping @Sendable ([Feedback], Fix, NotificationRecipients) throws -> [MailNotification])
+        -> (any SQLConnection, inout TransactionChanges) throws -> FeedbackSubmission {
+        { connection, changes in
             try RelationalStore.submit(to: key, by: requester, idempotency: idempotency, build, emitting: emitting, notifying: notifying, on: connection,
                                        recording: &changes, store: self)
         }

@@ -46,12 +46,30 @@ extension RelationalStore {
     /// `write` for callers that arrive together (feedback): one COMMIT carries several transactions' savepoints, and
     /// each caller publishes only its own changes, only when its savepoint and the COMMIT both succeeded.
     func groupWrite<T: Sendable>(by requester: Requester, _ body: @escaping (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
-        let write = try storage.groupWrite({ connection in
-            try RelationalStore.confirm(requester, on: connection)
-            return try RelationalStore.recording(body, on: connection)
-        }, committed: complete)
+        let write = try storage.groupWrite(RelationalStore.confirmingAndRecording(by: requester, body), committed: complete)
         publish(write.committed)
         return write.result
+    }
+
+    /// `groupWrite` for a caller that does not wait: `completion` gets the result once the shared COMMIT is done and
+    /// the changes are published, on the thread that led the commit (`GroupCommit.submit`).
+    func groupWrite<T: Sendable>(by requester: Requester, _ body: @escaping (any SQLConnection, inout TransactionChanges) throws -> T,
+                                 completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        storage.groupWrite(RelationalStore.confirmingAndRecording(by: requester, body), committed: complete) { [self] outcome in
+            completion(outcome.map { write in
+                publish(write.committed)
+                return write.result
+            })
+        }
+    }
+
+    /// A group commit member's body: the requester's credential confirmed, then `body`, its changes sealed.
+    private static func confirmingAndRecording<T>(by requester: Requester, _ body: @escaping (any SQLConnection, inout TransactionChanges) throws -> T)
+        -> (any SQLConnection) throws -> PendingWrite<T> {
+        { connection in
+            try confirm(requester, on: connection)
+            return try recording(body, on: connection)
+        }
     }
 
     /// Refuses the write when the requester's token was revoked, or her personal link revoked, expired or deleted

@@ -22,6 +22,13 @@ final class StoreDatabase: SQLDatabase {
         try StoreUnavailable.reporting { try base.groupWrite(body, committed: committed) }
     }
 
+    func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T,
+                                 completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        base.groupWrite(body, committed: committed) { outcome in
+            completion(outcome.mapError { StoreUnavailable(reporting: $0) ?? $0 })
+        }
+    }
+
     func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try StoreUnavailable.reporting { try base.read(body) }
     }

@@ -212,6 +212,10 @@ final class GatedWriterDatabase: SQLDatabase {
     func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T) throws -> T {
         try inner.groupWrite(body, committed: committed)
     }
+    func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T,
+                                 completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        inner.groupWrite(body, committed: committed, completion: completion)
+    }
     func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T { try inner.read(body) }
     func purgeDeletedRows() throws { try inner.purgeDeletedRows() }
     func writeLockingRows<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T { try inner.writeLockingRows(body) }

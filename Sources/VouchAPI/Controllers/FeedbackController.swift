@@ -12,13 +12,14 @@ struct FeedbackController {
     let feedback: FeedbackService
 
     package func register(in router: inout APIRouter) {
-        router.add("POST", "/v1/fixes/{key}/feedback", .submitOwnFeedback, submit)
+        router.addLater("POST", "/v1/fixes/{key}/feedback", .submitOwnFeedback, submit)
         router.add("GET", "/v1/fixes/{key}/feedback", anyOf: [.readAll, .readEnrolledFixes], list)
         router.add("GET", "/v1/fixes/{key}/feedback/summary", .readAll, summary)
     }
 
     /// One record or an array of them; all are stored or none, and every bad record is reported by index and field.
-    func submit(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+    /// Answered later: the records are stored by a group commit this thread does not wait for.
+    func submit(_ request: HTTPRequest, _ context: RequestContext, _ answer: @escaping Router.Answer) throws {
         let body = try RequestBody.json(request)
         let idempotencyKey = try FeedbackController.idempotencyKey(in: request)
         let isBatch: Bool
@@ -31,13 +32,17 @@ struct FeedbackController {
             items = [body]
         }
         let read = items.enumerated().map { index, item in FeedbackDraft.read(item, prefix: isBatch ? "[\(index)]." : "") }
-        let submission = try feedback.submit(read.map { $0.0 }, readErrors: read.map { $0.1 }, numbered: isBatch, to: context.parameters["key"],
-                                             by: context.principal, channel: .http,
-                                             idempotency: idempotencyKey.map { FeedbackService.Idempotency(key: $0, request: request.body) })
-        let answer: JSONValue = isBatch ? .object(["feedback": .array(submission.records.map(\.jsonValue))]) : (submission.records.first?.jsonValue ?? .null)
-        var headers: [(name: String, value: String)] = []
-        if submission.replayed { headers.append((name: "Idempotent-Replayed", value: "true")) }
-        return .json(answer, status: 201, headers: headers)
+        try feedback.submit(read.map { $0.0 }, readErrors: read.map { $0.1 }, numbered: isBatch, to: context.parameters["key"],
+                            by: context.principal, channel: .http,
+                            idempotency: idempotencyKey.map { FeedbackService.Idempotency(key: $0, request: request.body) }) { outcome in
+            answer(outcome.map { submission in
+                let records: JSONValue = isBatch ? .object(["feedback": .array(submission.records.map(\.jsonValue))])
+                    : (submission.records.first?.jsonValue ?? .null)
+                var headers: [(name: String, value: String)] = []
+                if submission.replayed { headers.append((name: "Idempotent-Replayed", value: "true")) }
+                return .json(records, status: 201, headers: headers)
+            })
+        }
     }
 
     static func idempotencyKey(in request: HTTPRequest) throws -> String? {

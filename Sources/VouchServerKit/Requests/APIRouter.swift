@@ -23,18 +23,32 @@ package struct APIRouter {
     /// (a tester token reads only the fixes its tester is enrolled in).
     package mutating func add(_ method: String, _ pattern: String, anyOf permissions: [Permission], _ handler: @escaping Handler) {
         let authenticate = self.authenticate
-        let permission = permissions[0]
         router.add(method, pattern) { request, parameters in
-            guard let principal = authenticate(request) else {
-                throw Problem(status: 401, detail: "this route needs a token: send 'Authorization: Bearer <token>' or 'X-API-Key: <token>'",
-                              headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])
-            }
-            guard permissions.contains(where: principal.allows) else {
-                throw AccessDenied(lacking: permission, principal)
-            }
-            let context = RequestContext(principal: principal, parameters: parameters, requestID: request.requestID)
-            return try handler(request, context)
+            try handler(request, try APIRouter.context(of: request, parameters, authenticate: authenticate, anyOf: permissions))
         }
+    }
+
+    /// Adds a route that requires `permission` and answers later, through `Router.Answer`, without keeping the
+    /// calling thread while its write waits for a group commit (docs/architecture.md, "Writes and group commit").
+    package mutating func addLater(_ method: String, _ pattern: String, _ permission: Permission,
+                                   _ handler: @escaping @Sendable (HTTPRequest, RequestContext, @escaping Router.Answer) throws -> Void) {
+        let authenticate = self.authenticate
+        router.addLater(method, pattern) { request, parameters, answer in
+            try handler(request, try APIRouter.context(of: request, parameters, authenticate: authenticate, anyOf: [permission]), answer)
+        }
+    }
+
+    /// Who sent the request, once its token is known and its role grants one of `permissions`: else 401 or 403.
+    private static func context(of request: HTTPRequest, _ parameters: RouteParameters, authenticate: (HTTPRequest) -> Principal?,
+                                anyOf permissions: [Permission]) throws -> RequestContext {
+        guard let principal = authenticate(request) else {
+            throw Problem(status: 401, detail: "this route needs a token: send 'Authorization: Bearer <token>' or 'X-API-Key: <token>'",
+                          headers: [(name: "WWW-Authenticate", value: "Bearer realm=\"vouch\"")])
+        }
+        guard permissions.contains(where: principal.allows) else {
+            throw AccessDenied(lacking: permissions[0], principal)
+        }
+        return RequestContext(principal: principal, parameters: parameters, requestID: request.requestID)
     }
 
     /// Adds a route anyone may call (health, metrics, the OpenAPI document).

@@ -64,6 +64,11 @@ public final class PostgresDatabase: SQLDatabase {
         try groupCommit.write(on: self, body, committed: committed)
     }
 
+    public func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T,
+                                        completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        groupCommit.submit(on: self, body, committed: committed, completion: completion)
+    }
+
     /// Runs `body` on the writer connection without a transaction (schema work that manages its own).
     public func withWriter<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try withWriterConnection(body)

@@ -1,31 +1,22 @@
 import Dispatch
 import Synchronization
 
-/// One caller's work waiting to be committed together with others'.
+/// One caller's work waiting to be committed together with others', and how its caller hears of the outcome.
 ///
-/// `@unchecked Sendable`: the outcome is written only by the leader, while it holds its database's writer, before it
-/// sets the finished flag (releasing) and signals `wake`; the caller reads it only once it saw the flag set
-/// (acquiring) or led the commit itself, so every write comes before every read.
+/// `@unchecked Sendable`: the outcome is written only by the leader, while it holds its database's writer or right
+/// after the shared COMMIT, and read only by the leader when it hands the outcome to `completion`, on the same thread.
 final class GroupCommitJob: @unchecked Sendable {
     private let body: (any SQLConnection) throws -> any Sendable
     private let afterCommit: (any Sendable) -> any Sendable
     private var outcome: Result<any Sendable, any Error>?
-    /// Signalled when the job is finished, or when its caller is to lead the next commit.
-    let wake = DispatchSemaphore(value: 0)
-    /// Set once the job's commit (or failure) is complete; its outcome exists as soon as its body ran, before the
-    /// shared COMMIT, so that alone must never wake its caller.
-    private let finishedFlag = Atomic<Bool>(false)
+    /// Told the outcome once, by the leader, after the shared COMMIT and outside the writer.
+    private let completion: @Sendable (Result<any Sendable, any Error>) -> Void
 
-    var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
-
-    /// Called by the leader once the job's outcome is final, before it wakes the caller.
-    func finish() {
-        finishedFlag.store(true, ordering: .releasing)
-    }
-
-    init(_ body: @escaping (any SQLConnection) throws -> any Sendable, committed: @escaping (any Sendable) -> any Sendable) {
+    init(_ body: @escaping (any SQLConnection) throws -> any Sendable, committed: @escaping (any Sendable) -> any Sendable,
+         completion: @escaping @Sendable (Result<any Sendable, any Error>) -> Void) {
         self.body = body
         self.afterCommit = committed
+        self.completion = completion
     }
 
     /// The error the job ended with; nil while it has not run or when it succeeded.
@@ -52,20 +43,26 @@ final class GroupCommitJob: @unchecked Sendable {
         if case .success(let value) = outcome { outcome = .success(afterCommit(value)) }
     }
 
-    func result() throws -> any Sendable {
-        guard let outcome else { throw GroupCommitFailure("the group commit job was never run") }
-        return try outcome.get()
+    /// Hands the final outcome to the caller's completion.
+    func finish() {
+        completion(outcome ?? .failure(GroupCommitFailure("the group commit job was never run")))
     }
 }
 
 /// Commits several callers' write transactions together: one COMMIT, so one fsync, for many writes.
+///
+/// A caller either waits for its result (`write`) or hands over a completion and goes on (`submit`). Whoever finds
+/// nobody leading leads: it takes every queued job, runs them in one transaction, commits, and tells each caller its
+/// outcome. A leader that submitted goes on leading while jobs are queued, so under load one thread commits batch
+/// after batch while the others go on taking requests, and no thread sleeps for a commit it does not lead
+/// (docs/architecture.md, "Writes and group commit").
 final class GroupCommit: Sendable {
     private let pendingJobs = Mutex(GroupCommitQueue())
 
     /// How many callers wait for the next commit (for tests that line callers up).
     var queuedJobs: Int { pendingJobs.withLock { $0.jobs.count } }
 
-    /// Runs `body` in a transaction shared with other callers waiting at the same moment: one fsync for many writes.
+    /// Runs `body` in a transaction shared with other callers waiting at the same moment, and returns its result.
     ///
     /// Each body runs inside its own savepoint, so one body's error rolls back only its own changes; the caller sees
     /// its own result or error. If the shared COMMIT fails, every body in the group fails with that error.
@@ -73,46 +70,56 @@ final class GroupCommit: Sendable {
     ///   still under the writer lock; it may complete the member's result.
     func write<T: Sendable>(on database: any SQLDatabase, _ body: @escaping (any SQLConnection) throws -> T,
                             committed: @escaping (T) -> T) throws -> T {
-        let job = GroupCommitJob({ try body($0) }, committed: { value in
-            // The job only ever holds what its own body returned.
-            guard let result = value as? T else { return value }
-            return committed(result)
-        })
-        // One caller leads at a time and commits everything queued; the others sleep on their own semaphore until
-        // the leader says their job is done, or hands them the lead. Waiting callers never queue on the writer mutex:
-        // handing a contended mutex from thread to thread costs more CPU than the commits themselves.
-        var leads = pendingJobs.withLock { queue in
+        let outcome = GroupCommitOutcome<T>()
+        enqueue(GroupCommitJob.typed(body, committed: committed) { outcome.set($0) }, on: database, leadsUntilEmpty: false)
+        return try outcome.wait()
+    }
+
+    /// `write` for a caller that does not wait: `completion` gets the result or the error, on the thread that led the
+    /// commit, once the shared COMMIT is done (or failed), outside the writer. It may be this thread, before `submit`
+    /// returns. A completion must not wait for another group commit of the same database.
+    func submit<T: Sendable>(on database: any SQLDatabase, _ body: @escaping (any SQLConnection) throws -> T,
+                             committed: @escaping (T) -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        enqueue(GroupCommitJob.typed(body, committed: committed, completion: completion), on: database, leadsUntilEmpty: true)
+    }
+
+    /// Queues the job and leads when nobody does.
+    /// - Parameter leadsUntilEmpty: whether this thread may go on leading after its own job's batch (a caller that
+    ///   does not wait); a caller that waits hands what is still queued to another thread instead.
+    private func enqueue(_ job: GroupCommitJob, on database: any SQLDatabase, leadsUntilEmpty: Bool) {
+        let leads = pendingJobs.withLock { queue in
             queue.jobs.append(job)
             return queue.takeLead()
         }
-        while !leads {
-            job.wake.wait()
-            if job.isFinished { break }
-            leads = pendingJobs.withLock { $0.takeLead() }
-        }
-        if leads { lead(on: database) }
-        guard let result = try job.result() as? T else { throw GroupCommitFailure("the group commit result was of the wrong type") }
-        return result
+        guard leads else { return }
+        lead(on: database, untilEmpty: leadsUntilEmpty)
     }
 
-    /// Commits every queued job in one transaction, wakes their callers, then hands the lead to the first caller
-    /// still waiting, if any.
+    /// Commits batch after batch until the queue is empty, or, for a leader that must return to its caller, commits
+    /// one batch and hands the lead for the rest to a thread of Dispatch's.
+    private func lead(on database: any SQLDatabase, untilEmpty: Bool) {
+        while true {
+            commitOneBatch(on: database)
+            let more = pendingJobs.withLock { queue in
+                if queue.jobs.isEmpty { queue.leading = false }
+                return !queue.jobs.isEmpty
+            }
+            guard more else { return }
+            if !untilEmpty {
+                // Still leading: whoever queued meanwhile did not take the lead, so the next batch must be led by
+                // someone, and this caller is waited for.
+                DispatchQueue.global().async { self.lead(on: database, untilEmpty: true) }
+                return
+            }
+        }
+    }
+
+    /// Commits every queued job in one transaction, then tells each caller its outcome.
     ///
     /// Never throws: every job it takes ends with its own result or an error, so no caller is answered twice and no
-    /// job told it failed is left in the queue for the next leader to commit.
-    private func lead(on database: any SQLDatabase) {
+    /// job told it failed is left in the queue for the next batch to commit.
+    private func commitOneBatch(on database: any SQLDatabase) {
         var batch: [GroupCommitJob] = []
-        defer {
-            for member in batch {
-                member.finish()
-                member.wake.signal()
-            }
-            let next = pendingJobs.withLock { queue in
-                queue.leading = false
-                return queue.jobs.first
-            }
-            next?.wake.signal()
-        }
         do {
             try commitBatch(on: database, taking: &batch)
         } catch {
@@ -123,6 +130,8 @@ final class GroupCommit: Sendable {
             if batch.isEmpty { batch = takeQueuedJobs() }
             batch.forEach { $0.failIfUnfinished(error) }
         }
+        // Outside the writer: a completion may answer its request, publish changes or start other writes.
+        for member in batch { member.finish() }
     }
 
     private func takeQueuedJobs() -> [GroupCommitJob] {
@@ -137,7 +146,6 @@ final class GroupCommit: Sendable {
     private func commitBatch(on database: any SQLDatabase, taking batch: inout [GroupCommitJob]) throws {
         try database.withWriter { connection in
             batch = takeQueuedJobs()
-            // A caller handed the lead may find its job already carried by another leader's commit.
             guard !batch.isEmpty else { return }
             do {
                 try connection.beginWrite()
@@ -179,6 +187,40 @@ final class GroupCommit: Sendable {
             }
             batch.forEach { $0.commit() }
         }
+    }
+}
+
+extension GroupCommitJob {
+    /// A job for a body of type `T`, whose completion gets a `T` back.
+    static func typed<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) -> GroupCommitJob {
+        GroupCommitJob({ try body($0) }, committed: { value in
+            // The job only ever holds what its own body returned.
+            guard let result = value as? T else { return value }
+            return committed(result)
+        }, completion: { outcome in
+            completion(outcome.flatMap { value in
+                guard let result = value as? T else { return .failure(GroupCommitFailure("the group commit result was of the wrong type")) }
+                return .success(result)
+            })
+        })
+    }
+}
+
+/// What a caller of `GroupCommit.write` waits for: set once by the leader, read once by the caller.
+final class GroupCommitOutcome<T: Sendable>: Sendable {
+    private let result = Mutex<Result<T, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func set(_ outcome: Result<T, any Error>) {
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+
+    func wait() throws -> T {
+        done.wait()
+        guard let outcome = result.withLock({ $0 }) else { throw GroupCommitFailure("the group commit ended without an outcome") }
+        return try outcome.get()
     }
 }
 

@@ -12,6 +12,10 @@ public protocol SQLDatabase: AnyObject, Sendable {
     func write<T: Sendable>(_ body: (any SQLConnection) throws -> T, committed: (T) -> T) throws -> T
     /// `write` for callers that arrive together: one COMMIT carries several callers' transactions (`GroupCommit`).
     func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T) throws -> T
+    /// `groupWrite` for a caller that does not wait: `completion` gets the outcome on the thread that led the commit,
+    /// perhaps this one before the call returns (`GroupCommit.submit`).
+    func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T,
+                                 completion: @escaping @Sendable (Result<T, any Error>) -> Void)
     /// Runs `body` in a read transaction, so it sees one consistent state.
     func read<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` on the writer connection without a transaction (schema work that manages its own).

@@ -77,6 +77,11 @@ public final class SQLiteDatabase: SQLDatabase {
         try groupCommit.write(on: self, body, committed: committed)
     }
 
+    public func groupWrite<T: Sendable>(_ body: @escaping (any SQLConnection) throws -> T, committed: @escaping (T) -> T,
+                                        completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        groupCommit.submit(on: self, body, committed: committed, completion: completion)
+    }
+
     private func checkOutReader() throws(SQLiteError) -> SQLiteConnection {
         if let idle = readers.withLock({ $0.popLast() }) { return idle }
         let connection = try SQLiteConnection(path: path)
