@@ -62,13 +62,12 @@ public final class EvaluationSnapshot: Sendable {
         let flagHash = KeyHash.hash(flagBytes)
         guard let keyBytes else {
             guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-            return FlagVerdict(slot: slot, decision: decision(record: index.record(at: slot), slot: slot, targetingKey: nil, pair: nil))
+            return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: nil, keyHash: nil))
         }
         let pairHash = KeyHash.pair(keyHash: KeyHash.hash(keyBytes), flagHash: flagHash)
         let first = index.mayBeTargeted(pairHash: pairHash) ? index.firstTargetSlot(pairHash: pairHash) : nil
         guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-        return FlagVerdict(slot: slot, decision: decision(record: index.record(at: slot), slot: slot, targetingKey: keyBytes,
-                                                          pair: (pairHash, first)))
+        return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: keyBytes, keyHash: nil, pair: (pairHash, first)))
     }
 
     /// The outcome a verdict of this snapshot stands for; `key` is the flag's key, as the verdict was asked for it.
@@ -120,11 +119,21 @@ public final class EvaluationSnapshot: Sendable {
                     }
                     for position in start..<end {
                         let entry = block[position - start]
-                        let first = entry.mayBeTargeted ? index.firstTargetSlot(pairHash: entry.pairHash) : nil
-                        outcomes.append(FlagOutcome(
-                            key: orderedKeys[position], revision: entry.record.revision, state: entry.record.state,
-                            decision: decision(record: entry.record, slot: slots[position], targetingKey: targetingKey,
-                                               pair: (entry.pairHash, first))))
+                        let slot = slots[position]
+                        // The decision as `decision(slot:…)` makes it, from the entry the first passes read.
+                        let decision = FlagDecision.make(
+                            state: entry.record.state, rolloutPercentage: Int(entry.record.rolloutPercentage),
+                            hasTargetingKey: targetingKey != nil,
+                            isTargeted: {
+                                guard let targetingKey, entry.mayBeTargeted else { return false }
+                                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: entry.pairHash)
+                            },
+                            bucket: {
+                                guard let targetingKey else { return 0 }
+                                return index.flagKey(of: entry.record) { entry.record.bucketing.bucket(flagKey: $0, targetingKey: targetingKey) }
+                            })
+                        outcomes.append(FlagOutcome(key: orderedKeys[position], revision: entry.record.revision,
+                                                    state: entry.record.state, decision: decision))
                     }
                     start = end
                 }
@@ -133,16 +142,24 @@ public final class EvaluationSnapshot: Sendable {
         return outcomes
     }
 
-    /// - Parameter pair: the pair's hash and its first target slot, read by the caller (a nil slot: the filter ruled
-    ///   the pair out); nil without a targeting key.
+    /// - Parameters:
+    ///   - keyHash: `KeyHash.hash(targetingKey)` when already known; otherwise computed if the state needs it.
+    ///   - pair: the pair's hash and its first target slot, when the caller looked already: a nil slot means the
+    ///     filter ruled the pair out.
     @inline(__always)
-    private func decision(record: FlagRecord, slot: Int, targetingKey: UnsafeRawBufferPointer?,
-                          pair: (hash: UInt64, first: TargetShard.Slot?)?) -> FlagDecision {
-        FlagDecision.make(
+    private func decision(slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?,
+                          pair: (hash: UInt64, first: TargetShard.Slot?)? = nil) -> FlagDecision {
+        let record = index.record(at: slot)
+        return FlagDecision.make(
             state: record.state, rolloutPercentage: Int(record.rolloutPercentage), hasTargetingKey: targetingKey != nil,
             isTargeted: {
-                guard let targetingKey, let pair, let first = pair.first else { return false }
-                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pair.hash, first: first)
+                guard let targetingKey else { return false }
+                if let pair {
+                    guard let first = pair.first else { return false }
+                    return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pair.hash, first: first)
+                }
+                let pairHash = index.pairHash(flagSlot: slot, keyHash: keyHash ?? KeyHash.hash(targetingKey))
+                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pairHash)
             },
             bucket: {
                 guard let targetingKey else { return 0 }

@@ -93,12 +93,12 @@ struct FlagIndex: Sendable {
     var shardCount: Int { 1 << shardBits }
     var shardGroupCount: Int { shardGroups.count }
 
-    /// The record in a slot of the flag table, occupied or not.
+    /// The record in a slot of the flag table, occupied or not. Plain subscripts rather than unsafe buffers: the
+    /// nested buffer closures, inlined into `EvaluationSnapshot.verdict`, made it large enough that the compiler
+    /// stopped inlining the decision into it, about 30 more instructions an OFREP request than the bounds checks.
     @inline(__always)
     func record(at slot: Int) -> FlagRecord {
-        chunks.withUnsafeBufferPointer { chunks in
-            chunks[slot >> chunkBits].withUnsafeBufferPointer { $0[slot & chunkMask] }
-        }
+        chunks[slot &>> chunkBits][slot & chunkMask]
     }
 
     /// The slot of the flag with this key, if any.
@@ -108,14 +108,12 @@ struct FlagIndex: Sendable {
     /// The same, with the key's `KeyHash` already computed.
     @inline(__always)
     func slot(of key: UnsafeRawBufferPointer, hash: UInt64) -> Int? {
-        chunks.withUnsafeBufferPointer { chunks in
-            var index = Int(truncatingIfNeeded: hash) & slotMask
-            while true {
-                let record = chunks[index >> chunkBits].withUnsafeBufferPointer { $0[index & chunkMask] }
-                if !record.isOccupied { return nil }
-                if record.hash == hash && flagKey(of: record, { KeyHash.equal($0, key) }) { return index }
-                index = (index + 1) & slotMask
-            }
+        var index = Int(truncatingIfNeeded: hash) & slotMask
+        while true {
+            let record = record(at: index)
+            if !record.isOccupied { return nil }
+            if record.hash == hash && flagKey(of: record, { KeyHash.equal($0, key) }) { return index }
+            index = (index + 1) & slotMask
         }
     }
 
@@ -128,6 +126,12 @@ struct FlagIndex: Sendable {
             let start = Int(record.keyStart)
             return body(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(record.keyLength))]))
         }
+    }
+
+    /// The hash under which the (flag, key) pair is stored, for a flag found at `flagSlot`.
+    @inline(__always)
+    func pairHash(flagSlot: Int, keyHash: UInt64) -> UInt64 {
+        KeyHash.pair(keyHash: keyHash, flagHash: record(at: flagSlot).hash)
     }
 
     /// Whether the pair is in the targets table; `first`, when given, is `firstTargetSlot(pairHash:)` read earlier
@@ -147,19 +151,30 @@ struct FlagIndex: Sendable {
 
     /// The first slot a pair's probe reads. Read before the flag is looked up, so that the two reads, each likely a
     /// cache miss at 10,000 flags and 100,000 targets, wait for memory together rather than one after the other.
-    /// Not inlined, so the read stays where it is called instead of being moved next to its use.
-    @inline(never)
+    /// The read is not inlined, so it stays where it is called instead of being moved next to its use; it takes the
+    /// group list and the shard's place rather than the index, which would be copied whole to be passed.
+    @inline(__always)
     func firstTargetSlot(pairHash: UInt64) -> TargetShard.Slot {
-        shard(at: shard(of: pairHash)).firstSlot(hash: pairHash)
+        FlagIndex.firstSlot(hash: pairHash, groups: shardGroups, group: shard(of: pairHash) &>> groupBits,
+                            shard: shard(of: pairHash) & groupMask)
     }
 
-    private func shard(of pairHash: UInt64) -> Int { shardBits == 0 ? 0 : Int(truncatingIfNeeded: pairHash >> UInt64(64 - shardBits)) }
+    @inline(never)
+    private static func firstSlot(hash: UInt64, groups: [[TargetShard]], group: Int, shard: Int) -> TargetShard.Slot {
+        groups.withUnsafeBufferPointer { groups in
+            groups[group].withUnsafeBufferPointer { $0[shard].firstSlot(hash: hash) }
+        }
+    }
+
+    /// Inlined, so a lookup does not copy the index to pass it; `&>>`, since the shift is known to be less than 64.
+    @inline(__always)
+    private func shard(of pairHash: UInt64) -> Int {
+        shardBits == 0 ? 0 : Int(truncatingIfNeeded: pairHash &>> UInt64(64 - shardBits))
+    }
 
     @inline(__always)
     private func shard(at shard: Int) -> TargetShard {
-        shardGroups.withUnsafeBufferPointer { groups in
-            groups[shard >> groupBits].withUnsafeBufferPointer { $0[shard & groupMask] }
-        }
+        shardGroups[shard &>> groupBits][shard & groupMask]
     }
 
     /// Whether adding a flag keeps the table at most three quarters full; if not, the snapshot builds a larger index.
