@@ -62,12 +62,12 @@ public final class EvaluationSnapshot: Sendable {
         let flagHash = KeyHash.hash(flagBytes)
         guard let keyBytes else {
             guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-            return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: nil, keyHash: nil))
+            return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: nil, pair: nil))
         }
         let pairHash = KeyHash.pair(keyHash: KeyHash.hash(keyBytes), flagHash: flagHash)
         let first = index.mayBeTargeted(pairHash: pairHash) ? index.firstTargetSlot(pairHash: pairHash) : nil
         guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-        return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: keyBytes, keyHash: nil, pair: (pairHash, first)))
+        return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: keyBytes, pair: (pairHash, first)))
     }
 
     /// The outcome a verdict of this snapshot stands for; `key` is the flag's key, as the verdict was asked for it.
@@ -142,24 +142,16 @@ public final class EvaluationSnapshot: Sendable {
         return outcomes
     }
 
-    /// - Parameters:
-    ///   - keyHash: `KeyHash.hash(targetingKey)` when already known; otherwise computed if the state needs it.
-    ///   - pair: the pair's hash and its first target slot, when the caller looked already: a nil slot means the
-    ///     filter ruled the pair out.
+    /// - Parameter pair: the pair's hash and its first target slot, read by the caller (a nil slot: the filter ruled
+    ///   the pair out); nil without a targeting key.
     @inline(__always)
-    private func decision(slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?,
-                          pair: (hash: UInt64, first: TargetShard.Slot?)? = nil) -> FlagDecision {
+    private func decision(slot: Int, targetingKey: UnsafeRawBufferPointer?, pair: (hash: UInt64, first: TargetShard.Slot?)?) -> FlagDecision {
         let record = index.record(at: slot)
         return FlagDecision.make(
             state: record.state, rolloutPercentage: Int(record.rolloutPercentage), hasTargetingKey: targetingKey != nil,
             isTargeted: {
-                guard let targetingKey else { return false }
-                if let pair {
-                    guard let first = pair.first else { return false }
-                    return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pair.hash, first: first)
-                }
-                let pairHash = index.pairHash(flagSlot: slot, keyHash: keyHash ?? KeyHash.hash(targetingKey))
-                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pairHash)
+                guard let targetingKey, let pair, let first = pair.first else { return false }
+                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pair.hash, first: first)
             },
             bucket: {
                 guard let targetingKey else { return 0 }

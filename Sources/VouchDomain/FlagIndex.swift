@@ -128,12 +128,6 @@ struct FlagIndex: Sendable {
         }
     }
 
-    /// The hash under which the (flag, key) pair is stored, for a flag found at `flagSlot`.
-    @inline(__always)
-    func pairHash(flagSlot: Int, keyHash: UInt64) -> UInt64 {
-        KeyHash.pair(keyHash: keyHash, flagHash: record(at: flagSlot).hash)
-    }
-
     /// Whether the pair is in the targets table; `first`, when given, is `firstTargetSlot(pairHash:)` read earlier
     /// (and `mayBeTargeted` was true).
     @inline(__always)
