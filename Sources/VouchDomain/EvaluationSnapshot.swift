@@ -13,7 +13,7 @@ public final class EvaluationSnapshot: Sendable {
     /// The configuration revision the rules are at: the one they were loaded at, or the newest version swapped in
     /// since. It only grows, so a client that reads it from answers sees a node never go backwards.
     public let revision: Int64
-    private let index: FlagIndex
+    let index: FlagIndex
     /// The index slot of each of `orderedKeys`, for bulk evaluation.
     private let orderedSlots: [Int]
 
@@ -62,56 +62,96 @@ public final class EvaluationSnapshot: Sendable {
         let flagHash = KeyHash.hash(flagBytes)
         guard let keyBytes else {
             guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-            return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: nil, keyHash: nil))
+            return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: nil, pair: nil))
         }
         let pairHash = KeyHash.pair(keyHash: KeyHash.hash(keyBytes), flagHash: flagHash)
         let first = index.mayBeTargeted(pairHash: pairHash) ? index.firstTargetSlot(pairHash: pairHash) : nil
         guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-        return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: keyBytes, keyHash: nil, pair: (pairHash, first)))
+        return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: keyBytes, pair: (pairHash, first)))
     }
 
     /// The outcome a verdict of this snapshot stands for; `key` is the flag's key, as the verdict was asked for it.
     public func outcome(of verdict: FlagVerdict, key: String) -> FlagOutcome {
-        let record = index.records[verdict.slot]
+        let record = index.record(at: verdict.slot)
         return FlagOutcome(key: key, revision: record.revision, state: record.state, decision: verdict.decision)
     }
 
     /// Every flag in key order; the targeting key is hashed once for all of them.
     public func evaluateAll(targetingKey: String?) -> [FlagOutcome] {
-        guard let targetingKey else {
-            return zip(orderedKeys, orderedSlots).map { outcome(key: $0, slot: $1, targetingKey: nil, keyHash: nil) }
-        }
-        return targetingKey.withUTF8Bytes { bytes in
-            let keyHash = KeyHash.hash(bytes)
-            return zip(orderedKeys, orderedSlots).map { outcome(key: $0, slot: $1, targetingKey: bytes, keyHash: keyHash) }
-        }
+        guard let targetingKey else { return evaluateAll(targetingKey: nil, keyHash: 0) }
+        return targetingKey.withUTF8Bytes { evaluateAll(targetingKey: $0, keyHash: KeyHash.hash($0)) }
     }
 
-    @inline(__always)
-    private func outcome(key: String, slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?) -> FlagOutcome {
-        let record = index.records[slot]
-        return FlagOutcome(key: key, revision: record.revision, state: record.state,
-                           decision: decision(slot: slot, targetingKey: targetingKey, keyHash: keyHash))
+    /// Flags a bulk evaluation takes at a time (`evaluateAll`).
+    private static let bulkBlock = 64
+
+    /// What a bulk evaluation's first passes read about one flag of the block.
+    private struct BulkEntry {
+        var record: FlagRecord
+        var pairHash: UInt64
+        var mayBeTargeted: Bool
     }
 
-    /// - Parameters:
-    ///   - keyHash: `KeyHash.hash(targetingKey)` when already known; otherwise computed if the state needs it.
-    ///   - pair: the pair's hash and its first target slot, when the caller looked already: a nil slot means the
-    ///     filter ruled the pair out.
+    /// The flags are taken a block at a time, in passes: every record of the block is read, then, for those whose
+    /// state reads targets, the targets filter of their pair; only then are the outcomes made. At a million fixes
+    /// each of these reads is a miss (a random slot of the flag table, then one of 65,536 shards and its filter),
+    /// and one flag's reads wait for each other; in passes, the block's reads of one kind do not, so they wait for
+    /// memory together rather than one after the other (BENCHMARKS.md, part 12).
+    private func evaluateAll(targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64) -> [FlagOutcome] {
+        let count = orderedKeys.count
+        var outcomes: [FlagOutcome] = []
+        outcomes.reserveCapacity(count)
+        withUnsafeTemporaryAllocation(of: BulkEntry.self, capacity: Self.bulkBlock) { block in
+            orderedSlots.withUnsafeBufferPointer { slots in
+                var start = 0
+                while start < count {
+                    let end = min(start + Self.bulkBlock, count)
+                    for position in start..<end {
+                        block.initializeElement(at: position - start, to: BulkEntry(record: index.record(at: slots[position]), pairHash: 0,
+                                                                                    mayBeTargeted: false))
+                    }
+                    if targetingKey != nil {
+                        for offset in 0..<(end - start) where block[offset].record.state.readsTargets {
+                            let pairHash = KeyHash.pair(keyHash: keyHash, flagHash: block[offset].record.hash)
+                            block[offset].pairHash = pairHash
+                            block[offset].mayBeTargeted = index.mayBeTargeted(pairHash: pairHash)
+                        }
+                    }
+                    for position in start..<end {
+                        let entry = block[position - start]
+                        let slot = slots[position]
+                        // The decision as `decision(slot:…)` makes it, from the entry the first passes read.
+                        let decision = FlagDecision.make(
+                            state: entry.record.state, rolloutPercentage: Int(entry.record.rolloutPercentage),
+                            hasTargetingKey: targetingKey != nil,
+                            isTargeted: {
+                                guard let targetingKey, entry.mayBeTargeted else { return false }
+                                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: entry.pairHash)
+                            },
+                            bucket: {
+                                guard let targetingKey else { return 0 }
+                                return index.flagKey(of: entry.record) { entry.record.bucketing.bucket(flagKey: $0, targetingKey: targetingKey) }
+                            })
+                        outcomes.append(FlagOutcome(key: orderedKeys[position], revision: entry.record.revision,
+                                                    state: entry.record.state, decision: decision))
+                    }
+                    start = end
+                }
+            }
+        }
+        return outcomes
+    }
+
+    /// - Parameter pair: the pair's hash and its first target slot, read by the caller (a nil slot: the filter ruled
+    ///   the pair out); nil without a targeting key.
     @inline(__always)
-    private func decision(slot: Int, targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64?,
-                          pair: (hash: UInt64, first: TargetShard.Slot?)? = nil) -> FlagDecision {
-        let record = index.records[slot]
+    private func decision(slot: Int, targetingKey: UnsafeRawBufferPointer?, pair: (hash: UInt64, first: TargetShard.Slot?)?) -> FlagDecision {
+        let record = index.record(at: slot)
         return FlagDecision.make(
             state: record.state, rolloutPercentage: Int(record.rolloutPercentage), hasTargetingKey: targetingKey != nil,
             isTargeted: {
-                guard let targetingKey else { return false }
-                if let pair {
-                    guard let first = pair.first else { return false }
-                    return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pair.hash, first: first)
-                }
-                let pairHash = index.pairHash(flagSlot: slot, keyHash: keyHash ?? KeyHash.hash(targetingKey))
-                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pairHash)
+                guard let targetingKey, let pair, let first = pair.first else { return false }
+                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pair.hash, first: first)
             },
             bucket: {
                 guard let targetingKey else { return 0 }

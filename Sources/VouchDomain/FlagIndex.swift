@@ -5,52 +5,100 @@
 /// one slot of the targets table (and the stored key's bytes when the hash matches): a few cache lines, no String or
 /// Set touched, nothing retained. Built once per snapshot; a changed rule is swapped in by copying only what it
 /// changes (docs/architecture.md explains the snapshot).
+///
+/// Both tables are stored in pieces so that a swap copies a list of pieces and the pieces it changes, never a whole
+/// table: the flag table is one open-addressing table cut into chunks of `recordsPerChunk` slots (a slot's chunk is
+/// its top bits, the probe runs across chunks as over one array), and the shards are grouped two levels deep. A
+/// whole flag table copied per swap was 64 MiB at a million fixes, mapped fresh and faulted in by every swap, and
+/// the 65,536 shards' list a few MiB more (BENCHMARKS.md, part 12).
 struct FlagIndex: Sendable {
-    /// Open addressing with linear probing, at most three quarters full.
-    private(set) var records: [FlagRecord]
+    /// Open addressing with linear probing, at most three quarters full, in chunks of `recordsPerChunk` slots (fewer
+    /// when the whole table is smaller).
+    private var chunks: [[FlagRecord]]
+    /// `slotCapacity - 1`, and log2 of a chunk's slots with its mask: kept beside the chunks, so a probe finds its
+    /// slot without reading an array's header first.
+    private let slotMask: Int
+    private let chunkBits: Int
+    private let chunkMask: Int
     private(set) var flagKeyBytes: [UInt8] = []
     private(set) var count = 0
-    private var shards: [TargetShard]
+    /// The shards in groups: shard `s` is `shardGroups[s >> groupBits][s & groupMask]`.
+    private var shardGroups: [[TargetShard]]
     /// The top bits of a pair's hash pick its shard.
     private let shardBits: Int
+    private let groupBits: Int
+    private let groupMask: Int
 
     /// Pairs per shard aimed at when the index is built: a swap copies a few KiB per shard it touches.
     private static let pairsPerShard = 256
+    /// Slots per chunk of the flag table at most: 32 KiB, a few hundred fixes' records.
+    static let recordsPerChunk = 1_024
 
     /// An empty index sized for `flagCount` flags and `targetCount` pairs; `add` fills it.
     private init(flagCount: Int, targetCount: Int) {
         var capacity = 8
         while 4 * flagCount > 3 * capacity { capacity *= 2 }
-        records = Array(repeating: .empty, count: capacity)
+        let perChunk = min(capacity, FlagIndex.recordsPerChunk)
+        chunks = Array(repeating: Array(repeating: .empty, count: perChunk), count: capacity / perChunk)
+        slotMask = capacity - 1
+        chunkBits = perChunk.trailingZeroBitCount
+        chunkMask = perChunk - 1
         var bits = 0
         while (1 << bits) * FlagIndex.pairsPerShard < targetCount { bits += 1 }
         shardBits = bits
-        shards = Array(repeating: TargetShard(expectedCount: FlagIndex.pairsPerShard), count: 1 << bits)
+        // Half the bits (the larger half) pick the shard within its group: at 65,536 shards, 256 groups of 256.
+        groupBits = (bits + 1) / 2
+        groupMask = (1 << groupBits) - 1
+        shardGroups = Array(repeating: Array(repeating: TargetShard(expectedCount: FlagIndex.pairsPerShard), count: 1 << groupBits),
+                            count: 1 << (bits - groupBits))
     }
 
-    /// The index of all `rules`, and the slot of each of `orderedKeys` (all their keys). The targets are staged per
-    /// shard and placed shard by shard, so placing them works in a few KiB at a time rather than all over the table.
+    /// The index of all `rules`, and the slot of each of `orderedKeys` (all their keys).
+    ///
+    /// The targets are staged in two passes, so that neither writes to more places at once than a cache holds: each
+    /// pair goes first to its group's staging arrays (at most a few hundred groups), then, one group at a time, to its
+    /// shard, counted first so each shard's arrays are made once at their size.
     static func build(rules: [String: FlagRule], orderedKeys: [String]) -> (index: FlagIndex, slots: [Int]) {
         let targetCount = rules.values.reduce(0) { $0 + ($1.state.readsTargets ? $1.targetedKeys.count : 0) }
         var index = FlagIndex(flagCount: rules.count, targetCount: targetCount)
-        var pairs = [[TargetShard.Slot]](repeating: [], count: index.shards.count)
-        var keyBytes = [[UInt8]](repeating: [], count: index.shards.count)
+        var staged = [TargetShard.Staging](repeating: TargetShard.Staging(), count: index.shardGroups.count)
         let slots = orderedKeys.map { key in
             let rule = rules[key]!
             let slot = index.addFlag(key: key, rule: rule)
             guard rule.state.readsTargets else { return slot }
+            let flagHash = index.record(at: slot).hash
             for target in rule.targetedKeys {
                 target.withUTF8Bytes { target in
-                    let hash = KeyHash.pair(keyHash: KeyHash.hash(target), flagHash: index.records[slot].hash)
-                    let shard = index.shard(of: hash)
-                    let keyStart = TargetShard.appendKey(target, to: &keyBytes[shard])
-                    pairs[shard].append(TargetShard.Slot(hash: hash, flag: UInt32(slot), keyStart: keyStart))
+                    let hash = KeyHash.pair(keyHash: KeyHash.hash(target), flagHash: flagHash)
+                    staged[index.shard(of: hash) >> index.groupBits].append(hash: hash, flag: slot, key: target)
                 }
             }
             return slot
         }
-        index.shards = zip(pairs, keyBytes).map { TargetShard(pairs: $0, keyBytes: $1) }
+        for group in staged.indices {
+            let shards = staged[group].shards(count: 1 << index.groupBits) { index.shard(of: $0) & index.groupMask }
+            staged[group] = TargetShard.Staging()
+            index.shardGroups[group] = shards
+        }
         return (index, slots)
+    }
+
+    /// Slots in the flag table (a power of two), occupied or not.
+    var slotCapacity: Int { slotMask + 1 }
+
+    /// Chunks the flag table is stored in.
+    var chunkCount: Int { chunks.count }
+
+    /// Shards of the targets table, and the groups they are stored in.
+    var shardCount: Int { 1 << shardBits }
+    var shardGroupCount: Int { shardGroups.count }
+
+    /// The record in a slot of the flag table, occupied or not. Plain subscripts rather than unsafe buffers: the
+    /// nested buffer closures, inlined into `EvaluationSnapshot.verdict`, made it large enough that the compiler
+    /// stopped inlining the decision into it, about 30 more instructions an OFREP request than the bounds checks.
+    @inline(__always)
+    func record(at slot: Int) -> FlagRecord {
+        chunks[slot &>> chunkBits][slot & chunkMask]
     }
 
     /// The slot of the flag with this key, if any.
@@ -60,15 +108,12 @@ struct FlagIndex: Sendable {
     /// The same, with the key's `KeyHash` already computed.
     @inline(__always)
     func slot(of key: UnsafeRawBufferPointer, hash: UInt64) -> Int? {
-        records.withUnsafeBufferPointer { records in
-            let mask = records.count - 1
-            var index = Int(truncatingIfNeeded: hash) & mask
-            while true {
-                let record = records[index]
-                if !record.isOccupied { return nil }
-                if record.hash == hash && flagKey(of: record, { KeyHash.equal($0, key) }) { return index }
-                index = (index + 1) & mask
-            }
+        var index = Int(truncatingIfNeeded: hash) & slotMask
+        while true {
+            let record = record(at: index)
+            if !record.isOccupied { return nil }
+            if record.hash == hash && flagKey(of: record, { KeyHash.equal($0, key) }) { return index }
+            index = (index + 1) & slotMask
         }
     }
 
@@ -83,17 +128,11 @@ struct FlagIndex: Sendable {
         }
     }
 
-    /// The hash under which the (flag, key) pair is stored, for a flag found at `flagSlot`.
-    @inline(__always)
-    func pairHash(flagSlot: Int, keyHash: UInt64) -> UInt64 {
-        KeyHash.pair(keyHash: keyHash, flagHash: records[flagSlot].hash)
-    }
-
     /// Whether the pair is in the targets table; `first`, when given, is `firstTargetSlot(pairHash:)` read earlier
     /// (and `mayBeTargeted` was true).
     @inline(__always)
     func isTargeted(flagSlot: Int, key: UnsafeRawBufferPointer, pairHash: UInt64, first: TargetShard.Slot? = nil) -> Bool {
-        let shard = shards[shard(of: pairHash)]
+        let shard = self.shard(at: shard(of: pairHash))
         guard first != nil || shard.mayContain(hash: pairHash) else { return false }
         return shard.contains(hash: pairHash, flag: flagSlot, key: key, first: first)
     }
@@ -101,21 +140,39 @@ struct FlagIndex: Sendable {
     /// False when no flag targets a pair of this hash (the shard's filter); true when one may.
     @inline(__always)
     func mayBeTargeted(pairHash: UInt64) -> Bool {
-        shards[shard(of: pairHash)].mayContain(hash: pairHash)
+        shard(at: shard(of: pairHash)).mayContain(hash: pairHash)
     }
 
     /// The first slot a pair's probe reads. Read before the flag is looked up, so that the two reads, each likely a
     /// cache miss at 10,000 flags and 100,000 targets, wait for memory together rather than one after the other.
-    /// Not inlined, so the read stays where it is called instead of being moved next to its use.
-    @inline(never)
+    /// The read is not inlined, so it stays where it is called instead of being moved next to its use; it takes the
+    /// group list and the shard's place rather than the index, which would be copied whole to be passed.
+    @inline(__always)
     func firstTargetSlot(pairHash: UInt64) -> TargetShard.Slot {
-        shards[shard(of: pairHash)].firstSlot(hash: pairHash)
+        FlagIndex.firstSlot(hash: pairHash, groups: shardGroups, group: shard(of: pairHash) &>> groupBits,
+                            shard: shard(of: pairHash) & groupMask)
     }
 
-    private func shard(of pairHash: UInt64) -> Int { shardBits == 0 ? 0 : Int(truncatingIfNeeded: pairHash >> UInt64(64 - shardBits)) }
+    @inline(never)
+    private static func firstSlot(hash: UInt64, groups: [[TargetShard]], group: Int, shard: Int) -> TargetShard.Slot {
+        groups.withUnsafeBufferPointer { groups in
+            groups[group].withUnsafeBufferPointer { $0[shard].firstSlot(hash: hash) }
+        }
+    }
+
+    /// Inlined, so a lookup does not copy the index to pass it; `&>>`, since the shift is known to be less than 64.
+    @inline(__always)
+    private func shard(of pairHash: UInt64) -> Int {
+        shardBits == 0 ? 0 : Int(truncatingIfNeeded: pairHash &>> UInt64(64 - shardBits))
+    }
+
+    @inline(__always)
+    private func shard(at shard: Int) -> TargetShard {
+        shardGroups[shard &>> groupBits][shard & groupMask]
+    }
 
     /// Whether adding a flag keeps the table at most three quarters full; if not, the snapshot builds a larger index.
-    var hasRoomForAnotherFlag: Bool { 4 * (count + 1) <= 3 * records.count }
+    var hasRoomForAnotherFlag: Bool { 4 * (count + 1) <= 3 * slotCapacity }
 
     /// Adds a flag that is not in the index yet, under the key the snapshot looks it up by; the caller checked
     /// `hasRoomForAnotherFlag`. Returns its slot.
@@ -133,18 +190,18 @@ struct FlagIndex: Sendable {
             let key = UnsafeRawBufferPointer(rebasing: bytes[keyStart...])
             return FlagRecord(rule: rule, hash: KeyHash.hash(key), keyStart: keyStart, keyLength: key.count)
         }
-        let mask = records.count - 1
-        var index = Int(truncatingIfNeeded: record.hash) & mask
-        while records[index].isOccupied { index = (index + 1) & mask }
-        records[index] = record
+        var index = Int(truncatingIfNeeded: record.hash) & slotMask
+        while self.record(at: index).isOccupied { index = (index + 1) & slotMask }
+        chunks[index >> chunkBits][index & chunkMask] = record
         count += 1
         return index
     }
 
     /// Swaps a changed rule into the slot of the same key: new fields, and only the targets that differ.
     mutating func update(slot: Int, from old: FlagRule, to new: FlagRule) {
-        let record = records[slot]
-        records[slot] = FlagRecord(rule: new, hash: record.hash, keyStart: Int(record.keyStart), keyLength: Int(record.keyLength))
+        let record = record(at: slot)
+        chunks[slot >> chunkBits][slot & chunkMask] = FlagRecord(rule: new, hash: record.hash, keyStart: Int(record.keyStart),
+                                                                 keyLength: Int(record.keyLength))
         let before = old.state.readsTargets ? old.targetedKeys : []
         let after = new.state.readsTargets ? new.targetedKeys : []
         if before != after {
@@ -153,17 +210,19 @@ struct FlagIndex: Sendable {
     }
 
     private mutating func changeTargets(ofFlagAt slot: Int, adding added: Set<String>, removing removed: Set<String>) {
-        let flagHash = records[slot].hash
+        let flagHash = record(at: slot).hash
         for key in removed {
             key.withUTF8Bytes { key in
                 let hash = KeyHash.pair(keyHash: KeyHash.hash(key), flagHash: flagHash)
-                shards[shard(of: hash)].remove(hash: hash, flag: slot, key: key)
+                let shard = shard(of: hash)
+                shardGroups[shard >> groupBits][shard & groupMask].remove(hash: hash, flag: slot, key: key)
             }
         }
         for key in added {
             key.withUTF8Bytes { key in
                 let hash = KeyHash.pair(keyHash: KeyHash.hash(key), flagHash: flagHash)
-                shards[shard(of: hash)].insert(hash: hash, flag: slot, key: key)
+                let shard = shard(of: hash)
+                shardGroups[shard >> groupBits][shard & groupMask].insert(hash: hash, flag: slot, key: key)
             }
         }
     }

@@ -1,0 +1,54 @@
+extension TargetShard {
+    /// The pairs of one group of shards, gathered while a snapshot is built before any shard is made: writing each
+    /// pair straight into its shard's arrays wrote to 65,536 places at once at 10,000,000 pairs, which no cache
+    /// holds, so every append missed. Staged per group (a few hundred write fronts), then split into the group's
+    /// shards one group at a time, the writes stay where a cache holds them (`FlagIndex.build`).
+    struct Staging {
+        private var pairs: [Slot] = []
+        /// The pairs' keys as a shard stores them (`appendKey`); a staged pair's `keyStart` points here.
+        private var keyBytes: [UInt8] = []
+
+        mutating func append(hash: UInt64, flag: Int, key: UnsafeRawBufferPointer) {
+            pairs.append(Slot(hash: hash, flag: UInt32(flag), keyStart: TargetShard.appendKey(key, to: &keyBytes)))
+        }
+
+        /// The group's `count` shards, `shardOf` telling a pair hash's place in the group. The pairs are counted per
+        /// shard, then ordered by shard (a counting sort), so each shard's pairs and key bytes are copied in one run
+        /// into arrays made at their final size.
+        func shards(count: Int, shardOf: (UInt64) -> Int) -> [TargetShard] {
+            var starts = [Int](repeating: 0, count: count + 1)
+            var keyByteCounts = [Int](repeating: 0, count: count)
+            let places = pairs.map { pair in
+                let shard = shardOf(pair.hash)
+                starts[shard + 1] += 1
+                keyByteCounts[shard] += keyLength(at: pair.keyStart) + 4
+                return shard
+            }
+            for shard in 0..<count { starts[shard + 1] += starts[shard] }
+            var next = starts
+            var ordered = [Int](repeating: 0, count: pairs.count)
+            for (pair, shard) in places.enumerated() {
+                ordered[next[shard]] = pair
+                next[shard] += 1
+            }
+            return keyBytes.withUnsafeBytes { bytes in
+                (0..<count).map { shard in
+                    var shardKeys: [UInt8] = []
+                    shardKeys.reserveCapacity(keyByteCounts[shard])
+                    let shardPairs = ordered[starts[shard]..<starts[shard + 1]].map { pair in
+                        let staged = pairs[pair]
+                        let start = Int(staged.keyStart)
+                        let keyStart = UInt32(shardKeys.count)
+                        shardKeys.append(contentsOf: bytes[start..<(start + 4 + keyLength(at: staged.keyStart))])
+                        return Slot(hash: staged.hash, flag: staged.flag, keyStart: keyStart)
+                    }
+                    return TargetShard(pairs: shardPairs, keyBytes: shardKeys)
+                }
+            }
+        }
+
+        private func keyLength(at start: UInt32) -> Int {
+            keyBytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: Int(start), as: UInt32.self)) }
+        }
+    }
+}
