@@ -128,7 +128,7 @@ def run(context: Context) -> int:
     token, answer = server.prepare_ofrep("bench-sdk")
     lua = context.session.path("ofrep.lua")
     with open(lua, "w") as file:
-        file.write(wrk.lua_request(vouchd.REQUEST_BODY, token))
+        file.write(wrk.lua_request(vouchd.REQUEST_BODY, token) + wrk.lua_latency_tail())
     http = ofrep.against_nginx(context, server, token, answer, lua)
     if settings.parts == "1":
         context.session.stop(server.process)

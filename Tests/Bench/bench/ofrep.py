@@ -89,10 +89,19 @@ def against_nginx(context: Context, server: vouchd.Vouchd, token: str, answer: b
     figures.cpu_ratio = arithmetic.ratio(figures.nginx_cpu_us, figures.vouchd_cpu_us)
     say(f"OFREP HTTP rate ratio vouchd/nginx (medians): {figures.ratio}")
     say(f"OFREP HTTP CPU per request ratio nginx/vouchd (medians): {figures.cpu_ratio}")
+    say(f"OFREP HTTP latency p99 ratio vouchd/nginx (medians): "
+        f"{arithmetic.ratio_of_figures(figures.vouchd_p99, figures.nginx_p99)}")
     # The p99 against nginx's in the same run (issue 36): an absolute bound moved with the machine's load, the
-    # ratio keeps what the load does to both servers out of the figure.
+    # ratio keeps what the load does to both servers out of the figure. Each round's p99 falls on one of a few steps
+    # (where a request waits for the next scheduling slice), so a median of rounds' p99s tosses a coin between
+    # steps; the p99 of all the rounds' requests together weighs how often each server's tail reached each step.
+    pooled_vouchd = wrk.pooled_percentile([m.tail for m in own], 99)
+    pooled_nginx = wrk.pooled_percentile([m.tail for m in theirs], 99)
+    if pooled_vouchd and pooled_nginx:
+        say(f"OFREP HTTP latency p99 over all {rounds} rounds' requests, vouchd / nginx: {pooled_vouchd} / {pooled_nginx} ms")
+        figures.vouchd_p99, figures.nginx_p99 = pooled_vouchd, pooled_nginx
     figures.p99_ratio = arithmetic.ratio_of_figures(figures.vouchd_p99, figures.nginx_p99)
-    say(f"OFREP HTTP latency p99 ratio vouchd/nginx (medians): {figures.p99_ratio}")
+    say(f"OFREP HTTP latency p99 ratio vouchd/nginx (all rounds' requests): {figures.p99_ratio}")
     return figures
 
 
@@ -102,7 +111,7 @@ def checks(context: Context, figures: OfrepFigures) -> None:
                   f"({figures.vouchd_rps} / {figures.nginx_rps} requests/s)", ">=", "0.9", figures.ratio, "")
     summary.check(f"OFREP HTTP CPU per request nginx/vouchd, medians ({figures.nginx_cpu_us} / "
                   f"{figures.vouchd_cpu_us} µs)", ">=", "0.9", figures.cpu_ratio, "")
-    summary.check(f"OFREP p99 vouchd / nginx, same run, medians of {context.settings.rounds} rounds "
+    summary.check(f"OFREP p99 vouchd / nginx, same run, over all {context.settings.rounds} rounds' requests "
                   f"({figures.vouchd_p99} / {figures.nginx_p99} ms)", "<=", "1.1", figures.p99_ratio, "")
 
 

@@ -1,6 +1,8 @@
 """wrk: its output read, and one measurement of a server under it (a warm-up, then a timed run with the server's
 CPU and the machine's read from /proc before and after)."""
 
+from __future__ import annotations
+
 import re
 import subprocess
 import time
@@ -19,12 +21,18 @@ class WrkOutput:
     p99: str
     socket_errors: str
     non_2xx: str
+    # The run's latency tail, when the script's `done` printed it (`lua_latency_tail`).
+    tail: LatencyTail | None
 
     @staticmethod
     def parse(text: str) -> "WrkOutput":
         requests = rate = p50 = p99 = errors = non_2xx = ""
+        tail: LatencyTail | None = None
         for line in text.splitlines():
             fields = line.split()
+            if fields[:1] == [TAIL_LABEL] and len(fields) > 2:
+                tail = LatencyTail(int(fields[1]), {float(p): int(float(value))
+                                                    for p, value in (pair.split(":") for pair in fields[2:])})
             if "requests in" in line and fields:
                 requests = fields[0]
             if line.startswith("Requests/sec:") and len(fields) > 1:
@@ -37,7 +45,7 @@ class WrkOutput:
                 errors = re.sub(r".*Socket errors: ", "", line)
             if "Non-2xx or 3xx responses:" in line and fields:
                 non_2xx = fields[-1]
-        return WrkOutput(requests, rate, p50, p99, errors, non_2xx)
+        return WrkOutput(requests, rate, p50, p99, errors, non_2xx, tail)
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,52 @@ class Measurement:
     user_us: str
     requests: str
     warmup_requests: str
+    tail: LatencyTail | None
+
+
+TAIL_LABEL = "latency-tail-us"
+
+
+@dataclass(frozen=True)
+class LatencyTail:
+    """One run's latency from its 90th percentile up, as wrk's `done` printed it (`lua_latency_tail`): how many
+    requests, and the latency in µs at each percentile from 90.00 to 99.99 by hundredths."""
+    requests: int
+    percentiles: dict[float, int]
+
+    def share_within(self, microseconds: int) -> float:
+        """The share of this run's requests that took at most `microseconds`, to a hundredth of a percent, counted
+        from the 90th percentile up (a latency below it counts as 90 %)."""
+        within = [p for p, value in self.percentiles.items() if value <= microseconds]
+        return max(within, default=90.0) / 100
+
+
+def lua_latency_tail() -> str:
+    """A `done` for wrk's script that prints the run's request count and its latency at every percentile from 90.00
+    to 99.99 by hundredths, on one line, so rounds can be pooled (`pooled_percentile`). wrk 4.1's latency object
+    answers percentiles only (indexing it does not give its histogram, and its 100th percentile is 0)."""
+    return ("function done(summary, latency, requests)\n"
+            "  local items = {}\n"
+            "  for hundredths = 9000, 9999 do\n"
+            "    local p = hundredths / 100\n"
+            "    items[#items + 1] = string.format(\"%.2f:%d\", p, latency:percentile(p))\n"
+            "  end\n"
+            f'  io.write("{TAIL_LABEL} " .. summary.requests .. " " .. table.concat(items, " ") .. "\\n")\n'
+            "end\n")
+
+
+def pooled_percentile(tails: list["LatencyTail | None"], percentile: float) -> str:
+    """The percentile, in ms, of all the requests of several runs together: the smallest latency any run printed at
+    which the runs' shares within it, weighed by their requests, reach `percentile`. Empty when a run printed none.
+    For the 99th of runs whose 90th percentiles lie below it, the shares are exact to a hundredth of a percent."""
+    if not tails or any(tail is None or not tail.requests for tail in tails):
+        return ""
+    total = sum(tail.requests for tail in tails)
+    for value in sorted({value for tail in tails for value in tail.percentiles.values()}):
+        within = sum(tail.requests * tail.share_within(value) for tail in tails)
+        if within >= percentile / 100 * total - 1e-9:
+            return f"{value / 1000:.3f}"
+    return ""
 
 
 def lua_request(body: str, token: str) -> str:
@@ -115,4 +169,5 @@ def measure(session, duration: int, label: str, name: str, url: str, server_pid:
     say(f"{label} {name} wrk CPU seconds (user system): {wrk_cpu}")
     own = server + arithmetic.process_cpu_ticks(wrk_cpu, ticks)
     say(f"{label} {name} CPU taken by other processes, percent: {window.others_percent(own, busy, end_ns)}")
-    return Measurement(report.requests_per_second, arithmetic.to_ms(report.p50), p99, cpu_us, user_us, report.requests, warmup_requests)
+    return Measurement(report.requests_per_second, arithmetic.to_ms(report.p50), p99, cpu_us, user_us, report.requests, warmup_requests,
+                       report.tail)
