@@ -285,13 +285,9 @@ public final class VouchApplication: Sendable {
     }
 
     /// `routedResponse` for a request whose route may answer later: `answer` gets the response and the route's
-    /// index, at once or from the thread that finished the route's work (a group commit's leader).
+    /// index, at once or from the thread that finished the route's work (a group commit's leader). Only requests
+    /// that may wait come here (`mayWait`: writes under `/v1` and the console), so never one of OFREP's direct routes.
     private func routeLater(_ request: HTTPRequest, _ answer: @escaping @Sendable (HTTPResponse, Int) -> Void) {
-        guard OFREPController.directRoute(of: request) == nil else {
-            var route = -1
-            let response = routedResponse(to: request, matchedRoute: &route)
-            return answer(response, route)
-        }
         router.route(request) { [self] outcome, route in
             switch outcome {
             case .success(let response): answer(response, route)
