@@ -76,15 +76,13 @@ extension RelationalStore {
             guard tester.int(1) > 0 else {
                 throw StoreConflict("tester \(testerID) is not enrolled in fix \(fix.key); enroll them first (vouch enroll \(fix.key) \(testerID))")
             }
-            // The three writes answer nothing the body reads: they go with its next read (docs/storage.md).
-            try connection.executeDeferred("UPDATE feedback SET is_latest = 0 WHERE fix_key = ? AND revision = ? AND tester_id = ? AND is_latest = 1",
-                                           [.text(record.fixKey), .int(record.revision), .text(testerID)])
+            // The writes answer nothing the body reads: they go with its next read (docs/storage.md).
             try connection.executeDeferred(
                 """
-                INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
+                INSERT INTO feedback (id, fix_key, revision, tester_id, platform, os_version, device, app_build, assistive_tech, at_version,
                     verdict, task_outcome, severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment,
                     channel, recorded_by, recorded_at_ms, browser, browser_version, link_id, link_created_by, link_opened_by)
-                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [.text(record.id), .text(record.fixKey), .int(record.revision), .text(testerID), .text(record.platform.rawValue), .text(record.osVersion),
                  .optional(record.device), .text(record.appBuild), .text(record.assistiveTech.rawValue), .optional(record.atVersion),
@@ -94,6 +92,13 @@ extension RelationalStore {
                  .optional(record.comment), .text(record.channel.rawValue), .text(record.recordedBy), .integer(StoreClock.milliseconds(record.recordedAt)),
                  .optional(record.browser?.rawValue), .optional(record.browserVersion),
                  .optional(record.link?.id), .optional(record.link?.createdBy), .optional(record.link?.openedBy)])
+            // The record becomes the tester's latest on the revision by moving one narrow row's pointer, not by
+            // rewriting the previous record (docs/storage.md, "The latest feedback per tester").
+            try connection.executeDeferred(
+                """
+                INSERT INTO latest_feedback (fix_key, revision, tester_id, seq) SELECT fix_key, revision, tester_id, seq FROM feedback WHERE id = ?
+                ON CONFLICT (fix_key, revision, tester_id) DO UPDATE SET seq = excluded.seq
+                """, [.text(record.id)])
             // The audit keeps the evidence, not the person: no comment, no assistive technology.
             let details: JSONValue = .object([
                 "id": .string(record.id), "tester": .string(testerID), "revision": .int(record.revision), "verdict": .string(record.verdict.rawValue),
@@ -176,10 +181,13 @@ extension RelationalStore {
         try storage.read { try RelationalStore.latest(of: key, revision: revision, on: $0) }
     }
 
-    /// Latest per tester through the partial index `feedback_latest`: as many rows as testers, however many records.
+    /// Latest per tester through `latest_feedback`: as many rows as testers, however many records.
     static func latest(of key: String, revision: Int, on connection: any SQLConnection) throws -> [Feedback] {
         try connection.query(
-            "SELECT \(RelationalStore.feedbackColumns) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1 ORDER BY +seq",
+            """
+            SELECT \(RelationalStore.feedbackColumns) FROM feedback
+            WHERE seq IN (SELECT seq FROM latest_feedback WHERE fix_key = ? AND revision = ?) ORDER BY seq
+            """,
             [.text(key), .int(revision)]).map(RelationalStore.feedback(from:))
     }
 

@@ -83,6 +83,7 @@ extension RelationalStore {
             if purgeFeedback {
                 try connection.query("DELETE FROM feedback WHERE tester_id = ?", [.text(id)])
                 deleted = connection.changes
+                try connection.query("DELETE FROM latest_feedback WHERE tester_id = ?", [.text(id)])
             } else {
                 // The structured verdicts stay so past decisions remain explainable (verdict, outcome, severity,
                 // platform, technology, announcements, revision, time); the free text, every detail that could single
@@ -94,6 +95,8 @@ extension RelationalStore {
                     WHERE tester_id = ?
                     """, [.text(id)])
                 unlinked = connection.changes
+                // Her latest records keep counting, no longer tied to her.
+                try connection.query("UPDATE latest_feedback SET tester_id = NULL WHERE tester_id = ?", [.text(id)])
             }
             let tokenRows = try connection.query("SELECT id, revoked_at_ms IS NULL FROM tokens WHERE tester_id = ?", [.text(id)])
             let allTokens = tokenRows.map { $0.string(0) }

@@ -6,7 +6,7 @@ import VouchStore
 ///
 /// The fix, the testers and their enrollments go through `RelationalStore`'s own methods (as the API would write them);
 /// the records are direct SQL INSERTs into `feedback` in one transaction, every column of Schema/0002 filled as
-/// `RelationalStore.submit` fills it, with `is_latest = 1` only on each tester's last record on the revision.
+/// `RelationalStore.submit` fills it, and each tester's last record on the revision made their latest.
 enum FeedbackPopulator {
     static let fixKey = "ios.player-controls.summary-bench"
 
@@ -44,7 +44,6 @@ enum FeedbackPopulator {
         let givers = (0..<records).map { _ in Int.random(in: 0..<testerCount, using: &random) }
         var lastOf = [Int: Int]()
         for (index, tester) in givers.enumerated() { lastOf[tester] = index }
-        let latestIndexes = Set(lastOf.values)
         let spanMilliseconds = Int64(now.timeIntervalSince(firstRecord) * 1_000)
         let firstMilliseconds = StoreClock.milliseconds(firstRecord)
 
@@ -56,13 +55,13 @@ enum FeedbackPopulator {
                 let (verdict, severity, outcome, announced) = FeedbackPopulator.answers(roll: Int.random(in: 0..<100, using: &random), index: index)
                 try connection.query(
                     """
-                    INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
+                    INSERT INTO feedback (id, fix_key, revision, tester_id, platform, os_version, device, app_build, assistive_tech, at_version,
                         verdict, task_outcome, severity, name_announced, role_announced, state_announced, focus_order, heard, regression, wcag, comment,
                         channel, recorded_by, recorded_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [.text("fb_bench" + String(index + 100_000_000).dropFirst()), .text(fixKey), .int(revision), .text(profile.id),
-                     .int(latestIndexes.contains(index) ? 1 : 0), .text(profile.platform.rawValue), .text(profile.platform == .ios ? "18.2" : "15"),
+                     .text(profile.platform.rawValue), .text(profile.platform == .ios ? "18.2" : "15"),
                      .optional(index % 4 == 0 ? nil : (profile.platform == .ios ? "iPhone 15" : "Pixel 8")), .text("4.\(index % 50)"),
                      .text(profile.technology.rawValue), .optional(index % 2 == 0 ? "18" : nil), .text(verdict.rawValue), .text(outcome.rawValue),
                      .text(severity.rawValue), .optional(announced?.rawValue), .optional(announced?.rawValue), .optional(nil as String?), .optional(nil as String?),
@@ -70,10 +69,11 @@ enum FeedbackPopulator {
                      .optional(verdict == .failed ? "The label is read twice" : nil), .text(index % 3 == 0 ? "cli" : "http"), .text("bench"),
                      .integer(firstMilliseconds + spanMilliseconds * Int64(index) / Int64(max(1, records)))])
             }
+            try FeedbackPopulator.markLatest(on: connection)
         }
         let (count, latest) = try store.database.read { connection in
             (try connection.scalar("SELECT COUNT(*) FROM feedback WHERE fix_key = ? AND revision = ?", [.text(fixKey), .int(revision)]) ?? -1,
-             try connection.scalar("SELECT COUNT(*) FROM feedback WHERE fix_key = ? AND revision = ? AND is_latest = 1", [.text(fixKey), .int(revision)]) ?? -1)
+             try connection.scalar("SELECT COUNT(*) FROM latest_feedback WHERE fix_key = ? AND revision = ?", [.text(fixKey), .int(revision)]) ?? -1)
         }
         guard count == records, latest == lastOf.count else {
             throw BenchError("the database holds \(count) records and \(latest) latest ones; expected \(records) and \(lastOf.count)")
@@ -84,6 +84,15 @@ enum FeedbackPopulator {
         Report.line("Feedback populated testers (enrolled, with records)", "\(testerCount), \(latest)")
         Report.line("Feedback populate time ms", Report.fixed(Report.milliseconds(clock.now - start)))
         Report.line("Feedback populate peak RSS MiB", Report.fixed(Double(PeakMemory.kibibytes()) / 1024))
+    }
+
+    /// Makes each tester's last record on each fix revision their latest, as `RelationalStore.submit` does a record at a time.
+    static func markLatest(on connection: any SQLConnection) throws {
+        try connection.query(
+            """
+            INSERT INTO latest_feedback (fix_key, revision, tester_id, seq)
+            SELECT fix_key, revision, tester_id, MAX(seq) FROM feedback GROUP BY fix_key, revision, tester_id
+            """)
     }
 
     /// A record's answers from a roll of 0 to 99: 85 % passed, 10 % failed (minor to serious, by `index`), 5 % can't tell.

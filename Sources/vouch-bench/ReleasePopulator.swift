@@ -8,7 +8,7 @@ import VouchStore
 ///
 /// Fixes and testers go through `RelationalStore`'s own methods, each fix started, promoted and released as the
 /// daemon does it (so each has its release in the audit log); the records are direct SQL INSERTs into `feedback` in
-/// one transaction, as `FeedbackPopulator` writes them, `is_latest = 1` on each tester's last record on a fix.
+/// one transaction, as `FeedbackPopulator` writes them, each tester's last record on a fix made their latest.
 enum ReleasePopulator {
     /// The criteria the fixes name: the Level A and AA ones a screen reader user meets most.
     static let criteria = ["1.1.1", "1.3.1", "1.3.2", "1.4.3", "2.1.1", "2.4.3", "2.4.6", "2.4.7", "2.5.3", "3.3.1", "3.3.2", "4.1.2", "4.1.3",
@@ -72,7 +72,6 @@ enum ReleasePopulator {
         }
         var lastOf: [String: Int] = [:]
         for (index, giver) in givers.enumerated() { lastOf["\(giver.fix) \(giver.tester)"] = index }
-        let latestIndexes = Set(lastOf.values)
         let firstMilliseconds = StoreClock.milliseconds(created)
         try store.database.write { connection in
             for (index, giver) in givers.enumerated() {
@@ -81,13 +80,13 @@ enum ReleasePopulator {
                 let (verdict, severity, outcome, announced) = FeedbackPopulator.answers(roll: Int.random(in: 0..<100, using: &random), index: index)
                 try connection.query(
                     """
-                    INSERT INTO feedback (id, fix_key, revision, tester_id, is_latest, platform, os_version, device, app_build, assistive_tech, at_version,
+                    INSERT INTO feedback (id, fix_key, revision, tester_id, platform, os_version, device, app_build, assistive_tech, at_version,
                         browser, browser_version, verdict, task_outcome, severity, name_announced, role_announced, state_announced, focus_order, heard,
                         regression, wcag, comment, channel, recorded_by, recorded_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [.text("fb_acr" + String(index + 100_000_000).dropFirst()), .text(fix.key), .int(fix.revision), .text(profile.id),
-                     .int(latestIndexes.contains(index) ? 1 : 0), .text(profile.platform.rawValue),
+                     .text(profile.platform.rawValue),
                      .text(profile.platform == .ios ? "18.2" : profile.platform == .android ? "15" : "Windows 11"),
                      .optional(profile.platform == .web ? nil : profile.platform == .ios ? "iPhone 15" : "Pixel 8"), .text("5.\(giver.fix % 50)"),
                      .text(profile.technology.rawValue), .optional(index % 2 == 0 ? "18" : nil), .optional(profile.browser?.rawValue),
@@ -97,9 +96,10 @@ enum ReleasePopulator {
                      .optional(verdict == .failed ? "The label is read twice" : nil), .text(index % 3 == 0 ? "cli" : "http"), .text("bench"),
                      .integer(firstMilliseconds + Int64(index))])
             }
+            try FeedbackPopulator.markLatest(on: connection)
         }
         let (count, latest) = try store.database.read { connection in
-            (try connection.scalar("SELECT COUNT(*) FROM feedback") ?? -1, try connection.scalar("SELECT COUNT(*) FROM feedback WHERE is_latest = 1") ?? -1)
+            (try connection.scalar("SELECT COUNT(*) FROM feedback") ?? -1, try connection.scalar("SELECT COUNT(*) FROM latest_feedback") ?? -1)
         }
         guard count == records, latest == lastOf.count else {
             throw BenchError("the database holds \(count) records and \(latest) latest ones; expected \(records) and \(lastOf.count)")
