@@ -66,15 +66,17 @@ extension RelationalStore {
                 throw StoreConflict("fix \(fix.key) moved to revision \(fix.revision) while this feedback was being recorded; submit it again")
             }
             guard let testerID = record.testerID else { throw ValidationFailure([FieldError(field: prefix + "tester", message: "is required")]) }
-            // The tester's status and enrollment in one statement: it runs inside the shared commit, once per record.
-            guard let tester = try connection.query(
+            // The tester's status and enrollment in one statement, checked when its answer comes with the body's next
+            // read: the writes after it are undone with the member when it refuses (docs/storage.md).
+            let fixKey = fix.key
+            try connection.executeDeferred(
                 "SELECT status, (SELECT COUNT(*) FROM enrollments WHERE fix_key = ? AND tester_id = testers.id) FROM testers WHERE id = ?",
-                [.text(fix.key.rawValue), .text(testerID)]).first else {
-                throw ValidationFailure([FieldError(field: prefix + "tester", message: "no tester '\(testerID)'")])
-            }
-            guard tester.string(0) == "active" else { throw StoreConflict("tester \(testerID) has withdrawn; their feedback can no longer be taken") }
-            guard tester.int(1) > 0 else {
-                throw StoreConflict("tester \(testerID) is not enrolled in fix \(fix.key); enroll them first (vouch enroll \(fix.key) \(testerID))")
+                [.text(fixKey.rawValue), .text(testerID)]) { rows in
+                guard let tester = rows.first else { throw ValidationFailure([FieldError(field: prefix + "tester", message: "no tester '\(testerID)'")]) }
+                guard tester.string(0) == "active" else { throw StoreConflict("tester \(testerID) has withdrawn; their feedback can no longer be taken") }
+                guard tester.int(1) > 0 else {
+                    throw StoreConflict("tester \(testerID) is not enrolled in fix \(fixKey); enroll them first (vouch enroll \(fixKey) \(testerID))")
+                }
             }
             // The writes answer nothing the body reads: they go with its next read (docs/storage.md).
             try connection.executeDeferred(

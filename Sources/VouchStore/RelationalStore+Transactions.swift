@@ -35,10 +35,7 @@ extension RelationalStore {
     /// Runs `body` in one write transaction made for `requester` and publishes what it recorded once COMMIT
     /// succeeded, before returning. The requester's credential is confirmed first, inside the transaction.
     func write<T: Sendable>(by requester: Requester, _ body: (any SQLConnection, inout TransactionChanges) throws -> T) throws -> T {
-        let write = try storage.write({ connection in
-            try RelationalStore.confirm(requester, on: connection)
-            return try RelationalStore.recording(body, on: connection)
-        }, committed: complete)
+        let write = try storage.write({ try RelationalStore.confirmedAndRecorded(by: requester, body, on: $0) }, committed: complete)
         publish(write.committed)
         return write.result
     }
@@ -66,14 +63,29 @@ extension RelationalStore {
     /// A group commit member's body: the requester's credential confirmed, then `body`, its changes sealed.
     private static func confirmingAndRecording<T>(by requester: Requester, _ body: @escaping (any SQLConnection, inout TransactionChanges) throws -> T)
         -> (any SQLConnection) throws -> PendingWrite<T> {
-        { connection in
-            try confirm(requester, on: connection)
+        { try confirmedAndRecorded(by: requester, body, on: $0) }
+    }
+
+    /// The requester's credential confirmed, then `body` run and its changes sealed.
+    ///
+    /// The confirmation is a deferred check that travels with the body's first read; when the body fails before that
+    /// read went out, the check is sent then, so an ended credential is still the refusal the caller hears.
+    private static func confirmedAndRecorded<T>(by requester: Requester, _ body: (any SQLConnection, inout TransactionChanges) throws -> T,
+                                                on connection: any SQLConnection) throws -> PendingWrite<T> {
+        try confirm(requester, on: connection)
+        do {
             return try recording(body, on: connection)
+        } catch {
+            do { try connection.flush() } catch let ended as CredentialEnded { throw ended } catch {}
+            throw error
         }
     }
 
     /// Refuses the write when the requester's token was revoked, or her personal link revoked, expired or deleted
     /// (withdrawal), before this transaction began.
+    ///
+    /// The reads are deferred checks: they go with the body's first read (on PostgreSQL one round trip for both), and
+    /// what the body wrote before a refusal arrives is rolled back with the rest of it.
     ///
     /// Runs inside the write transaction, after its write lock was granted: every revocation, on this vouchd or
     /// another sharing the database, commits under the same lock, so one that committed first is seen here (SQLite
@@ -84,19 +96,24 @@ extension RelationalStore {
         case nil:
             return
         case .token(let id):
-            let row = try connection.query("SELECT revoked_at_ms FROM tokens WHERE id = ?", [.text(id)]).first
-            guard let row, row.optionalInt(0) == nil else { throw CredentialEnded("the token was revoked, so the change was not stored", tokenID: id) }
+            try connection.executeDeferred("SELECT revoked_at_ms FROM tokens WHERE id = ?", [.text(id)]) { rows in
+                guard let row = rows.first, row.optionalInt(0) == nil else {
+                    throw CredentialEnded("the token was revoked, so the change was not stored", tokenID: id)
+                }
+            }
         case .link(let link):
-            let row = try connection.query("SELECT revoked_at_ms, expires_at_ms FROM tester_links WHERE id = ?", [.text(link.id)]).first
-            guard let row, row.optionalInt(0) == nil, row.int64(1) > StoreClock.nowMilliseconds() else {
-                throw CredentialEnded("the personal link was revoked or has expired, so the change was not stored")
+            try connection.executeDeferred("SELECT revoked_at_ms, expires_at_ms FROM tester_links WHERE id = ?", [.text(link.id)]) { rows in
+                guard let row = rows.first, row.optionalInt(0) == nil, row.int64(1) > StoreClock.nowMilliseconds() else {
+                    throw CredentialEnded("the personal link was revoked or has expired, so the change was not stored")
+                }
             }
         case .identityProvider(let id):
             // Sign-out, the ID token's expiry or the console's limits end the session, and with it what it may write.
-            let row = try connection.query("SELECT expires_at_ms FROM console_sessions WHERE token_id = ? AND oidc_principal IS NOT NULL",
-                                           [.text(id)]).first
-            guard let row, row.int64(0) > StoreClock.nowMilliseconds() else {
-                throw CredentialEnded("the console session signed in through the identity provider has ended, so the change was not stored")
+            try connection.executeDeferred("SELECT expires_at_ms FROM console_sessions WHERE token_id = ? AND oidc_principal IS NOT NULL",
+                                           [.text(id)]) { rows in
+                guard let row = rows.first, row.int64(0) > StoreClock.nowMilliseconds() else {
+                    throw CredentialEnded("the console session signed in through the identity provider has ended, so the change was not stored")
+                }
             }
         }
     }

@@ -46,6 +46,26 @@ struct CredentialConfirmationTests {
         }
     }
 
+    /// The confirmation travels with the body's first read (docs/storage.md, "Deferred statements"); a body that fails
+    /// before reading anything still answers that the credential ended, alone or in a group commit, and stores nothing.
+    @Test(arguments: StoreBackend.allCases)
+    func aBodyThatFailsBeforeItsFirstReadStillHearsThatTheCredentialEnded(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            try store.createToken(StoreFixtures.token("tok_eve", role: .maintainer), principal: nil, by: "admin")
+            _ = try store.revokeToken("tok_eve", by: "admin", at: time)
+            let eve = Self.requester("tok_eve")
+            let failing: @Sendable (any SQLConnection, inout TransactionChanges) throws -> Int = { connection, _ in
+                try connection.executeDeferred("INSERT INTO audit_events (at_ms, principal, action, via) VALUES (0, 'eve', 'fix.create', 'api')", [])
+                throw RefusedOnPurpose()
+            }
+            #expect(throws: CredentialEnded.self) { try store.write(by: eve, failing) }
+            #expect(throws: CredentialEnded.self) { try store.groupWrite(by: eve, failing) }
+            // A body failing on its own for a credential that works keeps its own error.
+            #expect(throws: RefusedOnPurpose.self) { try store.write(by: .daemon, failing) }
+            #expect(try store.auditEvents(fix: nil, after: nil, limit: 100).allSatisfy { $0.principal != "eve" })
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func feedbackThroughTheGroupCommitIsRefusedForARevokedTesterToken(backend: StoreBackend) throws {
         try backend.withDatabase { open in

@@ -68,6 +68,33 @@ struct DeferredStatementTests {
         }
     }
 
+    /// A deferred check (a read whose rows only a closure looks at) throws its error at the next read, before any
+    /// later statement's error, and the writes sent after it are undone with the transaction; a check that passes
+    /// changes nothing.
+    @Test(arguments: Backend.allCases)
+    func aDeferredCheckThrowsAtTheNextReadAndWhatWasSentAfterItIsRolledBack(_ backend: Backend) throws {
+        try GroupCommitFailureTests.withDatabase(backend) { database, _, _ throws in
+            try database.write { try $0.query("INSERT INTO items (n) VALUES (1)") }
+            let refuseWhenOne: ([SQLRow]) throws -> Void = { rows in if rows.first?.int(0) == 1 { throw RefusedOnPurpose() } }
+            #expect(throws: RefusedOnPurpose.self) {
+                try database.write { connection in
+                    try connection.executeDeferred("SELECT COUNT(*) FROM items", [], checking: refuseWhenOne)
+                    try connection.executeDeferred("INSERT INTO items (n) VALUES (?)", [.int(2)])
+                    // A duplicate after the refusal: the check's error is the one heard, as if it had run alone first.
+                    try connection.executeDeferred("INSERT INTO items (n) VALUES (?)", [.int(1)])
+                    _ = try connection.query("SELECT n FROM items", [])
+                }
+            }
+            #expect(try GroupCommitFailureTests.rows(database) == [1])
+            let seen = try database.write { connection in
+                try connection.executeDeferred("SELECT COUNT(*) FROM items WHERE n > ?", [.int(1)], checking: refuseWhenOne)
+                try connection.executeDeferred("INSERT INTO items (n) VALUES (?)", [.int(3)])
+                return try connection.query("SELECT n FROM items ORDER BY n", []).map { $0.int(0) }
+            }
+            #expect(seen == [1, 3])
+        }
+    }
+
     /// In a group commit, a member whose deferred statement fails, found at its next read or at its end, or that
     /// throws with statements still deferred, is rolled back alone; the members around it commit everything they
     /// deferred.
@@ -88,12 +115,16 @@ struct DeferredStatementTests {
                 case 4:
                     try connection.executeDeferred(insert, [.int(104)])
                     throw RefusedOnPurpose()
+                case 5:
+                    // A deferred check that refuses, found when the member ends; what it sent after the check goes too.
+                    try connection.executeDeferred("SELECT COUNT(*) FROM items", [], checking: { _ in throw RefusedOnPurpose() })
+                    try connection.executeDeferred(insert, [.int(105)])
                 default:
                     try connection.executeDeferred(insert, [.int(100 + index)])
                 }
             }
-            #expect(results == [.committed, .committed, .failed, .failed, .failed, .committed, .committed])
-            #expect(try GroupCommitFailureTests.rows(database) == [0, 1, 5, 6, 100, 101, 105, 106])
+            #expect(results == [.committed, .committed, .failed, .failed, .failed, .failed, .committed])
+            #expect(try GroupCommitFailureTests.rows(database) == [0, 1, 6, 100, 101, 106])
         }
     }
 }

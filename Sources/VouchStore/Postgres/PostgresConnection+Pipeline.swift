@@ -5,6 +5,8 @@ struct PostgresDeferredStatement {
     var sql: String
     var name: String
     var parameters: PostgresParameters
+    /// Reads the statement's rows when its answer arrives; what it throws is the statement's error.
+    var check: (([SQLRow]) throws -> Void)?
 }
 
 /// Deferred statements travel in libpq's pipeline mode: several statements and one Sync leave in one write, and their
@@ -17,15 +19,23 @@ extension PostgresConnection {
 
     /// Queues the statement (prepared now, the first time its text is seen) to be sent with the next one whose
     /// answer is needed.
-    public func executeDeferred(_ sql: String, _ values: [SQLValue]) throws(PostgresError) {
+    public func executeDeferred(_ sql: String, _ values: [SQLValue]) throws {
         let parameters = PostgresParameters(values)
         let name = try preparedStatement(sql, parameters: parameters)
         deferredStatements.append(PostgresDeferredStatement(sql: sql, name: name, parameters: parameters))
         if deferredStatements.count >= Self.deferredStatementLimit { try flush() }
     }
 
+    /// Queues a read whose rows only `check` looks at, to be sent with the next statement whose answer is needed.
+    public func executeDeferred(_ sql: String, _ values: [SQLValue], checking check: @escaping ([SQLRow]) throws -> Void) throws {
+        let parameters = PostgresParameters(values)
+        let name = try preparedStatement(sql, parameters: parameters)
+        deferredStatements.append(PostgresDeferredStatement(sql: sql, name: name, parameters: parameters, check: check))
+        if deferredStatements.count >= Self.deferredStatementLimit { try flush() }
+    }
+
     /// Sends the deferred statements and waits for their answers; throws the first one's error.
-    public func flush() throws(PostgresError) {
+    public func flush() throws {
         guard !deferredStatements.isEmpty else { return }
         try pipeline(ending: nil)
     }
@@ -34,10 +44,12 @@ extension PostgresConnection {
     ///
     /// A statement that fails makes the server skip the rest up to the Sync (libpq answers them
     /// `PGRES_PIPELINE_ABORTED`), as a failed statement aborts the rest of a transaction: the first error is the one
-    /// thrown, with its own statement's SQL. Inside a transaction block the Sync commits nothing.
+    /// thrown, with its own statement's SQL. A check that throws fails its statement the same way, though the server
+    /// ran the statements after it: the caller's rollback undoes them. Inside a transaction block the Sync commits
+    /// nothing.
     /// - Returns: the last statement's result.
     @discardableResult
-    func pipeline(ending last: PostgresDeferredStatement?) throws(PostgresError) -> PostgresResult {
+    func pipeline(ending last: PostgresDeferredStatement?) throws -> PostgresResult {
         var batch = deferredStatements
         deferredStatements.removeAll()
         if let last { batch.append(last) }
@@ -55,7 +67,7 @@ extension PostgresConnection {
             guard sent == 1 else { throw abandoned(statement.sql) }
         }
         guard PQpipelineSync(handle) == 1 else { throw abandoned(first.sql) }
-        var failure: PostgresError?
+        var failure: (any Error)?
         var lastResult: PostgresResult?
         for statement in batch {
             // Each statement's answer is followed by a null, which ends it.
@@ -65,6 +77,7 @@ extension PostgresConnection {
             guard failure == nil, answer.status != PGRES_PIPELINE_ABORTED else { continue }
             do {
                 lastResult = try checked(answer, sql: statement.sql)
+                try statement.check?(answer.rows())
             } catch {
                 failure = error
             }

@@ -33,7 +33,7 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
         // UTC for any time the server formats; bytea in the hex form PostgresColumnKind reads; floats written
         // with as many digits as make them read back exactly (the default since PostgreSQL 12, but a server's
         // configuration can lower it).
-        try execute("SET TIME ZONE 'UTC'; SET bytea_output = 'hex'; SET extra_float_digits = 1")
+        try executeAlone("SET TIME ZONE 'UTC'; SET bytea_output = 'hex'; SET extra_float_digits = 1")
     }
 
     deinit {
@@ -112,10 +112,16 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     /// Runs one or more statements that take no parameters and return nothing of interest.
-    public func execute(_ sql: String) throws(PostgresError) {
+    public func execute(_ sql: String) throws {
         // Deferred statements go first, in their order. Before a rollback their errors do not matter: it undoes them
         // (and they must still run, since one of them may be the SAVEPOINT it rolls back to).
         if sql.hasPrefix("ROLLBACK") { try? flush() } else { try flush() }
+        try executeAlone(sql)
+    }
+
+    /// `execute` on a session with nothing deferred (its settings when it opens, LISTEN), where only the server's
+    /// errors can come.
+    func executeAlone(_ sql: String) throws(PostgresError) {
         let result = try checked(PQexec(handle, sql), sql: sql)
         // COMMIT of a transaction in which a statement failed answers with the tag ROLLBACK and no error: the
         // caller must hear that nothing was saved.
@@ -126,7 +132,7 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     /// Runs one statement with parameters and returns its rows; statements are prepared once per SQL text.
     @discardableResult
-    public func query(_ sql: String, _ values: [SQLValue]) throws(PostgresError) -> [SQLRow] {
+    public func query(_ sql: String, _ values: [SQLValue]) throws -> [SQLRow] {
         try run(sql, values).rows()
     }
 
@@ -140,7 +146,7 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
         }
     }
 
-    private func run(_ sql: String, _ values: [SQLValue]) throws(PostgresError) -> PostgresResult {
+    private func run(_ sql: String, _ values: [SQLValue]) throws -> PostgresResult {
         let parameters = PostgresParameters(values)
         let name = try preparedStatement(sql, parameters: parameters)
         if !deferredStatements.isEmpty {
@@ -153,7 +159,7 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     /// The name of `sql` prepared with these parameters' types, preparing it the first time.
-    func preparedStatement(_ sql: String, parameters: PostgresParameters) throws(PostgresError) -> String {
+    func preparedStatement(_ sql: String, parameters: PostgresParameters) throws -> String {
         var statement = statements[sql] ?? PostgresStatement(PlaceholderRewriter.rewrite(sql))
         if let name = statement.names[parameters.types] { return name }
         guard statement.parameterCount == parameters.types.count else {
@@ -178,7 +184,7 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     /// Opens a transaction and waits for the write lock shared by every `vouchd` on the database, within the limits.
-    public func beginWrite() throws(PostgresError) {
+    public func beginWrite() throws {
         do {
             try execute(writeLockLimits.beginStatements(lockKey: Self.writeLockKey))
         } catch {

@@ -33,7 +33,7 @@ public final class PostgresNotificationListener {
 
     private func listeningConnection() throws(PostgresError) -> PostgresConnection {
         let connection = try PostgresConnection(url: url)
-        try connection.execute("LISTEN \"\(channel.replacingOccurrences(of: "\"", with: "\"\""))\"")
+        try connection.executeAlone("LISTEN \"\(channel.replacingOccurrences(of: "\"", with: "\"\""))\"")
         return connection
     }
 

@@ -30,6 +30,10 @@ public protocol SQLConnection: AnyObject {
     /// that later call, naming its own SQL; SQLite runs it at once. Read `changes` only right after the `query` it
     /// counts: whether a deferred statement has moved it yet differs between the two.
     func executeDeferred(_ sql: String, _ values: [SQLValue]) throws
+    /// The same for a read whose rows only `check` looks at (a condition the write depends on): `check` runs when the
+    /// answer arrives, and what it throws is thrown by that later call as the statement's error would be. The
+    /// statements sent after it may have run by then, so the caller must roll back on that error, as on any other.
+    func executeDeferred(_ sql: String, _ values: [SQLValue], checking check: @escaping ([SQLRow]) throws -> Void) throws
     /// Sends the deferred statements now and waits for their answers; throws the first one's error.
     func flush() throws
 }
@@ -38,6 +42,10 @@ extension SQLConnection {
     /// A connection that sends every statement as it comes (SQLite, in the same process) runs it at once.
     public func executeDeferred(_ sql: String, _ values: [SQLValue]) throws {
         try query(sql, values)
+    }
+
+    public func executeDeferred(_ sql: String, _ values: [SQLValue], checking check: @escaping ([SQLRow]) throws -> Void) throws {
+        try check(try query(sql, values))
     }
 
     public func flush() throws {}
