@@ -44,7 +44,7 @@ extension RelationalStore {
                        emitting: ([Feedback], [Feedback], Fix) -> [WebhookEvent],
                        notifying: ([Feedback], Fix, NotificationRecipients) throws -> [MailNotification],
                        on connection: any SQLConnection, recording changes: inout TransactionChanges, store: RelationalStore) throws -> FeedbackSubmission {
-        guard let fix = try fix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
+        guard let fix = try feedbackFix(key, on: connection) else { throw StoreError.notFound(kind: "fix", id: key) }
         let records = try build(fix)
         if let claim = idempotency, let earlier = try connection.query(
             "SELECT request_sha256, feedback_ids FROM idempotency_records WHERE principal = ? AND key = ?", [.text(claim.principal), .text(claim.key)]).first {
@@ -128,6 +128,27 @@ extension RelationalStore {
                  .integer(StoreClock.nowMilliseconds())])
         }
         return FeedbackSubmission(records: records, replayed: false)
+    }
+
+    /// The fix a submission is checked and stored against. The members of a group commit batch share its read (on
+    /// PostgreSQL each read is a round trip): the first reads it, and each later one sends, with its writes, a check
+    /// that the row is still the one read, so no feedback is stored against a fix that changed since
+    /// (docs/storage.md, "Reads shared by a batch").
+    static func feedbackFix(_ key: String, on connection: any SQLConnection) throws -> Fix? {
+        let sql = "SELECT \(fixColumns) FROM fixes WHERE key = ?"
+        let cacheKey = "fix " + key
+        if let read = connection.transactionReads?[cacheKey, as: (row: SQLRow, fix: Fix).self] {
+            try connection.executeDeferred(sql, [.text(key)]) { rows in
+                guard rows.first?.values == read.row.values else {
+                    throw StoreConflict("fix \(key) changed while this feedback was being recorded; submit it again")
+                }
+            }
+            return read.fix
+        }
+        guard let row = try connection.query(sql, [.text(key)]).first else { return nil }
+        let fix = try fix(from: row)
+        connection.transactionReads?[cacheKey] = (row: row, fix: fix)
+        return fix
     }
 
     public func feedback(of key: String, tester: String?, revision: Int?, after seq: Int64?, limit: Int) throws -> [StoredFeedback] {

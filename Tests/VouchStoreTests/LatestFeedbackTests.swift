@@ -74,6 +74,36 @@ struct LatestFeedbackTests {
         })
     }
 
+    /// A write transaction reuses the fix it read for the next submission only with a check that the row did not
+    /// change (PostgreSQL, where reads are round trips); SQLite reads it again. Either way no feedback is checked
+    /// against a fix that changed under it (docs/storage.md, "Reads shared by a batch").
+    @Test(arguments: StoreBackend.allCases)
+    func aFixReadOnceInABatchIsReusedOnlyWhileItIsUnchanged(backend: StoreBackend) throws {
+        try backend.withStore { store in
+            try StoreFixtures.fixInTesting(store, testers: 1)
+            let titles = try store.database.write { connection in
+                let first = try RelationalStore.feedbackFix(key, on: connection)
+                let again = try RelationalStore.feedbackFix(key, on: connection)
+                try connection.flush()
+                return [first?.title, again?.title]
+            }
+            #expect(titles[0] != nil && titles[0] == titles[1])
+            let changed: Result<String?, any Error> = Result {
+                try store.database.write { connection in
+                    _ = try RelationalStore.feedbackFix(key, on: connection)
+                    try connection.query("UPDATE fixes SET title = 'Changed' WHERE key = ?", [.text(key)])
+                    let stale = try RelationalStore.feedbackFix(key, on: connection)
+                    try connection.flush()
+                    return stale?.title
+                }
+            }
+            switch backend {
+            case .sqlite: #expect(try changed.get() == "Changed")
+            case .postgres: #expect(throws: StoreConflict.self) { try changed.get() }
+            }
+        }
+    }
+
     /// The table's rows as "tester record", a withdrawn tester's as "- record", in order.
     private func rows(of store: RelationalStore) throws -> [String] {
         try store.database.read { connection in

@@ -18,6 +18,8 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Set when a pipeline could not be sent or read to its end: the session is in no state for another statement.
     var pipelineAbandoned = false
     public private(set) var changes = 0
+    /// Emptied when a transaction begins or ends (`beginWrite`, `execute` of COMMIT or ROLLBACK).
+    public let transactionReads: TransactionReadCache? = TransactionReadCache()
 
     /// The advisory lock every write transaction takes ("vouch-wr" in ASCII), the same on every `vouchd`: write
     /// transactions across all of them run one at a time, as on one SQLite file (docs/storage.md, "One writer").
@@ -116,6 +118,7 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
         // Deferred statements go first, in their order. Before a rollback their errors do not matter: it undoes them
         // (and they must still run, since one of them may be the SAVEPOINT it rolls back to).
         if sql.hasPrefix("ROLLBACK") { try? flush() } else { try flush() }
+        if sql == "COMMIT" || sql == "ROLLBACK" { transactionReads?.removeAll() }
         try executeAlone(sql)
     }
 
@@ -185,6 +188,7 @@ public final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     /// Opens a transaction and waits for the write lock shared by every `vouchd` on the database, within the limits.
     public func beginWrite() throws {
+        transactionReads?.removeAll()
         do {
             try execute(writeLockLimits.beginStatements(lockKey: Self.writeLockKey))
         } catch {

@@ -36,6 +36,9 @@ public protocol SQLConnection: AnyObject {
     func executeDeferred(_ sql: String, _ values: [SQLValue], checking check: @escaping ([SQLRow]) throws -> Void) throws
     /// Sends the deferred statements now and waits for their answers; throws the first one's error.
     func flush() throws
+    /// Rows the open write transaction read and may reuse, each reuse confirmed by a deferred check; nil where reads
+    /// cost no round trip (SQLite).
+    var transactionReads: TransactionReadCache? { get }
 }
 
 extension SQLConnection {
@@ -49,6 +52,8 @@ extension SQLConnection {
     }
 
     public func flush() throws {}
+
+    public var transactionReads: TransactionReadCache? { nil }
 
     @discardableResult
     public func query(_ sql: String) throws -> [SQLRow] {
