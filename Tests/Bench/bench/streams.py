@@ -118,8 +118,9 @@ def event_streams(context: Context) -> dict:
 
 
 def _round(context: Context, plan: StreamPlan, number: int) -> dict:
-    """One vouchd: the streams open (memory, fan-out), OFREP measured while they are held, then again once vouchd
-    has seen them all close."""
+    """One vouchd: OFREP measured, the streams opened (memory, fan-out), OFREP measured while they are held, then
+    again once vouchd has seen them all close. The run with the streams is taken between the two without them and
+    compared with their mean, so a drift of the shared host's speed during the round moves both sides alike."""
     session = context.session
     duration = context.settings.duration
     name = f"streams-{number}"
@@ -136,6 +137,7 @@ def _round(context: Context, plan: StreamPlan, number: int) -> dict:
                            CONNECTIONS)
 
     say(f"Round {number} load average at start: {load_average()}")
+    first = measure("nostreams_before")
     output_path = session.path(f"{name}.txt")
     with open(output_path, "w") as output:
         # Held through wrk's warm-up and run, with room for the keep-alives to go on meanwhile.
@@ -170,14 +172,16 @@ def _round(context: Context, plan: StreamPlan, number: int) -> dict:
     # A parked stream notices its client left at its next keep-alive: wait until vouchd has let every one go.
     closed = _wait_until_streams_closed(server, seconds=20 + plan.count // 5_000)
     say(f"Round {number} streams still open in vouchd before the run without them: {closed}")
-    without = measure("nostreams")
+    last = measure("nostreams")
     session.stop(server.process)
-    ratio = arithmetic.ratio(beside.rps, without.rps)
-    say(f"Round {number} OFREP with {plan.count} streams open / without ({beside.rps} / {without.rps} requests/s): "
-        f"{ratio}")
+    without_rps = arithmetic.median([first.rps, last.rps])
+    without_cpu = arithmetic.median([first.cpu_us, last.cpu_us])
+    ratio = arithmetic.ratio(beside.rps, without_rps)
+    say(f"Round {number} OFREP with {plan.count} streams open / without, the mean of the runs before and after "
+        f"({beside.rps} / {without_rps} requests/s; without: {first.rps} before, {last.rps} after): {ratio}")
     # Steadier than the rates when other processes share the cores: vouchd's own CPU per request.
-    cpu_ratio = arithmetic.ratio(without.cpu_us, beside.cpu_us)
-    say(f"Round {number} OFREP server CPU per request without / with the streams ({without.cpu_us} / {beside.cpu_us} "
+    cpu_ratio = arithmetic.ratio(without_cpu, beside.cpu_us)
+    say(f"Round {number} OFREP server CPU per request without / with the streams ({without_cpu} / {beside.cpu_us} "
         f"µs): {cpu_ratio}")
     shutil.rmtree(session.path(name), ignore_errors=True)
     return {
@@ -189,7 +193,9 @@ def _round(context: Context, plan: StreamPlan, number: int) -> dict:
         "fanout_last": figure(text, "Fan-out ms to the last stream (median of changes)"),
         "fanout_max": figure(text, "Fan-out ms to the last stream (max)"),
         "withstreams_rps": beside.rps,
-        "nostreams_rps": without.rps,
+        "nostreams_rps": without_rps,
+        "nostreams_before_rps": first.rps,
+        "nostreams_after_rps": last.rps,
         "ratio": ratio,
         "cpu_ratio": cpu_ratio,
     }
