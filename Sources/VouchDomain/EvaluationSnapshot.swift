@@ -83,7 +83,8 @@ public final class EvaluationSnapshot: Sendable {
     /// Every flag's record is read in key order from the index's copy in that order (`RecordsInKeyOrder`), one after
     /// the other, not from a random slot of the flag table per flag; and the pairs of one targeting key, and the
     /// filter words that rule out its other pairs, lie in a few neighbouring shards (`FlagIndex.shard(keyHash:pairHash:)`),
-    /// which stay in cache for the whole call. So no read misses per flag at any size (BENCHMARKS.md, part 12).
+    /// which stay in cache for the whole call. So what a flag reads comes in order or from cache at any size; what
+    /// is left is each outcome's retain of its key String, wherever that lies (BENCHMARKS.md, part 12).
     private func evaluateAll(targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64) -> [FlagOutcome] {
         var outcomes: [FlagOutcome] = []
         outcomes.reserveCapacity(orderedKeys.count)

@@ -223,8 +223,11 @@ struct FlagIndex: Sendable {
         return slot
     }
 
+    /// The record's entry in key order; its bucket prefix only for a phased flag, the one state that buckets (made
+    /// for every flag, it was a tenth of the build).
     private func entryInKeyOrder(_ record: FlagRecord) -> RecordsInKeyOrder.Entry {
-        RecordsInKeyOrder.Entry(record: record, bucketPrefix: flagKey(of: record) { record.bucketing.prefix(flagKey: $0) })
+        let prefix = record.state == .releasing ? flagKey(of: record) { record.bucketing.prefix(flagKey: $0) } : Murmur3.Accumulator()
+        return RecordsInKeyOrder.Entry(record: record, bucketPrefix: prefix)
     }
 
     /// Swaps a changed rule into the slot of the same key, at `position` in the key order: new fields, and only

@@ -11,7 +11,8 @@
 struct RecordsInKeyOrder: Sendable {
     struct Entry: Sendable {
         var record: FlagRecord
-        /// `Bucketing.prefix(flagKey:)` of the flag, by its record's bucketing.
+        /// `Bucketing.prefix(flagKey:)` of the flag, by its record's bucketing, when its state buckets keys
+        /// (`releasing`); an empty hash otherwise, never read.
         var bucketPrefix: Murmur3.Accumulator
     }
 
