@@ -33,6 +33,13 @@ struct RecordsInKeyOrder: Sendable {
     /// build does) writes the last chunk only; an insertion before the end moves every later record, as inserting
     /// the key into the snapshot's list of keys does.
     mutating func insert(_ record: Entry, at position: Int) {
+        if position == count && count & (Self.perChunk - 1) != 0 {
+            // An append into the last chunk's room (the build's every record but each chunk's first): a plain append,
+            // which `insert(_:at:)` at the end is not.
+            chunks[chunks.count - 1].append(record)
+            count += 1
+            return
+        }
         var carried = record
         var chunk = position >> Self.chunkBits
         var offset = position & (Self.perChunk - 1)
