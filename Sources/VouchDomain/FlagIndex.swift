@@ -73,7 +73,7 @@ struct FlagIndex: Sendable {
                             count: 1 << (bits - groupBits))
     }
 
-    /// The index of all `rules`, its records in key order in the order of `orderedKeys` (all their keys).
+    /// The index of all `rules`; `orderedKeys` are all their keys, sorted, the order of the records in key order.
     ///
     /// The targets are staged in two passes, so that neither writes to more places at once than a cache holds: each
     /// pair goes first to its group's staging arrays (at most a few hundred groups), then, one group at a time, to its
