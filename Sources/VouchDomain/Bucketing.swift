@@ -14,17 +14,37 @@ public enum Bucketing: String, Sendable, CaseIterable {
     }
 
     /// The same from the bytes of both parts, hashed in place: nothing is joined or allocated.
+    @inline(__always)
     func bucket(flagKey: UnsafeRawBufferPointer, targetingKey: UnsafeRawBufferPointer) -> Int {
+        bucket(prefix: prefix(flagKey: flagKey), targetingKey: targetingKey)
+    }
+
+    /// The hash of what comes before the targeting key (the flag's part), which the bucket of every key of one flag
+    /// starts from: the snapshot keeps it with the flag's record in key order, so a bulk evaluation does not read the
+    /// flag key's bytes (`RecordsInKeyOrder`).
+    @inline(__always)
+    func prefix(flagKey: UnsafeRawBufferPointer) -> Murmur3.Accumulator {
         var hash = Murmur3.Accumulator()
         switch self {
         case .flagd:
             CanonicalCBOR.addArrayHeader(count: 2, to: &hash)
             CanonicalCBOR.addText(flagKey, to: &hash)
-            CanonicalCBOR.addText(targetingKey, to: &hash)
-            return Int((UInt64(hash.finish()) &* 100) >> 32) + 1
         case .unleash:
             hash.add(flagKey)
             hash.add(UInt8(ascii: ":"))
+        }
+        return hash
+    }
+
+    /// The key's bucket from the flag's `prefix`.
+    @inline(__always)
+    func bucket(prefix: Murmur3.Accumulator, targetingKey: UnsafeRawBufferPointer) -> Int {
+        var hash = prefix
+        switch self {
+        case .flagd:
+            CanonicalCBOR.addText(targetingKey, to: &hash)
+            return Int((UInt64(hash.finish()) &* 100) >> 32) + 1
+        case .unleash:
             hash.add(targetingKey)
             return Int(hash.finish() % 100) + 1
         }

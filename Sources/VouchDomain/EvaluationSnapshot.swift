@@ -14,21 +14,17 @@ public final class EvaluationSnapshot: Sendable {
     /// since. It only grows, so a client that reads it from answers sees a node never go backwards.
     public let revision: Int64
     let index: FlagIndex
-    /// The index slot of each of `orderedKeys`, for bulk evaluation.
-    private let orderedSlots: [Int]
 
     /// - Parameter revision: the configuration revision the rules were read at; at least their newest version.
     public convenience init(rules: [String: FlagRule], generation: UInt64 = 0, revision: Int64 = 0) {
         let keys = rules.keys.sorted()
-        let (index, slots) = FlagIndex.build(rules: rules, orderedKeys: keys)
-        self.init(rules: RuleTable(rules), orderedKeys: keys, orderedSlots: slots, index: index, generation: generation,
+        self.init(rules: RuleTable(rules), orderedKeys: keys, index: FlagIndex.build(rules: rules, orderedKeys: keys), generation: generation,
                   revision: max(revision, rules.values.map(\.version).max() ?? 0))
     }
 
-    private init(rules: RuleTable, orderedKeys: [String], orderedSlots: [Int], index: FlagIndex, generation: UInt64, revision: Int64) {
+    private init(rules: RuleTable, orderedKeys: [String], index: FlagIndex, generation: UInt64, revision: Int64) {
         self.rules = rules
         self.orderedKeys = orderedKeys
-        self.orderedSlots = orderedSlots
         self.index = index
         self.generation = generation
         self.revision = revision
@@ -64,10 +60,12 @@ public final class EvaluationSnapshot: Sendable {
             guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
             return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: nil, pair: nil))
         }
-        let pairHash = KeyHash.pair(keyHash: KeyHash.hash(keyBytes), flagHash: flagHash)
-        let first = index.mayBeTargeted(pairHash: pairHash) ? index.firstTargetSlot(pairHash: pairHash) : nil
+        let keyHash = KeyHash.hash(keyBytes)
+        let pairHash = KeyHash.pair(keyHash: keyHash, flagHash: flagHash)
+        let first = index.mayBeTargeted(keyHash: keyHash, pairHash: pairHash)
+            ? index.firstTargetSlot(keyHash: keyHash, pairHash: pairHash) : nil
         guard let slot = index.slot(of: flagBytes, hash: flagHash) else { return nil }
-        return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: keyBytes, pair: (pairHash, first)))
+        return FlagVerdict(slot: slot, decision: decision(slot: slot, targetingKey: keyBytes, pair: (keyHash, pairHash, first)))
     }
 
     /// The outcome a verdict of this snapshot stands for; `key` is the flag's key, as the verdict was asked for it.
@@ -82,76 +80,46 @@ public final class EvaluationSnapshot: Sendable {
         return targetingKey.withUTF8Bytes { evaluateAll(targetingKey: $0, keyHash: KeyHash.hash($0)) }
     }
 
-    /// Flags a bulk evaluation takes at a time (`evaluateAll`).
-    private static let bulkBlock = 64
-
-    /// What a bulk evaluation's first passes read about one flag of the block.
-    private struct BulkEntry {
-        var record: FlagRecord
-        var pairHash: UInt64
-        var mayBeTargeted: Bool
-    }
-
-    /// The flags are taken a block at a time, in passes: every record of the block is read, then, for those whose
-    /// state reads targets, the targets filter of their pair; only then are the outcomes made. At a million fixes
-    /// each of these reads is a miss (a random slot of the flag table, then one of 65,536 shards and its filter),
-    /// and one flag's reads wait for each other; in passes, the block's reads of one kind do not, so they wait for
-    /// memory together rather than one after the other (BENCHMARKS.md, part 12).
+    /// Every flag's record is read in key order from the index's copy in that order (`RecordsInKeyOrder`), one after
+    /// the other, not from a random slot of the flag table per flag; and the pairs of one targeting key, and the
+    /// filter words that rule out its other pairs, lie in a few neighbouring shards (`FlagIndex.shard(keyHash:pairHash:)`),
+    /// which stay in cache for the whole call. So what a flag reads comes in order or from cache at any size; what
+    /// is left is each outcome's retain of its key String, wherever that lies (BENCHMARKS.md, part 12).
     private func evaluateAll(targetingKey: UnsafeRawBufferPointer?, keyHash: UInt64) -> [FlagOutcome] {
-        let count = orderedKeys.count
         var outcomes: [FlagOutcome] = []
-        outcomes.reserveCapacity(count)
-        withUnsafeTemporaryAllocation(of: BulkEntry.self, capacity: Self.bulkBlock) { block in
-            orderedSlots.withUnsafeBufferPointer { slots in
-                var start = 0
-                while start < count {
-                    let end = min(start + Self.bulkBlock, count)
-                    for position in start..<end {
-                        block.initializeElement(at: position - start, to: BulkEntry(record: index.record(at: slots[position]), pairHash: 0,
-                                                                                    mayBeTargeted: false))
-                    }
-                    if targetingKey != nil {
-                        for offset in 0..<(end - start) where block[offset].record.state.readsTargets {
-                            let pairHash = KeyHash.pair(keyHash: keyHash, flagHash: block[offset].record.hash)
-                            block[offset].pairHash = pairHash
-                            block[offset].mayBeTargeted = index.mayBeTargeted(pairHash: pairHash)
-                        }
-                    }
-                    for position in start..<end {
-                        let entry = block[position - start]
-                        let slot = slots[position]
-                        // The decision as `decision(slot:…)` makes it, from the entry the first passes read.
-                        let decision = FlagDecision.make(
-                            state: entry.record.state, rolloutPercentage: Int(entry.record.rolloutPercentage),
-                            hasTargetingKey: targetingKey != nil,
-                            isTargeted: {
-                                guard let targetingKey, entry.mayBeTargeted else { return false }
-                                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: entry.pairHash)
-                            },
-                            bucket: {
-                                guard let targetingKey else { return 0 }
-                                return index.flagKey(of: entry.record) { entry.record.bucketing.bucket(flagKey: $0, targetingKey: targetingKey) }
-                            })
-                        outcomes.append(FlagOutcome(key: orderedKeys[position], revision: entry.record.revision,
-                                                    state: entry.record.state, decision: decision))
-                    }
-                    start = end
-                }
+        outcomes.reserveCapacity(orderedKeys.count)
+        orderedKeys.withUnsafeBufferPointer { keys in
+            index.recordsInKeyOrder.forEach { position, entry in
+                // The decision as `decision(slot:…)` makes it, from the entry read in key order.
+                let record = entry.record
+                let decision = FlagDecision.make(
+                    state: record.state, rolloutPercentage: Int(record.rolloutPercentage), hasTargetingKey: targetingKey != nil,
+                    isTargeted: {
+                        guard let targetingKey else { return false }
+                        return index.isTargeted(flagSlot: Int(record.slot), key: targetingKey, keyHash: keyHash,
+                                                pairHash: KeyHash.pair(keyHash: keyHash, flagHash: record.hash))
+                    },
+                    bucket: {
+                        guard let targetingKey else { return 0 }
+                        return record.bucketing.bucket(prefix: entry.bucketPrefix, targetingKey: targetingKey)
+                    })
+                outcomes.append(FlagOutcome(key: keys[position], revision: record.revision, state: record.state, decision: decision))
             }
         }
         return outcomes
     }
 
-    /// - Parameter pair: the pair's hash and its first target slot, read by the caller (a nil slot: the filter ruled
-    ///   the pair out); nil without a targeting key.
+    /// - Parameter pair: the targeting key's and the pair's hashes and the pair's first target slot, read by the
+    ///   caller (a nil slot: the filter ruled the pair out); nil without a targeting key.
     @inline(__always)
-    private func decision(slot: Int, targetingKey: UnsafeRawBufferPointer?, pair: (hash: UInt64, first: TargetShard.Slot?)?) -> FlagDecision {
+    private func decision(slot: Int, targetingKey: UnsafeRawBufferPointer?,
+                          pair: (keyHash: UInt64, hash: UInt64, first: TargetShard.Slot?)?) -> FlagDecision {
         let record = index.record(at: slot)
         return FlagDecision.make(
             state: record.state, rolloutPercentage: Int(record.rolloutPercentage), hasTargetingKey: targetingKey != nil,
             isTargeted: {
                 guard let targetingKey, let pair, let first = pair.first else { return false }
-                return index.isTargeted(flagSlot: slot, key: targetingKey, pairHash: pair.hash, first: first)
+                return index.isTargeted(flagSlot: slot, key: targetingKey, keyHash: pair.keyHash, pairHash: pair.hash, first: first)
             },
             bucket: {
                 guard let targetingKey else { return 0 }
@@ -160,8 +128,9 @@ public final class EvaluationSnapshot: Sendable {
     }
 
     /// A new snapshot with one rule replaced, added, or removed (nil). A changed rule keeps its slot and copies only
-    /// the targets shards its changed keys fall in; an added one takes a free slot, and its key one place in the
-    /// order found by binary search; a removal, or an addition to a full table, builds the index anew.
+    /// the chunks of its record (in the table and in key order) and the targets shards its changed keys fall in; an
+    /// added one takes a free slot, and its key one place in the order found by binary search; a removal, or an
+    /// addition to a full table, builds the index anew.
     public func replacing(_ key: String, with rule: FlagRule?) -> EvaluationSnapshot {
         let old = rules[key]
         var next = rules
@@ -170,27 +139,25 @@ public final class EvaluationSnapshot: Sendable {
         var index = self.index
         switch (old, rule) {
         case (let old?, let rule?):
-            index.update(slot: index.slot(of: key)!, from: old, to: rule)
-            return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, orderedSlots: orderedSlots, index: index,
-                                      generation: generation + 1, revision: nextRevision)
+            index.update(slot: index.slot(of: key)!, position: insertionPosition(of: key), from: old, to: rule)
+            return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, index: index, generation: generation + 1,
+                                      revision: nextRevision)
         case (nil, let rule?) where index.hasRoomForAnotherFlag:
-            let slot = index.add(key: key, rule: rule)
             let position = insertionPosition(of: key)
+            index.add(key: key, rule: rule, position: position)
             var keys = orderedKeys
-            var slots = orderedSlots
             keys.insert(key, at: position)
-            slots.insert(slot, at: position)
-            return EvaluationSnapshot(rules: next, orderedKeys: keys, orderedSlots: slots, index: index,
-                                      generation: generation + 1, revision: nextRevision)
+            return EvaluationSnapshot(rules: next, orderedKeys: keys, index: index, generation: generation + 1, revision: nextRevision)
         case (nil, nil):
-            return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, orderedSlots: orderedSlots, index: index,
-                                      generation: generation + 1, revision: nextRevision)
+            return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, index: index, generation: generation + 1,
+                                      revision: nextRevision)
         default:
             return EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: next.values.map { ($0.key, $0) }), generation: generation + 1,
                                       revision: nextRevision)
         }
     }
 
+    /// The position of `key` in `orderedKeys`, or where it goes when it is not there (binary search).
     private func insertionPosition(of key: String) -> Int {
         var low = 0
         var high = orderedKeys.count

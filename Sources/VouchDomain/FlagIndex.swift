@@ -1,5 +1,6 @@
 /// The snapshot's rules laid out for evaluation: a flag table of 32-byte records found by a precomputed 64-bit hash,
-/// the flag keys' bytes in one array, and every (flag, targeting key) pair in one hash table split into shards.
+/// the same records in the flag keys' order (for bulk evaluation), the flag keys' bytes in one array, and every
+/// (flag, targeting key) pair in one hash table split into shards.
 ///
 /// An evaluation reads the flag's record (and its key bytes to confirm it), then for a targeted-only or phased flag
 /// one slot of the targets table (and the stored key's bytes when the hash matches): a few cache lines, no String or
@@ -11,6 +12,14 @@
 /// its top bits, the probe runs across chunks as over one array), and the shards are grouped two levels deep. A
 /// whole flag table copied per swap was 64 MiB at a million fixes, mapped fresh and faulted in by every swap, and
 /// the 65,536 shards' list a few MiB more (BENCHMARKS.md, part 12).
+///
+/// A pair's shard is chosen by its targeting key first (`shard(keyHash:pairHash:)`): the key's hash picks a block
+/// of `1 << keySpreadBits` neighbouring shards in one group, and the pair's hash one shard of the block. So every
+/// pair of one targeting key, and the filter words that rule its other pairs out, lie in a few KiB: a bulk
+/// evaluation asks about one key for every flag, and those reads stay in cache for the whole call instead of
+/// each missing in a filter of tens of MiB. The pair's bits keep a key targeted by very many flags (a tester in
+/// thousands of fixes) from making one shard that every swap touching the key copies whole: its pairs are split
+/// over the block's shards, so a swap copies a sixteenth of them.
 struct FlagIndex: Sendable {
     /// Open addressing with linear probing, at most three quarters full, in chunks of `recordsPerChunk` slots (fewer
     /// when the whole table is smaller).
@@ -22,10 +31,15 @@ struct FlagIndex: Sendable {
     private let chunkMask: Int
     private(set) var flagKeyBytes: [UInt8] = []
     private(set) var count = 0
+    /// The records in the snapshot's key order, each position that of its key in `EvaluationSnapshot.orderedKeys`.
+    private(set) var recordsInKeyOrder = RecordsInKeyOrder()
     /// The shards in groups: shard `s` is `shardGroups[s >> groupBits][s & groupMask]`.
     private var shardGroups: [[TargetShard]]
-    /// The top bits of a pair's hash pick its shard.
+    /// log2 of the shard count; the top `keyBits` of a shard's number come from the targeting key's hash (the top
+    /// bits of the `keyMask`), the rest from the pair's (`shard(keyHash:pairHash:)`).
     private let shardBits: Int
+    private let keyBits: Int
+    private let keyMask: UInt64
     private let groupBits: Int
     private let groupMask: Int
 
@@ -33,6 +47,9 @@ struct FlagIndex: Sendable {
     private static let pairsPerShard = 256
     /// Slots per chunk of the flag table at most: 32 KiB, a few hundred fixes' records.
     static let recordsPerChunk = 1_024
+    /// log2 of the shards one targeting key's pairs are spread over, at most (fewer when a group has fewer shards):
+    /// 16 shards, about 8 KiB of filter words at a million fixes, the worst case a bulk evaluation reads.
+    static let keySpreadBits = 4
 
     /// An empty index sized for `flagCount` flags and `targetCount` pairs; `add` fills it.
     private init(flagCount: Int, targetCount: Int) {
@@ -49,38 +66,40 @@ struct FlagIndex: Sendable {
         // Half the bits (the larger half) pick the shard within its group: at 65,536 shards, 256 groups of 256.
         groupBits = (bits + 1) / 2
         groupMask = (1 << groupBits) - 1
+        // The pair's bits pick a shard within the key's block, which lies inside one group.
+        keyBits = bits - min(FlagIndex.keySpreadBits, groupBits)
+        keyMask = keyBits == 0 ? 0 : ~0 << UInt64(64 - keyBits)
         shardGroups = Array(repeating: Array(repeating: TargetShard(expectedCount: FlagIndex.pairsPerShard), count: 1 << groupBits),
                             count: 1 << (bits - groupBits))
     }
 
-    /// The index of all `rules`, and the slot of each of `orderedKeys` (all their keys).
+    /// The index of all `rules`; `orderedKeys` are all their keys, sorted, the order of the records in key order.
     ///
     /// The targets are staged in two passes, so that neither writes to more places at once than a cache holds: each
     /// pair goes first to its group's staging arrays (at most a few hundred groups), then, one group at a time, to its
     /// shard, counted first so each shard's arrays are made once at their size.
-    static func build(rules: [String: FlagRule], orderedKeys: [String]) -> (index: FlagIndex, slots: [Int]) {
+    static func build(rules: [String: FlagRule], orderedKeys: [String]) -> FlagIndex {
         let targetCount = rules.values.reduce(0) { $0 + ($1.state.readsTargets ? $1.targetedKeys.count : 0) }
         var index = FlagIndex(flagCount: rules.count, targetCount: targetCount)
         var staged = [TargetShard.Staging](repeating: TargetShard.Staging(), count: index.shardGroups.count)
-        let slots = orderedKeys.map { key in
+        for (position, key) in orderedKeys.enumerated() {
             let rule = rules[key]!
-            let slot = index.addFlag(key: key, rule: rule)
-            guard rule.state.readsTargets else { return slot }
+            let slot = index.addFlag(key: key, rule: rule, position: position)
+            guard rule.state.readsTargets else { continue }
             let flagHash = index.record(at: slot).hash
             for target in rule.targetedKeys {
                 target.withUTF8Bytes { target in
-                    let hash = KeyHash.pair(keyHash: KeyHash.hash(target), flagHash: flagHash)
-                    staged[index.shard(of: hash) >> index.groupBits].append(hash: hash, flag: slot, key: target)
+                    let (hash, shard) = index.pair(flagHash: flagHash, key: target)
+                    staged[shard >> index.groupBits].append(hash: hash, flag: slot, key: target, shard: shard & index.groupMask)
                 }
             }
-            return slot
         }
         for group in staged.indices {
-            let shards = staged[group].shards(count: 1 << index.groupBits) { index.shard(of: $0) & index.groupMask }
+            let shards = staged[group].shards(count: 1 << index.groupBits)
             staged[group] = TargetShard.Staging()
             index.shardGroups[group] = shards
         }
-        return (index, slots)
+        return index
     }
 
     /// Slots in the flag table (a power of two), occupied or not.
@@ -128,19 +147,19 @@ struct FlagIndex: Sendable {
         }
     }
 
-    /// Whether the pair is in the targets table; `first`, when given, is `firstTargetSlot(pairHash:)` read earlier
-    /// (and `mayBeTargeted` was true).
+    /// Whether the pair is in the targets table; `keyHash` is the targeting key's `KeyHash`, `pairHash` the pair's;
+    /// `first`, when given, is `firstTargetSlot(keyHash:pairHash:)` read earlier (and `mayBeTargeted` was true).
     @inline(__always)
-    func isTargeted(flagSlot: Int, key: UnsafeRawBufferPointer, pairHash: UInt64, first: TargetShard.Slot? = nil) -> Bool {
-        let shard = self.shard(at: shard(of: pairHash))
+    func isTargeted(flagSlot: Int, key: UnsafeRawBufferPointer, keyHash: UInt64, pairHash: UInt64, first: TargetShard.Slot? = nil) -> Bool {
+        let shard = self.shard(at: shard(keyHash: keyHash, pairHash: pairHash))
         guard first != nil || shard.mayContain(hash: pairHash) else { return false }
         return shard.contains(hash: pairHash, flag: flagSlot, key: key, first: first)
     }
 
-    /// False when no flag targets a pair of this hash (the shard's filter); true when one may.
+    /// False when no flag targets this pair (the shard's filter); true when one may.
     @inline(__always)
-    func mayBeTargeted(pairHash: UInt64) -> Bool {
-        shard(at: shard(of: pairHash)).mayContain(hash: pairHash)
+    func mayBeTargeted(keyHash: UInt64, pairHash: UInt64) -> Bool {
+        shard(at: shard(keyHash: keyHash, pairHash: pairHash)).mayContain(hash: pairHash)
     }
 
     /// The first slot a pair's probe reads. Read before the flag is looked up, so that the two reads, each likely a
@@ -148,9 +167,9 @@ struct FlagIndex: Sendable {
     /// The read is not inlined, so it stays where it is called instead of being moved next to its use; it takes the
     /// group list and the shard's place rather than the index, which would be copied whole to be passed.
     @inline(__always)
-    func firstTargetSlot(pairHash: UInt64) -> TargetShard.Slot {
-        FlagIndex.firstSlot(hash: pairHash, groups: shardGroups, group: shard(of: pairHash) &>> groupBits,
-                            shard: shard(of: pairHash) & groupMask)
+    func firstTargetSlot(keyHash: UInt64, pairHash: UInt64) -> TargetShard.Slot {
+        let shard = shard(keyHash: keyHash, pairHash: pairHash)
+        return FlagIndex.firstSlot(hash: pairHash, groups: shardGroups, group: shard &>> groupBits, shard: shard & groupMask)
     }
 
     @inline(never)
@@ -160,11 +179,20 @@ struct FlagIndex: Sendable {
         }
     }
 
-    /// Inlined, so a lookup does not copy the index to pass it; `&>>`, since the shift is known to be less than 64.
+    /// The shard of a pair: the targeting key's hash gives the top `keyBits` of its number (the key's block), the
+    /// pair's top bits the rest (its shard in the block). Inlined, so a lookup does not copy the index to pass it;
+    /// `&>>`, since the shifts are known to be less than 64.
     @inline(__always)
-    private func shard(of pairHash: UInt64) -> Int {
-        shardBits == 0 ? 0 : Int(truncatingIfNeeded: pairHash &>> UInt64(64 - shardBits))
+    func shard(keyHash: UInt64, pairHash: UInt64) -> Int {
+        let bits = (keyHash & keyMask) | ((pairHash &>> UInt64(keyBits)) & ~keyMask)
+        return shardBits == 0 ? 0 : Int(truncatingIfNeeded: bits &>> UInt64(64 - shardBits))
     }
+
+    /// The pairs a shard holds, for tests of the layout.
+    func pairCount(ofShard shard: Int) -> Int { self.shard(at: shard).count }
+
+    /// Shards one targeting key's pairs may fall in: a block of neighbouring shards in one group.
+    var shardsPerKey: Int { 1 << (shardBits - keyBits) }
 
     @inline(__always)
     private func shard(at shard: Int) -> TargetShard {
@@ -174,34 +202,41 @@ struct FlagIndex: Sendable {
     /// Whether adding a flag keeps the table at most three quarters full; if not, the snapshot builds a larger index.
     var hasRoomForAnotherFlag: Bool { 4 * (count + 1) <= 3 * slotCapacity }
 
-    /// Adds a flag that is not in the index yet, under the key the snapshot looks it up by; the caller checked
-    /// `hasRoomForAnotherFlag`. Returns its slot.
-    mutating func add(key: String, rule: FlagRule) -> Int {
-        let slot = addFlag(key: key, rule: rule)
+    /// Adds a flag that is not in the index yet, under the key the snapshot looks it up by, at `position` in the key
+    /// order; the caller checked `hasRoomForAnotherFlag`.
+    mutating func add(key: String, rule: FlagRule, position: Int) {
+        let slot = addFlag(key: key, rule: rule, position: position)
         if rule.state.readsTargets { changeTargets(ofFlagAt: slot, adding: rule.targetedKeys, removing: []) }
+    }
+
+    /// Adds the flag's record (in the table and in key order) and key, not its targets. Returns its slot.
+    private mutating func addFlag(key: String, rule: FlagRule, position: Int) -> Int {
+        let keyStart = flagKeyBytes.count
+        flagKeyBytes.append(contentsOf: key.utf8)
+        let hash = flagKeyBytes.withUnsafeBytes { KeyHash.hash(UnsafeRawBufferPointer(rebasing: $0[keyStart...])) }
+        var slot = Int(truncatingIfNeeded: hash) & slotMask
+        while record(at: slot).isOccupied { slot = (slot + 1) & slotMask }
+        let record = FlagRecord(rule: rule, hash: hash, slot: slot, keyStart: keyStart, keyLength: flagKeyBytes.count - keyStart)
+        chunks[slot >> chunkBits][slot & chunkMask] = record
+        recordsInKeyOrder.insert(entryInKeyOrder(record), at: position)
+        count += 1
         return slot
     }
 
-    /// Adds the flag's record and key, not its targets.
-    private mutating func addFlag(key: String, rule: FlagRule) -> Int {
-        let keyStart = flagKeyBytes.count
-        flagKeyBytes.append(contentsOf: key.utf8)
-        let record = flagKeyBytes.withUnsafeBytes { bytes in
-            let key = UnsafeRawBufferPointer(rebasing: bytes[keyStart...])
-            return FlagRecord(rule: rule, hash: KeyHash.hash(key), keyStart: keyStart, keyLength: key.count)
-        }
-        var index = Int(truncatingIfNeeded: record.hash) & slotMask
-        while self.record(at: index).isOccupied { index = (index + 1) & slotMask }
-        chunks[index >> chunkBits][index & chunkMask] = record
-        count += 1
-        return index
+    /// The record's entry in key order; its bucket prefix only for a phased flag, the one state that buckets (made
+    /// for every flag, it was a tenth of the build).
+    private func entryInKeyOrder(_ record: FlagRecord) -> RecordsInKeyOrder.Entry {
+        let prefix = record.state == .releasing ? flagKey(of: record) { record.bucketing.prefix(flagKey: $0) } : Murmur3.Accumulator()
+        return RecordsInKeyOrder.Entry(record: record, bucketPrefix: prefix)
     }
 
-    /// Swaps a changed rule into the slot of the same key: new fields, and only the targets that differ.
-    mutating func update(slot: Int, from old: FlagRule, to new: FlagRule) {
+    /// Swaps a changed rule into the slot of the same key, at `position` in the key order: new fields, and only
+    /// the targets that differ.
+    mutating func update(slot: Int, position: Int, from old: FlagRule, to new: FlagRule) {
         let record = record(at: slot)
-        chunks[slot >> chunkBits][slot & chunkMask] = FlagRecord(rule: new, hash: record.hash, keyStart: Int(record.keyStart),
-                                                                 keyLength: Int(record.keyLength))
+        let updated = FlagRecord(rule: new, hash: record.hash, slot: slot, keyStart: Int(record.keyStart), keyLength: Int(record.keyLength))
+        chunks[slot >> chunkBits][slot & chunkMask] = updated
+        recordsInKeyOrder[position] = entryInKeyOrder(updated)
         let before = old.state.readsTargets ? old.targetedKeys : []
         let after = new.state.readsTargets ? new.targetedKeys : []
         if before != after {
@@ -213,17 +248,23 @@ struct FlagIndex: Sendable {
         let flagHash = record(at: slot).hash
         for key in removed {
             key.withUTF8Bytes { key in
-                let hash = KeyHash.pair(keyHash: KeyHash.hash(key), flagHash: flagHash)
-                let shard = shard(of: hash)
+                let (hash, shard) = pair(flagHash: flagHash, key: key)
                 shardGroups[shard >> groupBits][shard & groupMask].remove(hash: hash, flag: slot, key: key)
             }
         }
         for key in added {
             key.withUTF8Bytes { key in
-                let hash = KeyHash.pair(keyHash: KeyHash.hash(key), flagHash: flagHash)
-                let shard = shard(of: hash)
+                let (hash, shard) = pair(flagHash: flagHash, key: key)
                 shardGroups[shard >> groupBits][shard & groupMask].insert(hash: hash, flag: slot, key: key)
             }
         }
+    }
+
+    /// The hash and the shard of the pair of a flag (by its `KeyHash`) and a targeting key, as the build and the
+    /// swaps place it.
+    private func pair(flagHash: UInt64, key: UnsafeRawBufferPointer) -> (hash: UInt64, shard: Int) {
+        let keyHash = KeyHash.hash(key)
+        let hash = KeyHash.pair(keyHash: keyHash, flagHash: flagHash)
+        return (hash, shard(keyHash: keyHash, pairHash: hash))
     }
 }

@@ -10,11 +10,13 @@ public struct FlagOutcome: Sendable, Equatable {
         }
     }
 
+    // In this order the outcome is 32 bytes, not 40 (the one-byte fields after the 8-byte ones leave no padding
+    // between): a bulk evaluation of every flag writes one per flag.
     public var key: String
+    public var revision: Int
     public var value: Bool
     public var reason: EvaluationReason?
     public var failure: Failure?
-    public var revision: Int
     public var state: FixState
 
     public init(rule: FlagRule, value: Bool, reason: EvaluationReason) {

@@ -11,15 +11,19 @@ struct FlagRecord: Sendable {
     var rolloutPercentage: UInt8
     var bucketing: Bucketing
     var isOccupied: Bool
+    /// The record's slot in the flag table, for its copy in key order (`RecordsInKeyOrder`), whose reader needs it
+    /// to find the flag's targets. It fills what would be padding: the record stays 32 bytes.
+    var slot: UInt32
 
     static let empty = FlagRecord(hash: 0, revision: 0, keyStart: 0, keyLength: 0, state: .draft, rolloutPercentage: 0, bucketing: .flagd,
-                                  isOccupied: false)
+                                  isOccupied: false, slot: 0)
 }
 
 extension FlagRecord {
-    init(rule: FlagRule, hash: UInt64, keyStart: Int, keyLength: Int) {
+    init(rule: FlagRule, hash: UInt64, slot: Int, keyStart: Int, keyLength: Int) {
         self.init(hash: hash, revision: rule.revision, keyStart: UInt32(keyStart), keyLength: UInt32(keyLength), state: rule.state,
-                  rolloutPercentage: UInt8(min(100, max(0, rule.rolloutPercentage))), bucketing: rule.bucketing, isOccupied: true)
+                  rolloutPercentage: UInt8(min(100, max(0, rule.rolloutPercentage))), bucketing: rule.bucketing, isOccupied: true,
+                  slot: UInt32(slot))
     }
 }
 

@@ -5,29 +5,31 @@ extension TargetShard {
     /// shards one group at a time, the writes stay where a cache holds them (`FlagIndex.build`).
     struct Staging {
         private var pairs: [Slot] = []
+        /// Each pair's shard within the group, found when it was staged (the pair's hash alone does not tell it).
+        private var places: [UInt32] = []
         /// The pairs' keys as a shard stores them (`appendKey`); a staged pair's `keyStart` points here.
         private var keyBytes: [UInt8] = []
 
-        mutating func append(hash: UInt64, flag: Int, key: UnsafeRawBufferPointer) {
+        mutating func append(hash: UInt64, flag: Int, key: UnsafeRawBufferPointer, shard: Int) {
             pairs.append(Slot(hash: hash, flag: UInt32(flag), keyStart: TargetShard.appendKey(key, to: &keyBytes)))
+            places.append(UInt32(shard))
         }
 
-        /// The group's `count` shards, `shardOf` telling a pair hash's place in the group. The pairs are counted per
-        /// shard, then ordered by shard (a counting sort), so each shard's pairs and key bytes are copied in one run
-        /// into arrays made at their final size.
-        func shards(count: Int, shardOf: (UInt64) -> Int) -> [TargetShard] {
+        /// The group's `count` shards. The pairs are counted per shard, then ordered by shard (a counting sort), so
+        /// each shard's pairs and key bytes are copied in one run into arrays made at their final size.
+        func shards(count: Int) -> [TargetShard] {
             var starts = [Int](repeating: 0, count: count + 1)
             var keyByteCounts = [Int](repeating: 0, count: count)
-            let places = pairs.map { pair in
-                let shard = shardOf(pair.hash)
+            for (pair, place) in zip(pairs, places) {
+                let shard = Int(place)
                 starts[shard + 1] += 1
                 keyByteCounts[shard] += keyLength(at: pair.keyStart) + 4
-                return shard
             }
             for shard in 0..<count { starts[shard + 1] += starts[shard] }
             var next = starts
             var ordered = [Int](repeating: 0, count: pairs.count)
-            for (pair, shard) in places.enumerated() {
+            for (pair, place) in places.enumerated() {
+                let shard = Int(place)
                 ordered[next[shard]] = pair
                 next[shard] += 1
             }

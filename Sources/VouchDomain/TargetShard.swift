@@ -1,8 +1,9 @@
 /// One part of the snapshot's targets table: an open-addressing table (linear probing) of (flag, targeting key)
 /// pairs, and the keys' bytes next to it.
 ///
-/// The table is split into shards by the pair hash's top bits so that swapping one rule in copies only the shards
-/// its keys fall in, not every pair.
+/// The table is split into shards (by the targeting key's hash, then the pair's: `FlagIndex.shard(keyHash:pairHash:)`)
+/// so that swapping one rule in copies only the shards its keys fall in, not every pair, and a bulk evaluation for
+/// one key reads a few shards' filters only.
 struct TargetShard: Sendable {
     struct Slot: Sendable {
         var hash: UInt64
