@@ -20,14 +20,15 @@ extension PostgresConnection {
     /// Queues the statement (prepared now, the first time its text is seen) to be sent with the next one whose
     /// answer is needed.
     public func executeDeferred(_ sql: String, _ values: [SQLValue]) throws {
-        let parameters = PostgresParameters(values)
-        let name = try preparedStatement(sql, parameters: parameters)
-        deferredStatements.append(PostgresDeferredStatement(sql: sql, name: name, parameters: parameters))
-        if deferredStatements.count >= Self.deferredStatementLimit { try flush() }
+        try queue(sql, values, check: nil)
     }
 
     /// Queues a read whose rows only `check` looks at, to be sent with the next statement whose answer is needed.
     public func executeDeferred(_ sql: String, _ values: [SQLValue], checking check: @escaping ([SQLRow]) throws -> Void) throws {
+        try queue(sql, values, check: check)
+    }
+
+    private func queue(_ sql: String, _ values: [SQLValue], check: (([SQLRow]) throws -> Void)?) throws {
         let parameters = PostgresParameters(values)
         let name = try preparedStatement(sql, parameters: parameters)
         deferredStatements.append(PostgresDeferredStatement(sql: sql, name: name, parameters: parameters, check: check))
