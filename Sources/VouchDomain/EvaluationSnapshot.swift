@@ -17,9 +17,39 @@ public final class EvaluationSnapshot: Sendable {
 
     /// - Parameter revision: the configuration revision the rules were read at; at least their newest version.
     public convenience init(rules: [String: FlagRule], generation: UInt64 = 0, revision: Int64 = 0) {
-        let keys = rules.keys.sorted()
-        self.init(rules: RuleTable(rules), orderedKeys: keys, index: FlagIndex.build(rules: rules, orderedKeys: keys), generation: generation,
-                  revision: max(revision, rules.values.map(\.version).max() ?? 0))
+        self.init(rules: Array(rules.values), generation: generation, revision: revision)
+    }
+
+    /// The snapshot of rules as a store reads them, in any order; of two rules with the same key the later one
+    /// counts. Taking them as they come, not as a dictionary, spares a start-up a million hashed insertions and
+    /// look-ups at a million fixes, each a cache miss (BENCHMARKS.md, part 12).
+    public convenience init(rules: [FlagRule], generation: UInt64 = 0, revision: Int64 = 0) {
+        let sorted = EvaluationSnapshot.keyOrder(of: rules)
+        self.init(rules: RuleTable(rules), orderedKeys: sorted.keys,
+                  index: FlagIndex.build(rules: rules, order: sorted.order, orderedKeys: sorted.keys), generation: generation,
+                  revision: max(revision, rules.reduce(0) { max($0, $1.version) }))
+    }
+
+    /// The rules' keys in order, and for each the position of its rule in `rules`; a key given twice keeps its
+    /// last rule.
+    private static func keyOrder(of rules: [FlagRule]) -> (keys: [String], order: [Int]) {
+        // Sorted as (key, position) pairs side by side, so a comparison reads the two keys and nothing else. The
+        // sort is stable, so of equal keys the later rule comes last.
+        var pairs = rules.indices.map { (key: rules[$0].key, position: $0) }
+        pairs.sort { $0.key < $1.key }
+        var keys: [String] = []
+        var order: [Int] = []
+        keys.reserveCapacity(pairs.count)
+        order.reserveCapacity(pairs.count)
+        for pair in pairs {
+            if let last = keys.last, last == pair.key {
+                order[order.count - 1] = pair.position
+            } else {
+                keys.append(pair.key)
+                order.append(pair.position)
+            }
+        }
+        return (keys, order)
     }
 
     private init(rules: RuleTable, orderedKeys: [String], index: FlagIndex, generation: UInt64, revision: Int64) {
@@ -152,7 +182,7 @@ public final class EvaluationSnapshot: Sendable {
             return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, index: index, generation: generation + 1,
                                       revision: nextRevision)
         default:
-            return EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: next.values.map { ($0.key, $0) }), generation: generation + 1,
+            return EvaluationSnapshot(rules: Array(next.values), generation: generation + 1,
                                       revision: nextRevision)
         }
     }

@@ -73,17 +73,20 @@ struct FlagIndex: Sendable {
                             count: 1 << (bits - groupBits))
     }
 
-    /// The index of all `rules`; `orderedKeys` are all their keys, sorted, the order of the records in key order.
+    /// The index of the rules `rules[order[0]]`, `rules[order[1]]`, …, whose keys are `orderedKeys`, sorted: the
+    /// order of the records in key order. The rules are visited in key order, which is also the order a store
+    /// reads their targets in, so their sets and keys are read from memory mostly in the order they were made.
     ///
     /// The targets are staged in two passes, so that neither writes to more places at once than a cache holds: each
     /// pair goes first to its group's staging arrays (at most a few hundred groups), then, one group at a time, to its
     /// shard, counted first so each shard's arrays are made once at their size.
-    static func build(rules: [String: FlagRule], orderedKeys: [String]) -> FlagIndex {
-        let targetCount = rules.values.reduce(0) { $0 + ($1.state.readsTargets ? $1.targetedKeys.count : 0) }
-        var index = FlagIndex(flagCount: rules.count, targetCount: targetCount)
+    static func build(rules: [FlagRule], order: [Int], orderedKeys: [String]) -> FlagIndex {
+        let targetCount = order.reduce(0) { $0 + (rules[$1].state.readsTargets ? rules[$1].targetedKeys.count : 0) }
+        var index = FlagIndex(flagCount: order.count, targetCount: targetCount)
+        index.flagKeyBytes.reserveCapacity(orderedKeys.reduce(0) { $0 + $1.utf8.count })
         var staged = [TargetShard.Staging](repeating: TargetShard.Staging(), count: index.shardGroups.count)
         for (position, key) in orderedKeys.enumerated() {
-            let rule = rules[key]!
+            let rule = rules[order[position]]
             let slot = index.addFlag(key: key, rule: rule, position: position)
             guard rule.state.readsTargets else { continue }
             let flagHash = index.record(at: slot).hash

@@ -14,13 +14,23 @@ public struct RuleTable: Sendable {
     static let rulesPerBucket = 64
 
     public init(_ rules: [String: FlagRule]) {
+        self.init(Array(rules.values))
+    }
+
+    /// The table of `rules`, each under its own key; of two rules with the same key the later one counts. Every
+    /// bucket is made at its final size (the rules are counted per bucket first), so none grows by rehashing, and
+    /// the rules are read in the order they lie in memory.
+    init(_ rules: [FlagRule]) {
         var bits = 0
         while (1 << bits) * RuleTable.rulesPerBucket < rules.count { bits += 1 }
         bucketBits = bits
-        var buckets = [[String: FlagRule]](repeating: [:], count: 1 << bits)
-        for (key, rule) in rules { buckets[RuleTable.bucket(of: key, bits: bits)][key] = rule }
+        let bucketOfRule = rules.map { RuleTable.bucket(of: $0.key, bits: bits) }
+        var sizes = [Int](repeating: 0, count: 1 << bits)
+        for bucket in bucketOfRule { sizes[bucket] += 1 }
+        var buckets = sizes.map { [String: FlagRule](minimumCapacity: $0) }
+        for (bucket, rule) in zip(bucketOfRule, rules) { buckets[bucket][rule.key] = rule }
         self.buckets = buckets
-        count = rules.count
+        count = buckets.reduce(0) { $0 + $1.count }
     }
 
     public subscript(key: String) -> FlagRule? {

@@ -65,7 +65,7 @@ public final class VouchApplication: Sendable {
         // follower, never missed.
         let loadedRevision = try store.configurationRevision()
         follower = store.isShared ? ClusterFollower(store: store, revision: loadedRevision, logger: logger) : nil
-        snapshots = SnapshotHolder(EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: try store.flagRules().map { ($0.key, $0) }),
+        snapshots = SnapshotHolder(EvaluationSnapshot(rules: try store.flagRules(),
                                                       revision: loadedRevision))
         tokens = TokenDirectory()
         tokens.load(try store.activeTokens(), revokedHashes: try store.revokedTokenHashes())

@@ -91,22 +91,27 @@ extension RelationalStore {
         }
     }
 
+    /// Every fix's rule, in key order.
+    ///
+    /// Both reads come ordered by fix key (the fixes table and the targets' primary keys are in that order, so
+    /// SQLite sorts nothing, and its `UNION ALL` merges the two parts), and are joined by walking them side by side:
+    /// no table of a million fix keys is hashed, filled and probed at random, which at a million fixes cost more
+    /// than the reads (BENCHMARKS.md, part 12). Rows are read as they are stepped (no [SQLRow]); each fix's keys
+    /// become one set, sized once. Should the two orders ever disagree (a target row whose fix is not met in turn),
+    /// the sets are joined by key instead, so the result never depends on the order.
     public func flagRules() throws -> [FlagRule] {
         try storage.read { connection in
-            // Rows are read as they are stepped (no [SQLRow]); UNION ALL because the sets drop duplicates anyway,
-            // where UNION made SQLite sort every row into a temporary b-tree first.
-            // Both parts come mostly grouped by fix (each scans a table keyed by fix first), so a row of the same
-            // fix as the one before joins its group without a String or a hash of the fix key; each group becomes
-            // one set, sized once. A fix met again later (another part, another order) merges into its set.
-            var targets: [String: Set<String>] = [:]
+            // The targeted keys in groups, one per run of rows of the same fix.
+            var groups: [(fix: String, keys: Set<String>)] = []
             var groupFix: String?
             var group: [String] = []
             func closeGroup() {
                 guard let fix = groupFix else { return }
-                if targets[fix] == nil { targets[fix] = Set(group) } else { targets[fix]!.formUnion(group) }
+                groups.append((fix, Set(group)))
                 group.removeAll(keepingCapacity: true)
             }
-            try connection.forEachRow(RelationalStore.targetedKeysSQL.replacingOccurrences(of: "UNION", with: "UNION ALL")) { row in
+            let targetsSQL = RelationalStore.targetedKeysSQL.replacingOccurrences(of: "UNION", with: "UNION ALL") + " ORDER BY 1"
+            try connection.forEachRow(targetsSQL) { row in
                 if let fix = groupFix, row.text(0, equals: fix) {
                     group.append(row.string(1))
                     return
@@ -117,14 +122,36 @@ extension RelationalStore {
             }
             closeGroup()
             var rules: [FlagRule] = []
-            try connection.forEachRow("SELECT key, state, revision, rollout_percentage, rollout_bucketing FROM fixes") { row in
-                let key = row.string(0)
-                rules.append(FlagRule(key: key, state: FixState(rawValue: row.string(1)) ?? .paused, revision: row.int(2),
-                                      targetedKeys: targets[key] ?? [], rolloutPercentage: row.optionalInt(3) ?? 0,
-                                      bucketing: Bucketing(rawValue: row.string(4)) ?? .flagd))
+            try connection.forEachRow("SELECT key, state, revision, rollout_percentage, rollout_bucketing FROM fixes ORDER BY key") { row in
+                rules.append(FlagRule(key: row.string(0), state: FixState(rawValue: row.string(1)) ?? .paused, revision: row.int(2),
+                                      rolloutPercentage: row.optionalInt(3) ?? 0, bucketing: Bucketing(rawValue: row.string(4)) ?? .flagd))
             }
+            RelationalStore.attach(groups, to: &rules)
             return rules
         }
+    }
+
+    /// Gives each rule the targeted keys of the groups under its key. Both lists are expected in the same order of
+    /// keys, and are walked side by side; if a group is left unmatched (the orders disagree, or a group's fix is
+    /// not among the rules), the groups are joined by key instead, so the result never depends on the order.
+    static func attach(_ groups: [(fix: String, keys: Set<String>)], to rules: inout [FlagRule]) {
+        var next = 0
+        for position in rules.indices {
+            while next < groups.count && groups[next].fix == rules[position].key {
+                // The group's set itself when it is the first (a fix's keys are one group but where a source
+                // repeats a key): no copy.
+                if rules[position].targetedKeys.isEmpty {
+                    rules[position].targetedKeys = groups[next].keys
+                } else {
+                    rules[position].targetedKeys.formUnion(groups[next].keys)
+                }
+                next += 1
+            }
+        }
+        guard next < groups.count else { return }
+        var byFix: [String: Set<String>] = [:]
+        for group in groups { byFix[group.fix, default: []].formUnion(group.keys) }
+        for position in rules.indices { rules[position].targetedKeys = byFix[rules[position].key] ?? [] }
     }
 
     /// The fix's rule as this transaction leaves it; `version` is the configuration revision it commits with.

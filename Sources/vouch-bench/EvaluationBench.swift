@@ -29,7 +29,7 @@ enum EvaluationBench {
 
         let rules = loaded ?? workload.rules
         Report.line("In-process evaluation snapshot source", loaded == nil ? "generated in memory" : "RelationalStore.flagRules(), as vouchd loads it")
-        let snapshot = EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: rules.map { ($0.key, $0) }))
+        let snapshot = EvaluationSnapshot(rules: rules)
         let (wall, cpu, total) = measureRounds(snapshot, mixed, calls: calls)
         Report.line("In-process evaluation calls", String(total))
         Report.line("In-process evaluation rounds ns per call", Report.list(wall))
@@ -59,7 +59,7 @@ enum EvaluationBench {
         if loaded != nil {
             // The same rules as generated in memory: the sets share the population's String objects, allocated in order.
             // The gap to the headline is what the loaded snapshot's memory layout costs.
-            let generated = EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: workload.rules.map { ($0.key, $0) }))
+            let generated = EvaluationSnapshot(rules: workload.rules)
             let (wall, _, _) = measureRounds(generated, mixed, calls: calls / 2)
             Report.line("In-process evaluation ns per call, snapshot generated in memory (median)", Report.fixed(Report.median(wall)))
         }

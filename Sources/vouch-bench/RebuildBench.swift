@@ -15,7 +15,7 @@ enum RebuildBench {
         var fromMemory: [Double] = []
         for _ in 0..<runs {
             let start = clock.now
-            let snapshot = EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: workload.rules.map { ($0.key, $0) }))
+            let snapshot = EvaluationSnapshot(rules: workload.rules)
             fromMemory.append(Report.milliseconds(clock.now - start))
             kept.append(snapshot)
         }
@@ -34,7 +34,7 @@ enum RebuildBench {
             let start = clock.now
             let rules = try store.flagRules()
             let loaded = clock.now
-            let snapshot = EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: rules.map { ($0.key, $0) }))
+            let snapshot = EvaluationSnapshot(rules: rules)
             let built = clock.now
             loadOnly.append(Report.milliseconds(loaded - start))
             fromStore.append(Report.milliseconds(built - start))
@@ -48,7 +48,7 @@ enum RebuildBench {
         Report.line("Snapshot load from SQLite and build ms (median)", Report.fixed(Report.median(fromStore), 2))
 
         // (c) One swap after a change: `replacing(_:with:)` with one rule gaining a target, as SnapshotHolder.update does.
-        var snapshot = EvaluationSnapshot(rules: Dictionary(uniqueKeysWithValues: workload.rules.map { ($0.key, $0) }))
+        var snapshot = EvaluationSnapshot(rules: workload.rules)
         var random = SplitMix64(seed: 7)
         var swaps: [Double] = []
         for run in 0..<swapRuns {

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One result row, read by column position.
 public struct SQLRow: Sendable {
@@ -73,7 +74,8 @@ public struct SQLRowCursor {
         let count = Int(sqlite3_column_bytes(statement, Int32(column)))
         guard let text = sqlite3_column_text(statement, Int32(column)) else { return other.isEmpty }
         var other = other
-        return other.withUTF8 { $0.count == count && $0.elementsEqual(UnsafeBufferPointer(start: text, count: count)) }
+        // memcmp, not `elementsEqual`, which compared byte by byte: this runs once per targeted key at start.
+        return other.withUTF8 { $0.count == count && (count == 0 || memcmp($0.baseAddress!, text, count) == 0) }
     }
 
     public func int(_ column: Int) -> Int {
