@@ -4,8 +4,8 @@
 /// flat `FlagIndex`, not `rules`: the table of `FlagRule`s is kept for writers (which compare versions and
 /// compute what a changed rule adds and removes) and is never touched by a request.
 public final class EvaluationSnapshot: Sendable {
-    /// The rules by flag key; each is stored under its own `key`. Split into buckets, so a swap copies one.
-    public let rules: RuleTable
+    /// The rules by flag key; each is stored under its own `key`, in the index beside its record.
+    public var rules: RuleTable { RuleTable(index: index) }
     /// Keys in order, so bulk answers are stable and their ETags repeatable.
     public let orderedKeys: [String]
     /// Counts swaps, for metrics and logs.
@@ -25,8 +25,8 @@ public final class EvaluationSnapshot: Sendable {
     /// look-ups at a million fixes, each a cache miss (BENCHMARKS.md, part 12).
     public convenience init(rules: [FlagRule], generation: UInt64 = 0, revision: Int64 = 0) {
         let sorted = EvaluationSnapshot.keyOrder(of: rules)
-        self.init(rules: RuleTable(rules), orderedKeys: sorted.keys,
-                  index: FlagIndex.build(rules: rules, order: sorted.order, orderedKeys: sorted.keys), generation: generation,
+        self.init(orderedKeys: sorted.keys, index: FlagIndex.build(rules: rules, order: sorted.order, orderedKeys: sorted.keys),
+                  generation: generation,
                   revision: max(revision, rules.reduce(0) { max($0, $1.version) }))
     }
 
@@ -52,8 +52,7 @@ public final class EvaluationSnapshot: Sendable {
         return (keys, order)
     }
 
-    private init(rules: RuleTable, orderedKeys: [String], index: FlagIndex, generation: UInt64, revision: Int64) {
-        self.rules = rules
+    private init(orderedKeys: [String], index: FlagIndex, generation: UInt64, revision: Int64) {
         self.orderedKeys = orderedKeys
         self.index = index
         self.generation = generation
@@ -163,27 +162,25 @@ public final class EvaluationSnapshot: Sendable {
     /// addition to a full table, builds the index anew.
     public func replacing(_ key: String, with rule: FlagRule?) -> EvaluationSnapshot {
         let old = rules[key]
-        var next = rules
-        next[key] = rule
         let nextRevision = max(revision, rule?.version ?? 0)
         var index = self.index
         switch (old, rule) {
         case (let old?, let rule?):
             index.update(slot: index.slot(of: key)!, position: insertionPosition(of: key), from: old, to: rule)
-            return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, index: index, generation: generation + 1,
-                                      revision: nextRevision)
+            return EvaluationSnapshot(orderedKeys: orderedKeys, index: index, generation: generation + 1, revision: nextRevision)
         case (nil, let rule?) where index.hasRoomForAnotherFlag:
             let position = insertionPosition(of: key)
             index.add(key: key, rule: rule, position: position)
             var keys = orderedKeys
             keys.insert(key, at: position)
-            return EvaluationSnapshot(rules: next, orderedKeys: keys, index: index, generation: generation + 1, revision: nextRevision)
+            return EvaluationSnapshot(orderedKeys: keys, index: index, generation: generation + 1, revision: nextRevision)
         case (nil, nil):
-            return EvaluationSnapshot(rules: next, orderedKeys: orderedKeys, index: index, generation: generation + 1,
-                                      revision: nextRevision)
+            return EvaluationSnapshot(orderedKeys: orderedKeys, index: index, generation: generation + 1, revision: nextRevision)
         default:
-            return EvaluationSnapshot(rules: Array(next.values), generation: generation + 1,
-                                      revision: nextRevision)
+            // A removal, or an addition to a full table: the index is built anew, in the order of the keys.
+            var next = orderedKeys.compactMap { $0 == key ? nil : self.index.slot(of: $0).flatMap(self.index.rule(at:)) }
+            if let rule { next.append(rule) }
+            return EvaluationSnapshot(rules: next, generation: generation + 1, revision: nextRevision)
         }
     }
 

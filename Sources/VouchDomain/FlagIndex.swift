@@ -29,6 +29,10 @@ struct FlagIndex: Sendable {
     private let slotMask: Int
     private let chunkBits: Int
     private let chunkMask: Int
+    /// Each flag's rule, in the slot of its record, in chunks like the table: what writers read (`RuleTable`), never
+    /// an evaluation. Kept by slot, a rule is found by the probe that finds its record, and the build writes it
+    /// where its record goes instead of hashing its key into a dictionary of a million (BENCHMARKS.md, part 12).
+    private var ruleChunks: [[FlagRule?]]
     private(set) var flagKeyBytes: [UInt8] = []
     private(set) var count = 0
     /// The records in the snapshot's key order, each position that of its key in `EvaluationSnapshot.orderedKeys`.
@@ -57,6 +61,7 @@ struct FlagIndex: Sendable {
         while 4 * flagCount > 3 * capacity { capacity *= 2 }
         let perChunk = min(capacity, FlagIndex.recordsPerChunk)
         chunks = Array(repeating: Array(repeating: .empty, count: perChunk), count: capacity / perChunk)
+        ruleChunks = Array(repeating: Array(repeating: nil, count: perChunk), count: capacity / perChunk)
         slotMask = capacity - 1
         chunkBits = perChunk.trailingZeroBitCount
         chunkMask = perChunk - 1
@@ -84,7 +89,12 @@ struct FlagIndex: Sendable {
         let targetCount = order.reduce(0) { $0 + (rules[$1].state.readsTargets ? rules[$1].targetedKeys.count : 0) }
         var index = FlagIndex(flagCount: order.count, targetCount: targetCount)
         index.flagKeyBytes.reserveCapacity(orderedKeys.reduce(0) { $0 + $1.utf8.count })
-        var staged = [TargetShard.Staging](repeating: TargetShard.Staging(), count: index.shardGroups.count)
+        // Each group's share of the pairs, a little more for the uneven spread, and the keys' bytes at the length
+        // of the first few.
+        let sample = order.lazy.flatMap { rules[$0].targetedKeys.prefix(4) }.prefix(64)
+        let keyBytesPerPair = 4 + (sample.isEmpty ? 36 : sample.reduce(0) { $0 + $1.utf8.count } / sample.count)
+        let pairsPerGroup = targetCount / index.shardGroups.count + targetCount / index.shardGroups.count / 8 + 16
+        var staged = (0..<index.shardGroups.count).map { _ in TargetShard.Staging(pairs: pairsPerGroup, keyBytesPerPair: keyBytesPerPair) }
         for (position, key) in orderedKeys.enumerated() {
             let rule = rules[order[position]]
             let slot = index.addFlag(key: key, rule: rule, position: position)
@@ -122,6 +132,14 @@ struct FlagIndex: Sendable {
     func record(at slot: Int) -> FlagRecord {
         chunks[slot &>> chunkBits][slot & chunkMask]
     }
+
+    /// The rule of the flag in a slot; nil for a free slot.
+    func rule(at slot: Int) -> FlagRule? {
+        ruleChunks[slot &>> chunkBits][slot & chunkMask]
+    }
+
+    /// Every rule, in slot order.
+    var rules: some Sequence<FlagRule> { ruleChunks.lazy.flatMap { $0.lazy.compactMap { $0 } } }
 
     /// The slot of the flag with this key, if any.
     @inline(__always)
@@ -221,6 +239,7 @@ struct FlagIndex: Sendable {
         while record(at: slot).isOccupied { slot = (slot + 1) & slotMask }
         let record = FlagRecord(rule: rule, hash: hash, slot: slot, keyStart: keyStart, keyLength: flagKeyBytes.count - keyStart)
         chunks[slot >> chunkBits][slot & chunkMask] = record
+        ruleChunks[slot >> chunkBits][slot & chunkMask] = rule
         recordsInKeyOrder.insert(entryInKeyOrder(record), at: position)
         count += 1
         return slot
@@ -239,6 +258,7 @@ struct FlagIndex: Sendable {
         let record = record(at: slot)
         let updated = FlagRecord(rule: new, hash: record.hash, slot: slot, keyStart: Int(record.keyStart), keyLength: Int(record.keyLength))
         chunks[slot >> chunkBits][slot & chunkMask] = updated
+        ruleChunks[slot >> chunkBits][slot & chunkMask] = new
         recordsInKeyOrder[position] = entryInKeyOrder(updated)
         let before = old.state.readsTargets ? old.targetedKeys : []
         let after = new.state.readsTargets ? new.targetedKeys : []

@@ -10,6 +10,16 @@ extension TargetShard {
         /// The pairs' keys as a shard stores them (`appendKey`); a staged pair's `keyStart` points here.
         private var keyBytes: [UInt8] = []
 
+        init() {}
+
+        /// Staging made with room for about `pairs` pairs of keys of `keyBytesPerPair` bytes each (with their
+        /// length), so the arrays seldom grow by copying themselves.
+        init(pairs: Int, keyBytesPerPair: Int) {
+            self.pairs.reserveCapacity(pairs)
+            places.reserveCapacity(pairs)
+            keyBytes.reserveCapacity(pairs * keyBytesPerPair)
+        }
+
         mutating func append(hash: UInt64, flag: Int, key: UnsafeRawBufferPointer, shard: Int) {
             pairs.append(Slot(hash: hash, flag: UInt32(flag), keyStart: TargetShard.appendKey(key, to: &keyBytes)))
             places.append(UInt32(shard))

@@ -1,45 +1,46 @@
 import Testing
 import VouchDomain
 
-/// The snapshot's rules split into buckets (RuleTable) answer as the one dictionary they replaced did, and a changed
-/// copy leaves the table it came from as it was.
+/// The snapshot's rules (RuleTable, kept in the index beside the records) answer as a dictionary of the same rules
+/// would, through changes, additions and removals, and a swapped snapshot leaves the rules of the one it came from as
+/// they were.
 @Suite struct RuleTableTests {
     @Test func answersAsADictionaryThroughChangesAndLeavesItsOriginalAlone() {
-        // 1,000 rules: 16 buckets, so keys fall in different ones.
+        // 1,000 rules: a table of 2,048 slots in two chunks, and additions that outgrow it.
         var reference = Dictionary(uniqueKeysWithValues: (0..<1_000).map { number in
             ("ios.settings.fix-\(number)", FlagRule(key: "ios.settings.fix-\(number)", state: .testing, revision: 1, targetedKeys: ["user-\(number)"]))
         })
-        let original = RuleTable(reference)
+        let original = EvaluationSnapshot(rules: reference)
         let before = reference
-        var table = original
-        #expect(table.count == 1_000)
+        var snapshot = original
+        #expect(snapshot.rules.count == 1_000)
         for step in 0..<300 {
             let key = "ios.settings.fix-\(step * 7 % 1_300)"
             let rule: FlagRule? = step % 5 == 0 ? nil : FlagRule(key: key, state: .released, revision: step, targetedKeys: [])
-            table[key] = rule
+            snapshot = snapshot.replacing(key, with: rule)
             reference[key] = rule
-            #expect(table[key] == reference[key])
-            #expect(table.count == reference.count)
+            #expect(snapshot.rules[key] == reference[key])
+            #expect(snapshot.rules.count == reference.count)
         }
-        #expect(Set(table.keys) == Set(reference.keys))
-        #expect(Dictionary(uniqueKeysWithValues: table.values.map { ($0.key, $0) }) == reference)
-        #expect(table["ios.settings.unknown"] == nil)
-        // The original is a value: none of the changes reached it.
-        #expect(original.count == before.count)
-        #expect(Dictionary(uniqueKeysWithValues: original.values.map { ($0.key, $0) }) == before)
+        #expect(Set(snapshot.rules.keys) == Set(reference.keys))
+        #expect(Dictionary(uniqueKeysWithValues: snapshot.rules.values.map { ($0.key, $0) }) == reference)
+        #expect(snapshot.rules["ios.settings.unknown"] == nil)
+        // The original is immutable: none of the changes reached it.
+        #expect(original.rules.count == before.count)
+        #expect(Dictionary(uniqueKeysWithValues: original.rules.values.map { ($0.key, $0) }) == before)
     }
 
     @Test func anEmptyTableAndOneRule() {
-        var table = RuleTable([:])
-        #expect(table.count == 0)
-        #expect(Array(table.values).isEmpty)
-        table["a"] = nil
-        #expect(table.count == 0)
+        var snapshot = EvaluationSnapshot.empty
+        #expect(snapshot.rules.count == 0)
+        #expect(Array(snapshot.rules.values).isEmpty)
+        #expect(snapshot.rules["a"] == nil)
+        snapshot = snapshot.replacing("a", with: nil)
+        #expect(snapshot.rules.count == 0)
         let rule = FlagRule(key: "a", state: .draft, revision: 1)
-        table["a"] = rule
-        table["a"] = rule
-        #expect(table.count == 1)
-        #expect(table["a"] == rule)
+        snapshot = snapshot.replacing("a", with: rule).replacing("a", with: rule)
+        #expect(snapshot.rules.count == 1)
+        #expect(snapshot.rules["a"] == rule)
     }
 
     @Test func theSnapshotKeepsItsRulesThroughSwaps() {
