@@ -7,7 +7,8 @@ public enum CriteriaEvaluator {
         public var settings: CriteriaSettings
         /// The latest feedback per tester on the current revision.
         public var latest: [Feedback]
-        /// Every failing feedback on the current revision, for voiding approvals given before it.
+        /// Failing feedback on the current revision, in time order, for voiding approvals given before it: every
+        /// record, or (as the store reads it) the first at or after each approval, which voids the same approvals.
         public var failing: [(id: String, recordedAt: Date)]
         /// When the current revision entered testing; nil if it never did.
         public var testingSince: Date?

@@ -65,8 +65,11 @@ public struct ApprovalService: Sendable {
             "decision": .string(approval.decision.rawValue), "principal": .string(approval.principal), "approval": .string(approval.id),
         ], at: approval.recordedAt)
         try store.recordApproval(approval, by: Requester(principal), replacing: replacing, emitting: [event])
-        let standing = CriteriaEvaluator.standing(of: approval, input: try promotion.input(for: fix))
-        return CriteriaReport.ApprovalEntry(approval: approval, standing: standing)
+        // Its standing as stored, to the millisecond, as every later report reads it: the store looks for the
+        // failing record after each approval at that time.
+        let after = try promotion.input(for: fix)
+        let stored = after.approvals.first { $0.id == approval.id } ?? approval
+        return CriteriaReport.ApprovalEntry(approval: approval, standing: CriteriaEvaluator.standing(of: stored, input: after))
     }
 
     /// One standing vote per principal and revision: a rejection stands until a new revision and a valid approval

@@ -6,7 +6,8 @@ import VouchDomain
 public struct CriteriaRecords: Sendable {
     /// The latest feedback per tester on the fix's current revision.
     public var latest: [Feedback]
-    /// Every failing feedback on that revision.
+    /// For each approval of that revision, the first failing feedback at or after it (by time, then seq), once
+    /// each, in that order: what voids an approval (`CriteriaEvaluator.standing(of:input:)`).
     public var failing: [(id: String, recordedAt: Date)]
     public var approvals: [Approval]
     /// Who shaped the current revision.

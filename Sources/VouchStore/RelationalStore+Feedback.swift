@@ -174,12 +174,30 @@ extension RelationalStore {
         try storage.read { try RelationalStore.evidence(of: key, revision: revision, on: $0) }
     }
 
-    /// Every failing feedback on one revision, for voiding approvals given before it; through the partial index
-    /// `feedback_failing`.
-    static func failing(of key: String, revision: Int, on connection: any SQLConnection) throws -> [(id: String, recordedAt: Date)] {
-        try connection.query("SELECT id, recorded_at_ms FROM feedback WHERE fix_key = ? AND revision = ? AND verdict = 'failed' ORDER BY seq",
-                             [.text(key), .int(revision)]).map { (id: $0.string(0), recordedAt: StoreClock.date($0.int64(1))) }
+    /// The failing feedback that voids each approval of the revision: the first at or after it (by time, then by
+    /// seq), once each, in that order. That is all `CriteriaEvaluator.standing(of:input:)` reads: the first of these
+    /// at or after an approval is the first of all failing records at or after it. One seek per approval through
+    /// `feedback_failing_by_time`; the report used to read every failing record of the revision, which grew with
+    /// the records (docs/storage.md, "The failing record after an approval").
+    static func failing(of key: String, revision: Int, after approvals: [Approval],
+                        on connection: any SQLConnection) throws -> [(id: String, recordedAt: Date)] {
+        var firsts: [(id: String, recordedAtMilliseconds: Int64, seq: Int64)] = []
+        for time in Set(approvals.filter { $0.revision == revision }.map { StoreClock.milliseconds($0.recordedAt) }) {
+            let rows = try connection.query(RelationalStore.firstFailingSQL, [.text(key), .int(revision), .integer(time)])
+            if let row = rows.first, !firsts.contains(where: { $0.id == row.string(0) }) {
+                firsts.append((row.string(0), row.int64(1), row.int64(2)))
+            }
+        }
+        return firsts.sorted { ($0.recordedAtMilliseconds, $0.seq) < ($1.recordedAtMilliseconds, $1.seq) }
+            .map { (id: $0.id, recordedAt: StoreClock.date($0.recordedAtMilliseconds)) }
     }
+
+    /// The first failing record of a fix revision at or after a time; its order is `feedback_failing_by_time`'s.
+    static let firstFailingSQL = """
+        SELECT id, recorded_at_ms, seq FROM feedback
+        WHERE fix_key = ? AND revision = ? AND verdict = 'failed' AND recorded_at_ms >= ?
+        ORDER BY recorded_at_ms, seq LIMIT 1
+        """
 
     public func criteriaRecords(of fix: Fix) throws -> CriteriaRecords {
         try storage.read { try RelationalStore.criteriaRecords(of: fix, on: $0) }
@@ -195,9 +213,10 @@ extension RelationalStore {
 
     static func criteriaRecords(of fix: Fix, approvals known: [Approval]? = nil, on connection: any SQLConnection) throws -> CriteriaRecords {
         let key = fix.key.rawValue
+        let approvals = try known ?? approvals(of: key, on: connection)
         return CriteriaRecords(latest: try latest(of: key, revision: fix.revision, on: connection),
-                               failing: try failing(of: key, revision: fix.revision, on: connection),
-                               approvals: try known ?? approvals(of: key, on: connection), authors: try revisionAuthors(of: fix, on: connection))
+                               failing: try failing(of: key, revision: fix.revision, after: approvals, on: connection),
+                               approvals: approvals, authors: try revisionAuthors(of: fix, on: connection))
     }
 
     public func latestFeedback(of key: String, revision: Int) throws -> [Feedback] {

@@ -49,9 +49,14 @@ struct StoreFeedbackTests {
             #expect(evidence.latest.map(\.id) == ["fb_3", "fb_4"])
             #expect(evidence.recordCount == 4)
             let fix = try #require(try store.fix(key))
+            // Without an approval no failing record is read; with one between the two, the one after it.
+            #expect(try store.criteriaRecords(of: fix).failing.isEmpty)
+            try store.recordApproval(Approval(id: "apr_1", fixKey: key, revision: 1, principal: "rita", decision: .approve, comment: nil,
+                                              evidenceHash: "h", recordedAt: time.addingTimeInterval(120)),
+                                     by: "rita", replacing: nil, emitting: [])
             let failingNow = try store.criteriaRecords(of: fix).failing
-            #expect(failingNow.map(\.id) == ["fb_1", "fb_4"])
-            #expect(failingNow.map(\.recordedAt) == [time.addingTimeInterval(60), time.addingTimeInterval(240)])
+            #expect(failingNow.map(\.id) == ["fb_4"])
+            #expect(failingNow.map(\.recordedAt) == [time.addingTimeInterval(240)])
             #expect(try store.feedbackEvidence(of: key, revision: 2).recordCount == 0)
             #expect(try store.latestFeedback(of: "no-such-fix", revision: 1).isEmpty)
         }
