@@ -10,16 +10,6 @@ import VouchDomain
     let time = StoreFixtures.time
     let key = "tv-channel-selector-labels"
 
-    func feedback(_ id: String, by tester: String, failed: Bool, minutesLater minutes: Double) -> Feedback {
-        var feedback = StoreFixtures.passing(id, by: tester)
-        if failed {
-            feedback.verdict = .failed
-            feedback.severity = .serious
-        }
-        feedback.recordedAt = time.addingTimeInterval(minutes * 60)
-        return feedback
-    }
-
     @Test(arguments: StoreBackend.allCases)
     func eachApprovalIsVoidedByTheSameRecordAsWhenAllWereRead(backend: StoreBackend) throws {
         try backend.withStore { store in
@@ -28,7 +18,7 @@ import VouchDomain
             let records: [(String, Bool, Double)] = [("fb_a", true, 5), ("fb_b", false, 6), ("fb_c", true, 20), ("fb_d", true, 20),
                                                      ("fb_e", false, 31), ("fb_f", true, 12), ("fb_g", true, 44)]
             for (number, (id, failed, minutes)) in records.enumerated() {
-                _ = try store.submitFeedback([feedback(id, by: "t_\(number % 3)", failed: failed, minutesLater: minutes)], by: "maria", idempotency: nil)
+                _ = try store.submitFeedback([StoreFixtures.recorded(id, by: "t_\(number % 3)", failed: failed, minutesLater: minutes)], by: "maria", idempotency: nil)
             }
             // Approvals before, between, at and after the failing records.
             let minutes: [Double] = [0, 5, 7, 12, 13, 20, 21, 44, 50]

@@ -11,11 +11,7 @@ struct StoreFeedbackTests {
     let key = "tv-channel-selector-labels"
 
     func failing(_ id: String, by tester: String, minutesLater minutes: Double) -> Feedback {
-        var feedback = StoreFixtures.passing(id, by: tester)
-        feedback.verdict = .failed
-        feedback.severity = .serious
-        feedback.recordedAt = time.addingTimeInterval(minutes * 60)
-        return feedback
+        StoreFixtures.recorded(id, by: tester, failed: true, minutesLater: minutes)
     }
 
     @Test(arguments: StoreBackend.allCases)

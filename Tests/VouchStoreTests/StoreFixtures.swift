@@ -22,6 +22,17 @@ enum StoreFixtures {
                  verdict: .passed, taskOutcome: .completedIndependently, severity: .none, channel: .http, recordedBy: "maria", recordedAt: time)
     }
 
+    /// A passing record, or a failing one of serious severity, `minutes` after `time`.
+    static func recorded(_ id: String, by tester: String, failed: Bool, minutesLater minutes: Double) -> Feedback {
+        var feedback = passing(id, by: tester)
+        if failed {
+            feedback.verdict = .failed
+            feedback.severity = .serious
+        }
+        feedback.recordedAt = time.addingTimeInterval(minutes * 60)
+        return feedback
+    }
+
     /// A fix in testing with `testers` enrolled testers (`t_0`, `t_1`…), each targeted by the key `user-<n>`.
     static func fixInTesting(_ store: RelationalStore, testers: Int) throws {
         _ = try store.createFix(try fix(), by: "maria")
