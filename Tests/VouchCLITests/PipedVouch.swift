@@ -1,4 +1,5 @@
 import Foundation
+import VouchTestSupport
 import Glibc
 
 /// `vouch` left running with pipes for its output, as a script runs a command that does not end by itself
@@ -10,7 +11,7 @@ final class PipedVouch {
         var description: String
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let outputPipe = Pipe()
     private let errorPipe = Pipe()
     /// Standard output and error as read so far.

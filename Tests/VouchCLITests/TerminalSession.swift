@@ -1,4 +1,5 @@
 import Foundation
+import VouchTestSupport
 import Glibc
 
 /// `vouch` run on a pseudo-terminal, the way a person at a terminal runs it: the pty's slave side is the
@@ -11,7 +12,7 @@ final class TerminalSession {
     }
 
     private let master: Int32
-    private let process: Process
+    private let process: ChildProcess
     /// Everything the program wrote and the terminal echoed back, with the terminal's "\r\n" read as "\n".
     private(set) var transcript = ""
     /// How much of `transcript` earlier `expect` calls have matched.

@@ -55,7 +55,7 @@ struct VouchdRun {
     var errors: String
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: DaemonProcess.binary)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VOUCHD_") }.merging(environment) { _, new in new }

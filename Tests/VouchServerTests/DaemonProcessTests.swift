@@ -60,7 +60,7 @@ import VouchTestSupport
         let directory = temporary.path
         let daemon = try DaemonProcess(stateDirectory: directory)
         daemon.stop()
-        let sqlite = Process()
+        let sqlite = ChildProcess()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sqlite.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO schema_migrations VALUES (999,'future',0)\"); c.commit()", directory + "/vouch.sqlite3"]
         try sqlite.run()

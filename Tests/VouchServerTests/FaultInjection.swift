@@ -1,9 +1,10 @@
 import Foundation
+import VouchTestSupport
 
 /// Another process holding an SQLite database's write lock: python3's sqlite3 module inside `BEGIN EXCLUSIVE`,
 /// as an operator's shell or a backup script would, until `release()`.
 final class WriteLockHolder {
-    private let process = Process()
+    private let process = ChildProcess()
     private let input = Pipe()
 
     static let script = """
@@ -109,7 +110,7 @@ final class SmallFileSystem {
     }
 
     static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()

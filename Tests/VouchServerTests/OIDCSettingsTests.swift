@@ -179,7 +179,7 @@ import VouchTestSupport
 /// real ones made by libcrypto in the test; sign-in itself is tested against a real provider (Tests/External).
 private final class StaticProvider {
     let directory: TemporaryDirectory
-    let process = Process()
+    let process = ChildProcess()
     let issuer: String
 
     init(directory: TemporaryDirectory) throws {

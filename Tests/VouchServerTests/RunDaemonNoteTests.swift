@@ -5,7 +5,7 @@ import VouchTestSupport
 /// `scripts/run-daemon` says whether the admin token file exists, instead of the first start's words on every start.
 struct RunDaemonNoteTests {
     func note(_ directory: String) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [OperationsTests.repository.appendingPathComponent("scripts/admin-token-note").path, directory]
         let output = Pipe()

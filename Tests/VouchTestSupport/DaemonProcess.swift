@@ -12,7 +12,7 @@ public final class DaemonProcess {
     public static let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/debug/vouchd").path
 
-    public let process = Process()
+    public let process = ChildProcess()
     public let stateDirectory: String
     /// The directory made for this daemon when the test named no state directory (the state is `state/` inside it);
     /// a test may keep its own files there. Removed with the daemon.

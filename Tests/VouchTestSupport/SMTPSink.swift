@@ -14,7 +14,7 @@ import Testing
 public final class SMTPSink {
     public let port: Int
     private let directory: TemporaryDirectory
-    private let process = Process()
+    private let process = ChildProcess()
     /// Closing it tells the sink to stop; it stops too if this process dies.
     private let input = Pipe()
 
